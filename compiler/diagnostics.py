@@ -1,0 +1,165 @@
+"""Located error messages: the compiler's user interface.
+
+A formatted diagnostic looks like::
+
+    rules/base/dwarves.yaml:12:5: error: unknown key `explorr`
+            explorr: 3
+            ^
+      hint: did you mean `explorer`?
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = [
+    "Location",
+    "Diagnostic",
+    "RulesError",
+    "Diagnostics",
+    "register_source",
+    "source_line",
+    "clear_sources",
+    "split_lines",
+    "suggest",
+]
+
+# The line breaks YAML recognises (so our line numbers agree with the parser's).
+_LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+
+_TEXTS: dict[str, str] = {}  # registered in-memory sources
+_LINES: dict[str, list[str] | None] = {}  # path -> lines (None: unreadable), split lazily
+
+
+def split_lines(text: str) -> list[str]:
+    """Split ``text`` into lines the way YAML counts them (breaks removed)."""
+    return _LINE_BREAK.split(text)
+
+
+def register_source(path: str, text: str) -> None:
+    """Remember ``text`` as the contents of ``path`` for quoting source lines."""
+    _TEXTS[str(path)] = text
+    _LINES.pop(str(path), None)
+
+
+def clear_sources() -> None:
+    """Forget every cached or registered source."""
+    _TEXTS.clear()
+    _LINES.clear()
+
+
+def source_line(path: str, line: int) -> str | None:
+    """Return the 1-based ``line`` of ``path`` (registered or on disk), or None."""
+    if path not in _LINES:
+        try:
+            text = _TEXTS[path] if path in _TEXTS else Path(path).read_text(encoding="utf-8")
+            _LINES[path] = split_lines(text)
+        except (OSError, UnicodeDecodeError, ValueError):
+            _LINES[path] = None
+    lines = _LINES[path]
+    if lines is None or not 1 <= line <= len(lines):
+        return None
+    return lines[line - 1]
+
+
+@dataclass(frozen=True)
+class Location:
+    """A 1-based position in a file."""
+
+    path: str
+    line: int
+    col: int
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.col}"
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One error, optionally located, with an optional hint."""
+
+    loc: Location | None
+    message: str
+    hint: str | None = None
+
+    def format(self) -> str:
+        """Render as ``path:line:col: error: ...`` plus source line, caret and hint."""
+        out = [f"{self.loc}: error: {self.message}" if self.loc else f"error: {self.message}"]
+        if self.loc is not None:
+            text = source_line(self.loc.path, self.loc.line)
+            if text is not None:
+                # Mirror tabs so the caret lines up however the terminal expands them.
+                col = max(self.loc.col - 1, 0)
+                pad = "".join("\t" if ch == "\t" else " " for ch in text[:col])
+                pad += " " * max(0, col - len(text))
+                out += [f"    {text}", f"    {pad}^"]
+        if self.hint:
+            out.append(f"  hint: {self.hint}")
+        return "\n".join(out)
+
+    def __str__(self) -> str:
+        return self.format()
+
+
+class RulesError(Exception):
+    """Raised with every diagnostic of a failed step."""
+
+    def __init__(self, diagnostics: Iterable[Diagnostic]) -> None:
+        self.diagnostics: list[Diagnostic] = list(diagnostics)
+        super().__init__(self.diagnostics)
+
+    def __str__(self) -> str:
+        return "\n".join(d.format() for d in self.diagnostics)
+
+
+class Diagnostics:
+    """Collects diagnostics so that all problems of a run are reported together."""
+
+    def __init__(self) -> None:
+        self.items: list[Diagnostic] = []
+
+    def error(self, loc: Location | None, message: str, hint: str | None = None) -> Diagnostic:
+        """Record an error and return it."""
+        diag = Diagnostic(loc, message, hint)
+        self.items.append(diag)
+        return diag
+
+    def add(self, diag: Diagnostic) -> None:
+        """Record an existing diagnostic."""
+        self.items.append(diag)
+
+    def extend(self, other: Iterable[Diagnostic]) -> None:
+        """Record several diagnostics (a list, a RulesError's list, or a Diagnostics)."""
+        self.items.extend(other)
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __iter__(self) -> Iterator[Diagnostic]:
+        return iter(self.items)
+
+    def raise_if_any(self) -> None:
+        """Raise a RulesError holding every recorded diagnostic, if there are any."""
+        if self.items:
+            raise RulesError(self.items)
+
+    def format_all(self) -> str:
+        """All diagnostics formatted, one block after another."""
+        return "\n".join(d.format() for d in self.items)
+
+
+def suggest(name: str, candidates: Iterable[str]) -> str | None:
+    """Return "did you mean `x`?" for the closest candidate (difflib, cutoff 0.6;
+    a match ignoring case wins), or None."""
+    name = str(name)
+    options = [str(c) for c in candidates if str(c) != name]
+    folded = [c for c in options if c.lower() == name.lower()]
+    match = folded or difflib.get_close_matches(name, options, n=1, cutoff=0.6)
+    return f"did you mean `{match[0]}`?" if match else None

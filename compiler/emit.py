@@ -1,0 +1,240 @@
+"""Emit Python source for effect handlers from the IR.
+
+Safe by construction: every value from the rules reaches the source through `repr` of a
+validated value; function names are generated here. Each emitted line records the rules
+location it came from (SOURCE_MAP), so a failure inside a handler names the YAML line.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import ir
+
+
+@dataclass
+class Writer:
+    lines: list[str] = field(default_factory=list)
+    source_map: dict[int, str] = field(default_factory=dict)
+    indent: int = 0
+    origin: str = ""
+
+    def line(self, text: str = "") -> None:
+        self.lines.append("    " * self.indent + text if text else "")
+        if self.origin and text:
+            self.source_map[len(self.lines)] = self.origin
+
+
+class ExprEmitter:
+    """Python expression text for an IR expression. `col` is the Python text naming the column."""
+
+    def __init__(self, col: str):
+        self.col = col
+
+    def __call__(self, node: ir.Expr) -> str:
+        return getattr(self, type(node).__name__)(node)
+
+    def Num(self, n: ir.Num) -> str:
+        return repr(n.value)
+
+    def Var(self, n: ir.Var) -> str:
+        simple = {
+            "highest_coin": "g.highest_coin(p)",
+            "lowest_coin": "g.lowest_coin(p)",
+            "coins_total": "g.coins_total(p)",
+            "copies": "g.copies(p, card)",
+            "heroes": "g.heroes(p)",
+            "age": "g.age",
+            "column": "g.column_of(card)",
+            "ranks": f"g.ranks(p, {self.col})",
+            "points": f"g.points(p, {self.col})",
+        }
+        return simple.get(n.name) or repr(n.name)  # a class name
+
+    def Call(self, n: ir.Call) -> str:
+        args = [self(a) for a in n.args]
+        if n.name in ("ranks", "points", "most_ranks", "strict_most_ranks"):
+            return f"g.{n.name}(p, {args[0]})"
+        if n.name == "param":
+            return f"g.param(p, {args[0]})"
+        if n.name == "lookup":
+            return f"_lookup({args[0]}, ({', '.join(args[1:])},))"
+        return f"{n.name}({', '.join(args)})"  # max, min
+
+    def BinOp(self, n: ir.BinOp) -> str:
+        if n.op == "/":
+            return f"_div({self(n.left)}, {self(n.right)})"
+        return f"({self(n.left)} {n.op} {self(n.right)})"
+
+    def Compare(self, n: ir.Compare) -> str:
+        return f"({self(n.left)} {n.op} {self(n.right)})"
+
+    def Is(self, n: ir.Is) -> str:
+        name = None if n.name == "none" else n.name
+        return f"({self(n.subject)} == {name!r})"
+
+    def Not(self, n: ir.Not) -> str:
+        return f"(not {self(n.operand)})"
+
+    def BoolOp(self, n: ir.BoolOp) -> str:
+        return f"({self(n.left)} {n.op} {self(n.right)})"
+
+    def IfElse(self, n: ir.IfElse) -> str:
+        return f"({self(n.then)} if {self(n.cond)} else {self(n.otherwise)})"
+
+    def CountSet(self, n: ir.CountSet) -> str:
+        return f"len({card_set(n.cards)})"
+
+
+def card_set(s: ir.CardSet) -> str:
+    return f"g.last_cards(p, card, {s.kind!r}, {s.other!r})"
+
+
+CARD_EXPR = ExprEmitter("g.column_of(card)")
+
+
+def coin_selector(sel: ir.CoinSel, purpose: str) -> tuple[str, bool]:
+    """Python text yielding the coin(s); True when it is a generator expression to `yield from`."""
+    if sel.mode == "chosen":
+        return f"g.choose_coin(p, g.transformable_coins(p), {purpose!r})", True
+    if sel.mode == "each":
+        return "g.transformable_coins(p)", False
+    return {"lowest": "g.lowest_transformable(p)", "highest": "g.highest_transformable(p)",
+            "trading": "g.trading_coin(p)"}[sel.mode], False
+
+
+def place_target(w: Writer, place: ir.Place, ref: str) -> str:
+    if place.mode == "chosen":
+        w.line(f"dest = yield from g.choose_column(p, {ref})")
+        return "dest"
+    if place.mode == "column":
+        return repr(place.column)
+    if place.mode == "own":
+        return f"g.own_column({ref})"
+    return "None"
+
+
+def emit_actions(w: Writer, actions: tuple[ir.Action, ...]) -> None:
+    e = CARD_EXPR
+    for a in actions:
+        if isinstance(a, ir.Transform):
+            amount = e(a.amount)
+            text, gen = coin_selector(a.coins, f"transform a coin by {amount}")
+            if a.coins.mode == "each":
+                w.line(f"for coin in list({text}):")
+                w.line(f"    yield from g.transform(p, coin, {amount})")
+            else:
+                w.line(f"coin = {'yield from ' if gen else ''}{text}")
+                w.line("if coin is not None:")
+                w.line(f"    yield from g.transform(p, coin, {amount})")
+        elif isinstance(a, ir.Exchange):
+            text, gen = coin_selector(a.coins, f"exchange for {a.coin}")
+            w.line(f"coin = {'yield from ' if gen else ''}{text}")
+            w.line("if coin is not None:")
+            w.line(f"    g.exchange_coin(p, coin, {a.coin!r})")
+        elif isinstance(a, ir.GainGem):
+            w.line(f"g.gain_gem(p, {a.value!r})")
+        elif isinstance(a, ir.PlaceCard):
+            ref = "card" if a.card.card is None else "placed"
+            if a.card.card is not None:
+                w.line(f"placed = g.supply_card({a.card.card!r})")
+            dest = place_target(w, a.place, ref)
+            w.line(f"yield from g.place(p, {ref}, {dest})")
+        elif isinstance(a, ir.Discard):
+            w.line(f"picked = yield from g.choose_cards(p, {card_set(a.cards)}, {e(a.count)}, 'discard')")
+            w.line("for c in picked:")
+            w.line("    yield from g.discard_card(p, c, card)")
+        elif isinstance(a, ir.DiscardTop):
+            w.line(f"g.discard_top({a.deck.age!r})")
+        elif isinstance(a, ir.Look):
+            w.line(f"yield from g.look(p, {a.deck.age!r}, {e(a.count)}, {e(a.take)}, {a.rest!r})")
+        elif isinstance(a, ir.RecruitHero):
+            w.line(f"yield from g.recruit_hero(p, counted={a.counted!r})")
+        else:  # pragma: no cover
+            raise AssertionError(a)
+
+
+@dataclass
+class CardCode:
+    on: dict[str, list[str]] = field(default_factory=dict)
+    instead: dict[str, list[str]] = field(default_factory=dict)
+    score: str | None = None
+    once: bool = False
+    requires: list[str] = field(default_factory=list)
+    mods: list[tuple[str, str, str]] = field(default_factory=list)
+
+
+class ModuleEmitter:
+    def __init__(self) -> None:
+        self.w = Writer()
+        self.count = 0
+        self.cards: dict[str, CardCode] = {}
+        self.classes: dict[str, str] = {}
+
+    def _name(self, prefix: str, ident: str) -> str:
+        self.count += 1
+        safe = "".join(ch if ch.isalnum() else "_" for ch in ident)
+        return f"_{prefix}{self.count}_{safe}"
+
+    def card_effect(self, card_id: str, effect: ir.Effect, origin: str, text: str) -> None:
+        code = self.cards.setdefault(card_id, CardCode())
+        w = self.w
+        w.origin = origin
+        if isinstance(effect, (ir.Triggered, ir.Replacement)):
+            name = self._name("on" if isinstance(effect, ir.Triggered) else "instead", card_id)
+            w.line(f"def {name}(g, p, card):")
+            w.indent += 1
+            w.line(f"# {card_id}: {text!r}")
+            w.line("yield from ()")
+            if isinstance(effect, ir.Triggered):
+                if effect.age is not None:
+                    w.line(f"if g.age != {effect.age!r}:")
+                    w.line("    return")
+                if effect.cond is not None:
+                    w.line(f"if not {CARD_EXPR(effect.cond)}:")
+                    w.line("    return")
+                code.on.setdefault(effect.event, []).append(name)
+            else:
+                code.instead.setdefault(effect.event, []).append(name)
+            emit_actions(w, effect.actions)
+            w.indent -= 1
+        elif isinstance(effect, ir.Score):
+            name = self._name("score", card_id)
+            w.line(f"def {name}(g, p, card):")
+            w.line(f"    return {CARD_EXPR(effect.expr)}")
+            code.score, code.once = name, effect.once
+        elif isinstance(effect, ir.Requirement):
+            name = self._name("req", card_id)
+            w.line(f"def {name}(g, p, card):")
+            w.line(f"    return bool({CARD_EXPR(effect.cond)})")
+            code.requires.append(name)
+        elif isinstance(effect, ir.Modifier):
+            name = self._name("mod", card_id)
+            w.line(f"def {name}(g, p, card):")
+            w.line(f"    return {CARD_EXPR(effect.amount)}")
+            code.mods.append((effect.param, effect.op, name))
+        w.line()
+        w.origin = ""
+
+    def class_score(self, cls: str, expr: ir.Expr, origin: str) -> None:
+        name = self._name("class", cls)
+        self.w.origin = origin
+        self.w.line(f"def {name}(g, p, col):")
+        self.w.line(f"    return {ExprEmitter('col')(expr)}")
+        self.w.line()
+        self.w.origin = ""
+        self.classes[cls] = name
+
+    def tables(self) -> None:
+        w = self.w
+        w.line("CARD_CODE = {")
+        for cid in sorted(self.cards):
+            c = self.cards[cid]
+            on = "{" + ", ".join(f"{k!r}: ({', '.join(v)},)" for k, v in sorted(c.on.items())) + "}"
+            inst = "{" + ", ".join(f"{k!r}: ({', '.join(v)},)" for k, v in sorted(c.instead.items())) + "}"
+            req = "(" + "".join(f"{r}, " for r in c.requires) + ")"
+            mods = "(" + "".join(f"({m[0]!r}, {m[1]!r}, {m[2]}), " for m in c.mods) + ")"
+            w.line(f"    {cid!r}: {{'on': {on}, 'instead': {inst}, 'score': {c.score}, "
+                   f"'once': {c.once!r}, 'requires': {req}, 'mods': {mods}}},")
+        w.line("}")
+        w.line()
+        w.line("CLASS_SCORE = {" + ", ".join(f"{k!r}: {v}" for k, v in self.classes.items()) + "}")

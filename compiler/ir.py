@@ -1,0 +1,218 @@
+"""Typed IR of the effect DSL: what the emitter compiles and the docs renderer walks.
+
+Every node keeps `pos`, its character offset inside the DSL string it came from.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+
+@dataclass(frozen=True)
+class Node:
+    pos: int = field(default=0, compare=False, kw_only=True)
+
+
+# -- expressions ---------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Num(Node):
+    value: int
+
+
+@dataclass(frozen=True)
+class Var(Node):
+    name: str
+
+
+@dataclass(frozen=True)
+class Call(Node):
+    name: str
+    args: tuple["Expr", ...]
+
+
+@dataclass(frozen=True)
+class BinOp(Node):
+    op: str  # + - * /
+    left: "Expr"
+    right: "Expr"
+
+
+@dataclass(frozen=True)
+class Compare(Node):
+    op: str
+    left: "Expr"
+    right: "Expr"
+
+
+@dataclass(frozen=True)
+class Is(Node):
+    subject: "Expr"
+    name: str
+
+
+@dataclass(frozen=True)
+class Not(Node):
+    operand: "Expr"
+
+
+@dataclass(frozen=True)
+class BoolOp(Node):
+    op: str  # and / or
+    left: "Expr"
+    right: "Expr"
+
+
+@dataclass(frozen=True)
+class IfElse(Node):
+    then: "Expr"
+    cond: "Expr"
+    otherwise: "Expr"
+
+
+@dataclass(frozen=True)
+class CardSet(Node):
+    """The last card of `kind` in each column of the owner's army (`other`: not the card's own)."""
+    kind: str  # dwarf | card
+    other: bool
+
+
+@dataclass(frozen=True)
+class CountSet(Node):
+    cards: CardSet
+
+
+Expr = Union[Num, Var, Call, BinOp, Compare, Is, Not, BoolOp, IfElse, CountSet]
+
+
+# -- places, coins, cards ---------------------------------------------------------
+
+@dataclass(frozen=True)
+class Place(Node):
+    mode: str  # chosen | column | own | command
+    column: str | None = None
+
+
+@dataclass(frozen=True)
+class CoinSel(Node):
+    mode: str  # chosen | lowest | highest | each | trading
+
+
+@dataclass(frozen=True)
+class CardRef(Node):
+    card: str | None  # None: the effect's own card
+
+
+@dataclass(frozen=True)
+class Deck(Node):
+    age: int | None  # None: the current age's deck
+
+
+# -- actions -----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Transform(Node):
+    coins: CoinSel
+    amount: Expr
+
+
+@dataclass(frozen=True)
+class Exchange(Node):
+    coins: CoinSel
+    coin: str
+
+
+@dataclass(frozen=True)
+class GainGem(Node):
+    value: int
+
+
+@dataclass(frozen=True)
+class PlaceCard(Node):
+    card: CardRef
+    place: Place
+
+
+@dataclass(frozen=True)
+class Discard(Node):
+    count: Expr
+    cards: CardSet
+
+
+@dataclass(frozen=True)
+class DiscardTop(Node):
+    deck: Deck
+
+
+@dataclass(frozen=True)
+class Look(Node):
+    count: Expr
+    deck: Deck
+    take: Expr
+    rest: str  # shuffled | bottom
+
+
+@dataclass(frozen=True)
+class RecruitHero(Node):
+    counted: bool
+
+
+Action = Union[Transform, Exchange, GainGem, PlaceCard, Discard, DiscardTop, Look, RecruitHero]
+
+
+# -- effects -----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Triggered(Node):
+    event: str
+    age: int | None
+    cond: Expr | None
+    actions: tuple[Action, ...]
+
+
+@dataclass(frozen=True)
+class Replacement(Node):
+    event: str
+    actions: tuple[Action, ...]
+
+
+@dataclass(frozen=True)
+class Modifier(Node):
+    param: str
+    op: str  # + - =
+    amount: Expr
+
+
+@dataclass(frozen=True)
+class Requirement(Node):
+    cond: Expr
+
+
+@dataclass(frozen=True)
+class Score(Node):
+    once: bool
+    expr: Expr
+
+
+@dataclass(frozen=True)
+class Enters(Node):
+    place: Place
+
+
+Effect = Union[Triggered, Replacement, Modifier, Requirement, Score, Enters]
+
+
+def children(node: Node):
+    """Yield the direct child nodes of `node` (for generic walks)."""
+    for value in node.__dict__.values():
+        if isinstance(value, Node):
+            yield value
+        elif isinstance(value, tuple):
+            yield from (v for v in value if isinstance(v, Node))
+
+
+def walk(node: Node):
+    """Yield `node` and all its descendants, depth first."""
+    yield node
+    for child in children(node):
+        yield from walk(child)

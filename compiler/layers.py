@@ -1,0 +1,239 @@
+"""Load rules layers (folders of YAML files or single variant files) and merge them by id.
+
+A later layer adds an entry with a new id, overrides the fields it gives of an existing id,
+removes ids listed under `remove:`, and may insert flow steps `before:`/`after:` a step id.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .diagnostics import Diagnostics, Location, suggest
+from .schema import load_schema, validate
+from .yamlload import Loaded, load_yaml
+
+MAX_FILES_PER_LAYER = 200
+
+
+@dataclass
+class Origin:
+    """Where a merged value was written: the file and the JSON path inside it."""
+    loaded: Loaded
+    path: tuple
+
+    @property
+    def loc(self) -> Location:
+        return self.loaded.locate(self.path)
+
+    def at(self, *more) -> "Origin":
+        return Origin(self.loaded, self.path + tuple(more))
+
+
+@dataclass
+class Layer:
+    id: str
+    name: str
+    description: str
+    source: str
+    files: list[Loaded]
+    is_variant: bool
+
+
+@dataclass
+class Merged:
+    layers: list[Layer] = field(default_factory=list)
+    game: dict = field(default_factory=dict)
+    game_origin: dict = field(default_factory=dict)  # key path tuple -> Origin
+    cards: dict[str, dict] = field(default_factory=dict)
+    card_origin: dict[str, dict[str, Origin]] = field(default_factory=dict)  # id -> field -> Origin
+    card_layers: dict[str, list[str]] = field(default_factory=dict)  # id -> layers that touched it
+    decks: dict[int, list[dict]] = field(default_factory=dict)
+    deck_origin: dict[tuple, Origin] = field(default_factory=dict)  # (age, index) -> Origin
+    interpretations: dict[str, dict] = field(default_factory=dict)
+    sources: list[Loaded] = field(default_factory=list)
+
+
+def layer_files(path: Path) -> list[Path]:
+    if path.is_dir():
+        return sorted(p for p in path.glob("*.yaml") if p.is_file())[:MAX_FILES_PER_LAYER]
+    return [path]
+
+
+def load_layer(path: Path, display: str, diags: Diagnostics, is_variant: bool) -> Layer | None:
+    """Load and schema-check every file of one layer; None if nothing could be read."""
+    from .diagnostics import RulesError
+
+    schema = load_schema("layer")
+    files: list[Loaded] = []
+    paths = layer_files(path)
+    if not path.exists():
+        diags.error(Location(display, 1, 1), f"no such rules layer or file: {display}")
+        return None
+    if path.is_dir() and not paths:
+        diags.error(Location(display, 1, 1), "rules folder holds no .yaml file")
+        return None
+    for p in paths:
+        shown = display if not path.is_dir() else f"{display.rstrip('/')}/{p.name}"
+        try:
+            loaded = load_yaml(p, _read(p, shown, diags))
+        except RulesError as err:
+            diags.extend(err.diagnostics)
+            continue
+        loaded.path = shown
+        if loaded.data is None:
+            continue
+        if validate(loaded, schema, diags):
+            files.append(loaded)
+    info = next((f.data["layer"] for f in files if "layer" in f.data), None)
+    default_id = path.stem if not path.is_dir() else path.name
+    info = info or {"id": default_id, "name": default_id}
+    return Layer(info["id"], info.get("name", info["id"]), info.get("description", ""),
+                 info.get("source", ""), files, is_variant)
+
+
+def _read(path: Path, shown: str, diags: Diagnostics) -> str | None:
+    from .diagnostics import register_source
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None  # load_yaml reports it
+    register_source(shown, text)
+    return text
+
+
+def merge(layers: list[Layer], diags: Diagnostics) -> Merged:
+    m = Merged(layers=layers)
+    for layer in layers:
+        seen: dict[tuple, Origin] = {}
+        for f in layer.files:
+            m.sources.append(f)
+            data = f.data
+            _merge_game(m, layer, f, data.get("game"), diags)
+            for i, card in enumerate(data.get("cards", [])):
+                origin = Origin(f, ("cards", i))
+                _once(seen, ("card", card["id"]), origin, diags, layer)
+                _merge_card(m, layer, card, origin, diags)
+            for i, deck in enumerate(data.get("decks", [])):
+                _merge_deck(m, deck, Origin(f, ("decks", i)))
+            for i, item in enumerate(data.get("interpretations", [])):
+                _once(seen, ("interpretation", item["id"]), Origin(f, ("interpretations", i)), diags, layer)
+                m.interpretations[item["id"]] = dict(item, layer=layer.id)
+            for i, rid in enumerate(data.get("remove", [])):
+                origin = Origin(f, ("remove", i))
+                if rid in m.cards:
+                    del m.cards[rid]
+                    m.card_layers.setdefault(rid, []).append(layer.id)
+                    for age, entries in m.decks.items():
+                        m.decks[age] = [e for e in entries if e["card"] != rid]
+                elif rid in m.interpretations:
+                    del m.interpretations[rid]
+                else:
+                    diags.error(origin.loc, f"cannot remove `{rid}`: no earlier layer defines it",
+                                suggest(rid, list(m.cards) + list(m.interpretations)))
+    return m
+
+
+def _once(seen: dict, key: tuple, origin: Origin, diags: Diagnostics, layer: Layer) -> None:
+    if key in seen:
+        first = seen[key]
+        diags.error(origin.at("id").loc,
+                    f"{key[0]} `{key[1]}` is defined twice in layer `{layer.id}` "
+                    f"(first at {first.at('id').loc})",
+                    "a layer defines each id once; a later layer may override it")
+    else:
+        seen[key] = origin
+
+
+def _merge_card(m: Merged, layer: Layer, card: dict, origin: Origin, diags: Diagnostics) -> None:
+    cid = card["id"]
+    target = m.cards.get(cid)
+    if target is None:
+        target = m.cards[cid] = {}
+        m.card_origin[cid] = {}
+    for key, value in card.items():
+        target[key] = value
+        m.card_origin[cid][key] = origin.at(key)
+    m.card_origin[cid].setdefault("@", origin)
+    m.card_layers.setdefault(cid, []).append(layer.id)
+
+
+def _merge_deck(m: Merged, deck: dict, origin: Origin) -> None:
+    entries = m.decks.setdefault(deck["age"], [])
+    for i, entry in enumerate(deck["cards"]):
+        key = (entry["card"], entry.get("min_players", 0))
+        for j, old in enumerate(entries):
+            if (old["card"], old.get("min_players", 0)) == key:
+                entries[j] = dict(entry)
+                break
+        else:
+            entries.append(dict(entry))
+        m.deck_origin[(deck["age"], key)] = origin.at("cards", i)
+
+
+def _merge_game(m: Merged, layer: Layer, f: Loaded, game: Any, diags: Diagnostics) -> None:
+    if not game:
+        return
+    _merge_value(m.game, game, Origin(f, ("game",)), (), m.game_origin, diags)
+
+
+def _merge_value(target: dict, new: dict, origin: Origin, key_path: tuple, origins: dict,
+                 diags: Diagnostics) -> None:
+    for key, value in new.items():
+        here = origin.at(key)
+        kp = key_path + (key,)
+        if key_path == ("flow",) and isinstance(value, list) and key in target:
+            target[key] = _merge_steps(target[key], value, here, diags)
+        elif isinstance(value, dict) and isinstance(target.get(key), dict):
+            _merge_value(target[key], value, here, kp, origins, diags)
+        elif _is_id_list(value) and _is_id_list(target.get(key)):
+            target[key] = _merge_by_id(target[key], value, here, kp, origins)
+        else:
+            target[key] = value
+        origins[kp] = here
+
+
+def _is_id_list(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(v, dict) and "id" in v for v in value)
+
+
+def _merge_by_id(old: list, new: list, origin: Origin, key_path: tuple, origins: dict) -> list:
+    result = [dict(v) for v in old]
+    index = {v["id"]: i for i, v in enumerate(result)}
+    for i, item in enumerate(new):
+        if item["id"] in index:
+            result[index[item["id"]]].update(item)
+        else:
+            index[item["id"]] = len(result)
+            result.append(dict(item))
+        for k in item:
+            origins[key_path + (item["id"], k)] = origin.at(i, k)
+    return result
+
+
+def _merge_steps(old: list, new: list, origin: Origin, diags: Diagnostics) -> list:
+    steps = [dict(s) for s in old]
+    for i, step in enumerate(new):
+        ids = [s["id"] for s in steps]
+        here = origin.at(i)
+        if step.get("remove"):
+            if step["id"] in ids:
+                steps.pop(ids.index(step["id"]))
+            else:
+                diags.error(here.at("id").loc, f"cannot remove flow step `{step['id']}`: no such step",
+                            suggest(step["id"], ids))
+            continue
+        anchor = step.get("before") or step.get("after")
+        clean = {k: v for k, v in step.items() if k not in ("before", "after")}
+        if step["id"] in ids:
+            steps[ids.index(step["id"])].update(clean)
+        elif anchor is None:
+            steps.append(clean)
+        elif anchor in ids:
+            pos = ids.index(anchor) + (1 if "after" in step else 0)
+            steps.insert(pos, clean)
+        else:
+            key = "before" if "before" in step else "after"
+            diags.error(here.at(key).loc, f"no flow step `{anchor}` to insert `{step['id']}` {key}",
+                        suggest(anchor, ids))
+    return steps

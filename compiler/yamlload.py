@@ -1,0 +1,698 @@
+"""Safe YAML loading into plain Python data, remembering where every node came from.
+
+Rules files are untrusted. PyYAML is used only as a parser (its event stream;
+libyaml's when available): no YAML tag ever constructs a Python object. The
+plain data and a light node tree for locations are built here in one pass,
+bounded in depth and in size (aliases included), and every problem found is
+reported together as one ``RulesError``.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from pathlib import Path
+from typing import Any, Union
+
+import yaml
+from yaml.events import (
+    AliasEvent,
+    DocumentStartEvent,
+    MappingEndEvent,
+    MappingStartEvent,
+    ScalarEvent,
+    SequenceEndEvent,
+    SequenceStartEvent,
+    StreamEndEvent,
+)
+
+from .diagnostics import Diagnostic, Location, RulesError, register_source, suggest
+
+__all__ = ["Loaded", "load_yaml", "MAX_DEPTH", "MAX_NODES", "JsonPath"]
+
+MAX_DEPTH = 64
+MAX_NODES = 200_000
+
+JsonPath = tuple[Union[str, int], ...]
+
+try:  # libyaml's parser is ~15x faster; both are event parsers with the same marks.
+    _ParserClass: type = yaml.CSafeLoader
+    _BYTE_OFFSETS = True  # libyaml reports reader errors as UTF-8 byte offsets
+except AttributeError:  # pragma: no cover - PyYAML built without libyaml
+    _ParserClass = yaml.SafeLoader
+    _BYTE_OFFSETS = False
+
+_T = "tag:yaml.org,2002:"
+STR, INT, FLOAT, BOOL, NULL = _T + "str", _T + "int", _T + "float", _T + "bool", _T + "null"
+SEQ, MAP, MERGE = _T + "seq", _T + "map", _T + "merge"
+_AS_STRING = {_T + "timestamp", _T + "binary", _T + "value", _T + "yaml"}
+_BOOLS = {"yes": True, "no": False, "true": True, "false": False, "on": True, "off": False}
+_BREAKS = "\r\n\x85\u2028\u2029"
+_RESOLVERS = yaml.SafeLoader.yaml_implicit_resolvers
+_RESOLVED: dict[str, str] = {}  # plain scalar text -> tag (short values only)
+
+
+def _resolve(value: str) -> str:
+    """Tag of an untagged plain scalar, by the SafeLoader's implicit resolvers."""
+    tag = _RESOLVED.get(value)
+    if tag is None:
+        tag = STR
+        for cand, regexp in _RESOLVERS.get(value[:1], ()):
+            if regexp.match(value):
+                tag = cand
+                break
+        if len(value) <= 40:
+            if len(_RESOLVED) > 20_000:
+                _RESOLVED.clear()
+            _RESOLVED[value] = tag
+    return tag
+
+
+def _short_tag(tag: str) -> str:
+    return "!!" + tag[len(_T):] if tag.startswith(_T) else tag
+
+
+def _sexagesimal(text: str, kind: type) -> Any:
+    total = kind(0)
+    for part in text.split(":"):
+        total = total * 60 + kind(part)
+    return total
+
+
+def _to_int(text: str) -> int:
+    if len(text) > 300:
+        raise OverflowError(text)
+    if text.isdigit() and (text[0] != "0" or len(text) == 1):
+        return int(text)  # the common case: plain decimal
+    v = text.replace("_", "")
+    sign = -1 if v[:1] == "-" else 1
+    v = v.lstrip("+-")
+    if v == "0":
+        return 0
+    if v.startswith("0b"):
+        return sign * int(v[2:], 2)
+    if v.startswith("0x"):
+        return sign * int(v[2:], 16)
+    if ":" in v:
+        return sign * _sexagesimal(v, int)
+    if v.startswith("0"):
+        return sign * int(v, 8)
+    return sign * int(v)
+
+
+def _to_float(text: str) -> float:
+    v = text.replace("_", "").lower()
+    sign = -1.0 if v[:1] == "-" else 1.0
+    v = v.lstrip("+-")
+    if v == ".inf":
+        return sign * float("inf")
+    if v == ".nan":
+        return float("nan")
+    if ":" in v:
+        return sign * _sexagesimal(v, float)
+    return sign * float(v)
+
+
+# Location tree. A scalar is a plain tuple, kept small and cheap for the garbage
+# collector: (line, col, end line, end col, style, source text); 0-based positions,
+# style "" (plain), "'", '"', "|" or ">".
+_Scalar = tuple[int, int, int, int, str, str]
+
+
+class _Seq:
+    __slots__ = ("line", "col", "items")
+
+
+class _Map:
+    __slots__ = ("line", "col", "entries")  # entries: key -> (key node, value node)
+
+
+class _Alias:
+    __slots__ = ("line", "col", "target")
+
+
+_Node = Union[_Scalar, _Seq, _Map, _Alias]
+
+
+def _pos(node: _Node) -> tuple[int, int]:
+    """0-based (line, column) where a node starts."""
+    return (node[0], node[1]) if type(node) is tuple else (node.line, node.col)
+
+
+class _Anchor:
+    __slots__ = ("node", "data", "size", "height", "tag")
+
+    def __init__(self, node: _Node, data: Any, size: int, height: int, tag: str | None) -> None:
+        self.node, self.data, self.size, self.height, self.tag = node, data, size, height, tag
+
+
+class _Frame:
+    """An open collection: its node, its data, and bookkeeping."""
+
+    __slots__ = ("node", "data", "is_map", "key", "key_node", "height", "count0", "anchor")
+
+
+_NO_KEY = object()  # the next child of a mapping is a key
+_BAD_KEY = object()  # the pending key was rejected: drop its value
+
+
+class _Stop(Exception):
+    """Abandon the document (after a diagnostic has been recorded)."""
+
+
+def _copy(data: Any) -> Any:
+    """Deep copy of plain data (alias re-expansion; depth and size already bounded)."""
+    if type(data) is dict:
+        return {k: _copy(v) for k, v in data.items()}
+    if type(data) is list:
+        return [_copy(v) for v in data]
+    return data
+
+
+def _placeholder(mark: Any) -> _Scalar:
+    """Stands for a value that was rejected (and already reported)."""
+    return (mark.line, mark.column, mark.line, mark.column, "", "")
+
+
+class _Builder:
+    """Turns a parser's event stream into plain data plus a location tree."""
+
+    def __init__(self, path: str, text: str) -> None:
+        self.path, self.text = path, text
+        self.diags: list[Diagnostic] = []
+        self.anchors: dict[str, _Anchor | None] = {}  # None: still being built
+        self.stack: list[_Frame] = []
+        self.count = 0
+        self.docs = 0
+        self.root: _Node | None = None
+        self.data: Any = None
+
+    def loc(self, where: Any) -> Location:
+        """Location of a parser mark or of a node."""
+        line, col = (where.line, where.column) if hasattr(where, "column") else _pos(where)
+        return Location(self.path, line + 1, col + 1)
+
+    def error(self, where: Any, message: str, hint: str | None = None) -> None:
+        self.diags.append(Diagnostic(self.loc(where), message, hint))
+
+    # -- the event loop ----------------------------------------------------
+    def run(self) -> None:
+        parser = None
+        try:
+            parser = _ParserClass(self.text)
+            self._events(parser.get_event)
+        except _Stop:
+            pass
+        except yaml.YAMLError as exc:
+            self.diags.append(self._syntax_error(exc))
+        except UnicodeError:
+            self.diags.append(Diagnostic(Location(self.path, 1, 1), "text is not valid Unicode"))
+        finally:
+            if parser is not None:
+                parser.dispose()
+
+    def _events(self, get_event: Any) -> None:
+        stack = self.stack
+        while True:
+            ev = get_event()
+            kind = type(ev)
+            if kind is ScalarEvent:
+                self._scalar(ev)
+            elif kind is MappingStartEvent or kind is SequenceStartEvent:
+                if len(stack) >= MAX_DEPTH:
+                    # Stop at once: even scanning a very deep subtree is quadratic in libyaml.
+                    self.error(ev.start_mark, f"document too deeply nested (more than {MAX_DEPTH} levels)")
+                    raise _Stop
+                self._start(ev, kind is MappingStartEvent)
+            elif kind is MappingEndEvent or kind is SequenceEndEvent:
+                self._end(ev)
+            elif kind is AliasEvent:
+                self._alias(ev)
+            elif kind is DocumentStartEvent:
+                self.docs += 1
+                if self.docs > 1:
+                    self.error(
+                        ev.start_mark,
+                        "a rules file must hold a single YAML document; a second one starts here",
+                        "remove the `---` line, or split the file in two",
+                    )
+                    raise _Stop
+            elif kind is StreamEndEvent:
+                return
+
+    def _count(self, n: int, mark: Any) -> None:
+        self.count += n
+        if self.count > MAX_NODES:
+            self._too_many(mark)
+
+    def _too_many(self, mark: Any) -> None:
+        self.error(mark, f"too many nodes (alias expansion?): more than {MAX_NODES} values")
+        raise _Stop
+
+    def _define(self, anchor: str | None, mark: Any) -> bool:
+        if anchor is None:
+            return False
+        if anchor in self.anchors:
+            self.error(mark, f"duplicate anchor `&{anchor}`", "give each anchor its own name")
+            return False
+        return True
+
+    # -- nodes -------------------------------------------------------------
+    def _scalar(self, ev: ScalarEvent) -> None:
+        self.count += 1  # (inlined _count: this is the hot path)
+        if self.count > MAX_NODES:
+            self._too_many(ev.start_mark)
+        text, tag = ev.value, ev.tag
+        if tag is None:
+            tag = _resolve(text) if ev.implicit[0] else STR
+        elif tag == "!":
+            tag = STR
+        value: Any = text
+        if tag != STR:
+            value, tag = self._convert(ev, text, tag)
+        start, end = ev.start_mark, ev.end_mark
+        node = (start.line, start.column, end.line, end.column, ev.style or "", text)
+        if ev.anchor is not None and self._define(ev.anchor, start):
+            self.anchors[ev.anchor] = _Anchor(node, value, 1, 0, tag)
+        self._add(value, node, 0, tag)
+
+    def _convert(self, ev: ScalarEvent, text: str, tag: str) -> tuple[Any, str | None]:
+        """Value of a non-string scalar, and its tag (None once reported as invalid)."""
+        if tag == INT or tag == FLOAT:
+            try:
+                return (_to_int(text) if tag == INT else _to_float(text)), tag
+            except OverflowError:
+                self.error(ev.start_mark, f"`{text[:40]}...` is too large a number")
+            except ValueError:
+                what = "integer" if tag == INT else "number"
+                self.error(ev.start_mark, f"`{text[:40]}` is not a valid {what}")
+        elif tag == BOOL:
+            if text.lower() in _BOOLS:
+                return _BOOLS[text.lower()], tag
+            self.error(ev.start_mark, f"`{text[:40]}` is not a valid boolean", "use true or false")
+        elif tag == NULL:
+            return None, tag
+        elif tag in _AS_STRING or tag == MERGE:
+            return text, tag
+        else:
+            self._bad_tag(ev.start_mark, tag)
+        return None, None
+
+    def _bad_tag(self, mark: Any, tag: str) -> None:
+        self.error(
+            mark,
+            f"unsupported YAML tag `{_short_tag(tag)}`",
+            "rules files use plain values only; remove the tag",
+        )
+
+    def _start(self, ev: Any, is_map: bool) -> None:
+        self._count(1, ev.start_mark)
+        if ev.tag not in (None, "!", MAP if is_map else SEQ):
+            self._bad_tag(ev.start_mark, ev.tag)
+        f = _Frame()
+        if is_map:
+            f.node, f.data = _Map(), {}
+            f.node.entries = {}
+        else:
+            f.node, f.data = _Seq(), []
+            f.node.items = []
+        f.node.line, f.node.col = ev.start_mark.line, ev.start_mark.column
+        f.is_map, f.key, f.key_node, f.height, f.count0 = is_map, _NO_KEY, None, 0, self.count
+        f.anchor = ev.anchor if self._define(ev.anchor, ev.start_mark) else None
+        if f.anchor is not None:
+            self.anchors[f.anchor] = None
+        self.stack.append(f)
+
+    def _end(self, ev: Any) -> None:
+        f = self.stack.pop()
+        height = f.height + 1
+        if f.anchor is not None:
+            self.anchors[f.anchor] = _Anchor(f.node, f.data, self.count - f.count0 + 1, height, None)
+        self._add(f.data, f.node, height, "")
+
+    def _alias(self, ev: Any) -> None:
+        name = ev.anchor
+        anchor = self.anchors.get(name)
+        node = _Alias()
+        node.line, node.col = ev.start_mark.line, ev.start_mark.column
+        if anchor is None:
+            if name in self.anchors:
+                self.error(ev.start_mark, f"alias `*{name}` is used inside its own anchor (recursive data)")
+            else:
+                hint = suggest(name, [a for a, v in self.anchors.items() if v is not None])
+                self.error(ev.start_mark, f"unknown alias `*{name}`", hint and hint.replace("`", "`*", 1))
+            node.target = _placeholder(ev.start_mark)
+            self._add(None, node, 0, None)
+            return
+        node.target = anchor.node
+        if len(self.stack) + anchor.height > MAX_DEPTH:
+            self.error(ev.start_mark, f"document too deeply nested (more than {MAX_DEPTH} levels)")
+            raise _Stop
+        self._count(anchor.size, ev.start_mark)
+        self._add(_copy(anchor.data), node, anchor.height, anchor.tag)
+
+    def _add(self, value: Any, node: _Node, height: int, tag: str | None) -> None:
+        """Attach a finished node to the open collection (or make it the root).
+
+        ``tag`` is the scalar's resolved tag, "" for a collection, None if already reported.
+        """
+        if not self.stack:
+            self.root, self.data = node, value
+            return
+        f = self.stack[-1]
+        if height > f.height:
+            f.height = height
+        if not f.is_map:
+            f.data.append(value)
+            f.node.items.append(node)
+        elif f.key is _NO_KEY:
+            f.key_node = node
+            if tag == INT:  # `{2: 3}` tables keyed by player count or value; JSON keys are text
+                value, tag = str(value), STR
+            if tag == STR and value not in f.data:
+                f.key = value
+            else:
+                f.key = _BAD_KEY
+                self._bad_key(value, node, tag, f.node)
+        else:
+            if f.key is not _BAD_KEY:
+                f.data[f.key] = value
+                f.node.entries[f.key] = (f.key_node, node)
+            f.key = _NO_KEY
+
+    def _bad_key(self, value: Any, node: _Node, tag: str | None, mapping: _Map) -> None:
+        """Report why a mapping key was rejected."""
+        if tag is None:  # an invalid value, already reported
+            return
+        if tag == STR:
+            first_line = _pos(mapping.entries[value][0])[0] + 1
+            self.error(node, f"duplicate key `{value}` (first defined at line {first_line})")
+        elif tag == MERGE:
+            self.error(
+                node,
+                "YAML merge keys (`<<`) are not supported",
+                "write the keys out, or reuse a whole value with an alias `*name`",
+            )
+        else:
+            hint = None
+            if type(node) is tuple:
+                hint = f'quote the key if it is meant as text: `"{node[5]}"`'
+            self.error(node, "mapping keys must be strings", hint)
+
+    # -- parser errors -----------------------------------------------------
+    def _syntax_error(self, exc: yaml.YAMLError) -> Diagnostic:
+        if isinstance(exc, yaml.reader.ReaderError):
+            return self._reader_error(exc)
+        if not isinstance(exc, yaml.MarkedYAMLError):
+            return Diagnostic(Location(self.path, 1, 1), f"invalid YAML: {exc}")
+        mark, cmark = exc.problem_mark or exc.context_mark, exc.context_mark
+        problem = exc.problem or "invalid YAML"
+        context = exc.context or ""
+        hint = None
+        if mark is None:
+            return Diagnostic(Location(self.path, 1, 1), problem)
+        if "quoted scalar" in context and "end of stream" in problem and cmark is not None:
+            quote = self._char_at(cmark)
+            return Diagnostic(
+                self.loc(cmark),
+                f"unclosed quoted string: no closing {quote} before the end of the file",
+                f"add the closing {quote}",
+            )
+        if self._char_at(mark) == "\t" or "tab character" in problem:
+            return Diagnostic(
+                self.loc(mark),
+                "tab character not allowed here: YAML indentation must use spaces",
+                "replace the tab with spaces",
+            )
+        message = problem
+        if context:
+            where = ""
+            if cmark is not None and cmark.line != mark.line:
+                where = f" that starts at line {cmark.line + 1}"
+            message += f" ({context}{where})"
+        if "mapping values are not allowed" in problem:
+            hint = "quote a value that contains `: `; otherwise check the indentation"
+        elif "flow sequence" in context or "flow mapping" in context:
+            opener, closer = ("[", "]") if "sequence" in context else ("{", "}")
+            hint = f"check that every `{opener}` is closed by a `{closer}`"
+        elif "block mapping" in context or "block collection" in context or "indent" in problem:
+            hint = "check the indentation of this line"
+        return Diagnostic(self.loc(mark), message, hint)
+
+    def _reader_error(self, exc: Any) -> Diagnostic:
+        pos = int(exc.position)
+        if _BYTE_OFFSETS:
+            pos = len(self.text.encode("utf-8", "surrogatepass")[:pos].decode("utf-8", "ignore"))
+        starts = _line_starts(self.text)
+        line = bisect.bisect_right(starts, pos) - 1
+        ch = self.text[pos] if pos < len(self.text) else ""
+        what = f"U+{ord(ch):04X}" if ch else "character"
+        return Diagnostic(
+            Location(self.path, line + 1, pos - starts[line] + 1),
+            f"invalid character {what}: control characters are not allowed in YAML",
+            "remove it (or write it as an escape inside a double-quoted string)",
+        )
+
+    def _char_at(self, mark: Any) -> str:
+        starts = _line_starts(self.text)
+        if mark.line >= len(starts):
+            return ""
+        i = starts[mark.line] + mark.column
+        return self.text[i : i + 1]
+
+
+_LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+
+
+def _line_starts(text: str) -> list[int]:
+    """Character offset at which each line starts (YAML line breaks)."""
+    return [0] + [m.end() for m in _LINE_BREAK.finditer(text)]
+
+
+def _flow_positions(raw: str, style: str | None) -> list[int]:
+    """For each character of a flow scalar's value, its index in ``raw`` (its source).
+
+    Applies YAML line folding and, for quoted styles, the escapes.
+    """
+    out: list[int] = []
+    i, n = 0, len(raw)
+    while i < n:
+        c = raw[i]
+        if c in _BREAKS:
+            while out and raw[out[-1]] in " \t":  # trailing blanks before a break vanish
+                out.pop()
+            at, breaks = i, 0
+            while i < n and raw[i] in " \t" + _BREAKS:
+                if raw[i] in _BREAKS and not (raw[i] == "\r" and raw[i + 1 : i + 2] == "\n"):
+                    breaks += 1
+                i += 1
+            out.extend([at] * max(breaks - 1, 1))  # one break -> space; more -> newlines
+        elif style == '"' and c == "\\":
+            nxt = raw[i + 1 : i + 2]
+            if nxt and nxt in _BREAKS:  # escaped line break: joins the lines
+                i += 3 if raw[i + 1 : i + 3] == "\r\n" else 2
+                while i < n and raw[i] in " \t":
+                    i += 1
+            else:
+                out.append(i)
+                i += {"x": 4, "u": 6, "U": 10}.get(nxt, 2)
+        else:
+            out.append(i)
+            i += 2 if style == "'" and c == "'" else 1
+    return out
+
+
+class Loaded:
+    """A loaded YAML file: plain ``data`` plus the location of every node."""
+
+    def __init__(self, path: str, text: str, data: Any, root: _Node | None) -> None:
+        self.path = path
+        self.text = text
+        self.data = data
+        self._root = root
+        self._starts: list[int] | None = None
+
+    def __repr__(self) -> str:
+        return f"Loaded({self.path!r})"
+
+    def locate(self, path: JsonPath = ()) -> Location:
+        """Location of the value at ``path`` (or of its nearest existing ancestor)."""
+        node = self._walk(tuple(path))[0]
+        return self._loc(node) if node is not None else Location(self.path, 1, 1)
+
+    def locate_key(self, path: JsonPath) -> Location:
+        """Location of the mapping key naming the last component of ``path``."""
+        _, _, key, ok = self._walk(tuple(path))
+        return self._loc(key) if ok and key is not None else self.locate(path)
+
+    def locate_in_string(self, path: JsonPath, offset: int) -> Location:
+        """Location of character ``offset`` of the string value at ``path``.
+
+        Exact for flow scalars (plain, quoted, escapes, folded lines) and for
+        literal/folded block scalars; otherwise the start of the value plus
+        ``offset``, kept on its first line.
+        """
+        node, parent, _, ok = self._walk(tuple(path))
+        scalar = node.target if isinstance(node, _Alias) else node
+        if not ok or type(scalar) is not tuple:
+            return self.locate(path)
+        _, _, end_line, end_col, style, value = scalar
+        offset = max(0, offset)
+        starts = self._line_starts()
+        begin = self._content_start(scalar)
+        if style in ("|", ">"):
+            found = self._in_block(scalar, parent, begin, offset)
+            if found is not None:
+                return found
+        else:
+            end = starts[end_line] + end_col
+            if style:  # quoted: step inside the quotes
+                begin, end = begin + 1, end - 1
+            positions = _flow_positions(self.text[begin:end], style)
+            if len(positions) == len(value):
+                return self._at(begin + (positions[offset] if offset < len(positions) else end - begin))
+        line = bisect.bisect_right(starts, begin) - 1
+        width = len(self._line(line))
+        return Location(self.path, line + 1, min(begin - starts[line] + offset, width) + 1)
+
+    # -- helpers -------------------------------------------------------------
+    def _loc(self, node: _Node) -> Location:
+        line, col = _pos(node)
+        return Location(self.path, line + 1, col + 1)
+
+    def _line_starts(self) -> list[int]:
+        if self._starts is None:
+            self._starts = _line_starts(self.text)
+        return self._starts
+
+    def _line(self, line: int) -> str:
+        """Text of a 0-based line, without its line break."""
+        starts = self._line_starts()
+        if line >= len(starts):
+            return ""
+        end = starts[line + 1] if line + 1 < len(starts) else len(self.text)
+        return self.text[starts[line] : end].rstrip(_BREAKS)
+
+    def _at(self, index: int) -> Location:
+        starts = self._line_starts()
+        line = bisect.bisect_right(starts, index) - 1
+        return Location(self.path, line + 1, index - starts[line] + 1)
+
+    def _walk(self, path: JsonPath) -> tuple[_Node | None, _Node | None, _Node | None, bool]:
+        """Follow ``path``: (deepest node reached, its parent, its key node, reached all)."""
+        node, parent, key = self._root, None, None
+        for comp in path:
+            here = node.target if isinstance(node, _Alias) else node
+            if isinstance(here, _Map) and isinstance(comp, str) and comp in here.entries:
+                parent, (key, node) = here, here.entries[comp]
+            elif isinstance(here, _Seq) and type(comp) is int and 0 <= comp < len(here.items):
+                parent, key, node = here, None, here.items[comp]
+            else:
+                return node, parent, key, False
+        return node, parent, key, True
+
+    def _content_start(self, node: _Scalar) -> int:
+        """Index of a scalar's first character (quote or block indicator), past any
+        anchor or tag."""
+        starts, text = self._line_starts(), self.text
+        line, col, end_line, end_col, style, value = node
+        i = starts[line] + col
+        if not style and line == end_line:  # single-line plain: source == value
+            return max(i, starts[end_line] + end_col - len(value))
+        while text[i : i + 1] in ("&", "!"):
+            while i < len(text) and text[i] not in " \t" + _BREAKS:
+                i += 1
+            while i < len(text) and text[i] in " \t" + _BREAKS:
+                i += 1
+        return i
+
+    def _in_block(
+        self, node: _Scalar, parent: _Node | None, header: int, offset: int
+    ) -> Location | None:
+        """Exact position inside a literal (``|``) or folded (``>``) block scalar."""
+        text = self.text
+        if text[header : header + 1] not in ("|", ">"):
+            return None
+        j, explicit = header + 1, 0
+        while text[j : j + 1] and text[j] in "+-0123456789":
+            explicit = int(text[j]) if text[j].isdigit() else explicit
+            j += 1
+        first = bisect.bisect_right(self._line_starts(), header)  # the line after the header
+        style, value = node[4], node[5]
+        lines = [self._line(k) for k in range(first, node[2] + 1)]
+        if explicit:
+            outer = parent.col if isinstance(parent, (_Map, _Seq)) else -1
+            indent = max(outer + 1, 1) + explicit - 1
+        else:
+            nonblank = next((ln for ln in lines if ln.strip(" ")), None)
+            if nonblank is None:
+                return None
+            indent = len(nonblank) - len(nonblank.lstrip(" "))
+        # (line, value offset, content) for each text line, following YAML's folding rules
+        rows: list[tuple[int, int, str]] = []
+        pos, blanks, prev_plain = 0, 0, False
+        for k, ln in enumerate(lines):
+            if len(ln) <= indent and not ln.strip(" "):
+                blanks += 1
+                continue
+            if ln[:indent].strip(" "):
+                break  # less indented: the scalar has ended
+            content = ln[indent:]
+            plain = not content.startswith((" ", "\t"))
+            if not rows:
+                pos += blanks
+            elif style == ">" and prev_plain and plain:
+                pos += blanks or 1
+            else:
+                pos += 1 + blanks
+            rows.append((first + k, pos, content))
+            pos += len(content)
+            blanks, prev_plain = 0, plain
+        if not rows or any(value[v : v + len(c)] != c for _, v, c in rows):
+            return None
+        line, start, content = rows[0]
+        for row in rows:
+            if row[1] > offset:
+                break
+            line, start, content = row
+        col = indent + min(max(offset - start, 0), len(content))
+        return Location(self.path, line + 1, col + 1)
+
+
+def _read(path: str) -> tuple[str | None, Diagnostic | None]:
+    at = Location(path, 1, 1)
+    try:
+        raw = Path(path).read_bytes()
+    except FileNotFoundError:
+        return None, Diagnostic(at, "file not found")
+    except IsADirectoryError:
+        return None, Diagnostic(at, "expected a YAML file, found a directory")
+    except OSError as exc:
+        return None, Diagnostic(at, f"cannot read file: {exc.strerror or exc}")
+    try:
+        return raw.decode("utf-8"), None
+    except UnicodeDecodeError as exc:
+        before = raw[: exc.start]
+        line = before.count(b"\n") + 1
+        col = len(before[before.rfind(b"\n") + 1 :].decode("utf-8", "replace")) + 1
+        return None, Diagnostic(
+            at,
+            f"file is not valid UTF-8 (byte 0x{raw[exc.start]:02x} at line {line}, column {col})",
+            "save the file with UTF-8 encoding",
+        )
+
+
+def load_yaml(path: str | Path, text: str | None = None) -> Loaded:
+    """Load one YAML document safely; raise RulesError listing every problem found."""
+    name = str(path)
+    if text is None:
+        text, problem = _read(name)
+        if problem is not None or text is None:
+            raise RulesError([problem] if problem else [])
+    text = text.removeprefix("\ufeff")
+    register_source(name, text)
+    builder = _Builder(name, text)
+    builder.run()
+    if builder.diags:
+        raise RulesError(builder.diags)
+    return Loaded(name, text, builder.data, builder.root)

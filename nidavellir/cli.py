@@ -1,0 +1,84 @@
+"""The `nidavellir` command line (DESIGN §8)."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from nidavellir.compiler.diagnostics import RulesError
+
+from . import commands
+
+
+def _expansions(text: str) -> tuple[str, ...]:
+    return tuple(x.strip() for x in text.split(",") if x.strip())
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(
+        prog="nidavellir",
+        description="Rules compiler and engine for the card game Nidavellir: play bot games, "
+                    "score positions, check and build the rules data.",
+    )
+    sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def rules_args(p: argparse.ArgumentParser, expansions: bool = True) -> None:
+        if expansions:
+            p.add_argument("--expansions", type=_expansions, default=(), metavar="E,…",
+                           help="expansions to add to the base game: thingvellir, idavoll (comma-separated)")
+        p.add_argument("--variant", action="append", default=[], metavar="FILE",
+                       help="a house-rule variant file layered on the rules (repeatable, applied in order)")
+
+    play = sub.add_parser("play", help="play whole games with bots (and optionally you)",
+                          description="Play whole games. Seats are filled by bots (--bots, cycled); "
+                                      "--human K makes seat K a terminal player.")
+    play.add_argument("--players", type=int, default=3, metavar="N", help="number of players (default 3)")
+    rules_args(play)
+    play.add_argument("--seed", type=int, default=1, metavar="S", help="seed of the first game (default 1)")
+    play.add_argument("--games", type=int, default=1, metavar="G", help="games to play, seeds S, S+1, … (default 1)")
+    play.add_argument("--bots", default="random", metavar="B,…",
+                      help="bot per seat, cycled: random, greedy (default random)")
+    play.add_argument("--human", type=int, default=None, metavar="K", help="seat K (1-based) is played at the terminal")
+    play.add_argument("--json", action="store_true", help="one JSON object per game per line")
+    play.add_argument("--log", metavar="FILE", help="write the decision log (JSON lines) to FILE")
+
+    score = sub.add_parser("score", help="score positions (YAML or JSON files)",
+                           description="Score each position as if the game ended now.")
+    score.add_argument("positions", nargs="+", metavar="POSITION")
+    rules_args(score, expansions=False)
+    score.add_argument("--json", action="store_true", help="one JSON object per file per line, in order")
+
+    check = sub.add_parser("check", help="validate rules data; errors as path:line:col",
+                           description="Check rules layers (folders such as rules/base) and variant files. "
+                                       "With no PATH, checks the shipped rules and variants.")
+    check.add_argument("paths", nargs="*", metavar="PATH")
+    rules_args(check, expansions=False)
+
+    build = sub.add_parser("build", help="regenerate the compiled rules in generated/")
+    build.add_argument("--check", action="store_true", help="fail if generated/ is stale instead of writing it")
+
+    replay = sub.add_parser("replay", help="replay a decision log and print its final scores")
+    replay.add_argument("log", metavar="LOG")
+    replay.add_argument("--json", action="store_true", help="one JSON object per game per line")
+    return top
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return getattr(commands, args.command)(args)
+    except RulesError as err:
+        print(str(err), file=sys.stderr)
+        return 1
+    except commands.CommandError as err:
+        print(f"nidavellir {args.command}: error: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
