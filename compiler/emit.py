@@ -137,8 +137,12 @@ def emit_actions(w: Writer, actions: tuple[ir.Action, ...]) -> None:
             ref = "card" if a.card.card is None else "placed"
             if a.card.card is not None:
                 w.line(f"placed = g.supply_card({a.card.card!r})")
+                w.line("if placed is not None:")
+                w.indent += 1
             dest = place_target(w, a.place, ref)
             w.line(f"yield from g.place(p, {ref}, {dest})")
+            if a.card.card is not None:
+                w.indent -= 1
         elif isinstance(a, ir.Discard):
             w.line(f"picked = yield from g.choose_cards(p, {card_set(a.cards)}, {e(a.count)}, 'discard')")
             w.line("for c in picked:")

@@ -295,17 +295,20 @@ class Engine:
             pl.gem = value
 
     # -- cards ------------------------------------------------------------------------------
-    def supply_card(self, cid: str) -> int:
-        for c in self.s.supply:
-            if self.s.cards[c] == cid:
-                self.s.supply.remove(c)
-                return c
-        return self.new_card(cid)
+    def supply_card(self, cid: str) -> int | None:
+        """Take a card of the supply (None when none is left)."""
+        card = next((c for c in self.s.supply if self.s.cards[c] == cid), None)
+        if card is not None:
+            self.s.supply.remove(card)
+            self.s.resolving.append(card)
+        return card
 
     def _lift(self, card: int) -> None:
         """Take an owned card out of its army column or command zone."""
         loc = self.where.pop(card, None)
         if loc is None:
+            if card in self.s.resolving:
+                self.s.resolving.remove(card)
             return
         p, col = loc
         pl = self.s.players[p]
@@ -324,6 +327,7 @@ class Engine:
         replaced = self.defs[covered].instead.get("covered") if covered is not None else None
         if replaced:
             self._lift(covered)
+            self.s.resolving.append(covered)
         column.append(card)
         self.where[card] = (p, dest)
         if replaced:
@@ -362,8 +366,11 @@ class Engine:
         """A card taken from a tavern or a draw enters as its kind says, then `taken` fires."""
         d = self.defs[card]
         mode, column = d.enters
+        if card not in self.s.resolving:
+            self.s.resolving.append(card)
         if mode == "discard":
             yield from self.fire(p, card, "taken")
+            self.s.resolving.remove(card)
             self.s.discard.append(card)
             return
         dest = yield from self._destination(p, card, mode, column)
@@ -383,12 +390,15 @@ class Engine:
     def look(self, p: int, age: int | None, count: int, take: int, rest: str) -> Gen:
         deck = self.s.decks[self.s.age if age is None else age]
         drawn = [deck.pop() for _ in range(min(count, len(deck)))]
+        self.s.resolving.extend(drawn)
         kept = []
         for i in range(min(take, len(drawn))):
             options = {self.s.cards[c]: c for c in drawn if c not in kept}
             answer = yield from self.ask(p, "card", list(options), f"choose a card to keep ({i + 1} of {take})")
             kept.append(options[answer])
         left = [c for c in drawn if c not in kept]
+        for c in left:
+            self.s.resolving.remove(c)
         if rest == "shuffled":
             deck.extend(left)
             self.rng.shuffle(deck)
@@ -428,6 +438,7 @@ class Engine:
         if counted:
             self.s.players[p].heroes_counted += 1
         mode, column = self.defs[hero].enters
+        self.s.resolving.append(hero)
         dest = yield from self._destination(p, hero, mode, column)
         yield from self.place(p, hero, dest, check=False)
         yield from self.fire(p, hero, "recruited")

@@ -1,0 +1,110 @@
+"""Scenario helpers: build a board by hand and run engine steps with scripted answers (strict:
+an unscripted decision fails the test, as XMage's strict mode does)."""
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import Any
+
+from nidavellir.compiler.build import load_rules
+from nidavellir.runtime.decisions import Decision
+from nidavellir.runtime.engine import Engine
+from nidavellir.runtime.rules import Rules
+from nidavellir.runtime.state import BASIC, TREASURE, Coin
+
+BASE = load_rules()
+
+
+class Unscripted(AssertionError):
+    pass
+
+
+def new_engine(players: int = 3, seed: int = 0, rules: Rules | None = None, age: int = 1) -> Engine:
+    """A set-up game (decks shuffled, coins dealt) at the start of `age`, before any turn."""
+    e = Engine(rules or BASE, [f"P{i + 1}" for i in range(players)], seed)
+    e.setup()
+    e.s.age = age
+    return e
+
+
+def pull(e: Engine, cid: str) -> int:
+    """An instance of card `cid` taken from wherever it waits (decks, taverns, heroes, supply)."""
+    s = e.s
+    for zone in list(s.decks.values()) + s.taverns + [s.heroes, s.distinctions, s.supply, s.discard]:
+        for c in zone:
+            if s.cards[c] == cid:
+                zone.remove(c)
+                return c
+    raise AssertionError(f"no {cid} left to pull")
+
+
+def give(e: Engine, p: int, *cids: str, column: str | None = "own") -> list[int]:
+    """Put cards straight into p's army (own class column, or `column`; None: command zone)."""
+    out = []
+    for cid in cids:
+        card = pull(e, cid)
+        dest = e.own_column(card) if column == "own" else column
+        pl = e.s.players[p]
+        if dest is None:
+            pl.command.append(card)
+        else:
+            pl.army.setdefault(dest, []).append(card)
+        e.where[card] = (p, dest)
+        out.append(card)
+    return out
+
+
+def set_coins(e: Engine, p: int, hand: list[int] | None = None, slots: list[int | None] | None = None,
+              pouch: list[int] | None = None) -> None:
+    """Replace p's coins: basic values come from p's basic set, others from the Royal Treasure."""
+    s = e.s
+    pl = s.players[p]
+    for c in pl.coin_ids():
+        coin = s.coins[c]
+        (s.treasure.setdefault(coin.value, []).append(c) if coin.origin == TREASURE else s.coin_box.append(c))
+    pl.hand, pl.pouch = [], []
+    pl.slots = [None] * len(s.taverns)
+
+    def coin(value: int) -> int:
+        for c in list(s.coin_box):
+            if s.coins[c].origin == BASIC and s.coins[c].value == value:
+                s.coin_box.remove(c)
+                return c
+        if s.treasure.get(value):
+            return s.treasure[value].pop()
+        return e.new_coin(Coin(value, BASIC, trading=value == 0))
+
+    pl.hand = [coin(v) for v in hand or []]
+    pl.pouch = [coin(v) for v in pouch or []]
+    pl.slots = [None if v is None else coin(v) for v in (slots or [None] * len(s.taverns))]
+
+
+def values(e: Engine, coins: list[int | None]) -> list[int | None]:
+    return [None if c is None else e.s.coins[c].value for c in coins]
+
+
+def run(gen: Generator[Decision, Any, Any], *answers: Any) -> Any:
+    """Drive an engine generator, answering each decision in turn; returns its result.
+
+    Each answer must be a legal option. Left-over answers or an unscripted decision fail."""
+    script = list(answers)
+    asked: list[Decision] = []
+    try:
+        decision = next(gen)
+        while True:
+            asked.append(decision)
+            if not script:
+                raise Unscripted(f"unscripted decision: {decision.kind} for P{decision.player + 1}: "
+                                 f"{decision.prompt}; options {decision.options}")
+            answer = script.pop(0)
+            if answer not in decision.options:
+                raise Unscripted(f"{answer!r} is not an option of {decision.kind}: {decision.options}")
+            decision = gen.send(answer)
+    except StopIteration as stop:
+        if script:
+            raise Unscripted(f"answers left over: {script}") from None
+        return stop.value
+
+
+def decisions(gen: Generator[Decision, Any, Any]) -> Decision:
+    """The first decision a generator asks (without answering it)."""
+    return next(gen)
