@@ -86,8 +86,8 @@ class GreedyBot:
 
     def _column(self, e: Engine, d: Decision) -> Any:
         p = d.player
-        return max(d.options, key=lambda cls: (e.ranks(p, cls) == min(e.ranks(p, c) for c in e.rules.classes),
-                                               cls == "explorer", self.rng.random()))
+        lowest = min(e.ranks(p, c) for c in e.rules.classes)
+        return max(d.options, key=lambda cls: (e.ranks(p, cls) == lowest, self.rng.random()))
 
 
 BOTS = {"random": RandomBot, "greedy": GreedyBot}

@@ -1,0 +1,75 @@
+"""The game as an API: decisions with every legal option, illegal answers refused (DESIGN §7)."""
+from __future__ import annotations
+
+import copy
+import re
+from pathlib import Path
+
+import pytest
+
+from nidavellir.compiler.build import load_rules
+from nidavellir.runtime.decisions import GameOver, IllegalAnswer
+from nidavellir.runtime.game import Game
+
+RULES = load_rules()
+RUNTIME = Path(__file__).resolve().parent.parent / "runtime"
+
+
+def test_first_decision_is_a_bid_with_every_legal_option():
+    """003 "Bids": "From your 5 coins, place one coin of your choosing face down on each of the
+    three Tavern locations": 5 × 4 × 3 = 60 ordered choices of distinct coins."""
+    game = Game(RULES, 3, seed=1)
+    d = game.pending
+    assert d.kind == "bid" and d.player == 0
+    assert len(d.options) == 60
+    assert all(len(set(o)) == 3 and set(o) <= {0, 2, 3, 4, 5} for o in d.options)
+
+
+@pytest.mark.parametrize("bad", [[9, 9, 9], [0, 0, 2], "warrior:3", None, 7, [0, 2]])
+def test_illegal_answer_is_refused_and_changes_nothing(bad):
+    """DESIGN §7: "An illegal answer is refused with a clear error and changes nothing"."""
+    game = Game(RULES, 3, seed=5)
+    for _ in range(4):  # into the game: bids done, a tavern choice pending
+        game.answer(game.pending.options[0])
+    before_state = copy.deepcopy(game.state)
+    before_pending = game.pending
+    before_log = list(game.log)
+    with pytest.raises(IllegalAnswer) as err:
+        game.answer(bad)
+    assert "not a legal answer" in str(err.value) and game.pending.kind in str(err.value)
+    assert game.state == before_state
+    assert game.pending is before_pending
+    assert game.log == before_log
+    game.answer(game.pending.options[0])  # the game goes on
+
+
+def test_answer_after_the_end_is_refused():
+    game = Game(RULES, 2, seed=3)
+    while game.pending is not None:
+        game.answer(game.pending.options[-1])
+    with pytest.raises(GameOver):
+        game.answer(0)
+    assert game.scores()["winners"]
+
+
+def test_tuple_answers_match_list_options():
+    game = Game(RULES, 2, seed=3)
+    game.answer(tuple(game.pending.options[0]))
+    assert isinstance(game.log[0]["answer"], list)
+
+
+def test_runtime_names_no_card():
+    """DESIGN §7: "No card id or card name of any box appears in runtime/ code"."""
+    words = set()
+    for cid, card in RULES.cards.items():
+        words.add(cid)
+        if card.kind == "hero":
+            words.add(card.name.split()[0].lower())  # "Thrud the Headhunter" -> thrud
+    words -= set(RULES.classes)  # class names are data the runtime reads (dwarf ids `hunter`, …)
+    hits = []
+    for path in RUNTIME.rglob("*.py"):
+        text = path.read_text(encoding="utf-8").lower()
+        for word in words:
+            if re.search(rf"(?<![a-z_-]){re.escape(word)}(?![a-z_-])", text):
+                hits.append(f"{path.name}: {word}")
+    assert not hits, hits
