@@ -1,7 +1,6 @@
 """Find the shipped layers, compile rule sets (cached by content hash) and keep generated/ fresh."""
 from __future__ import annotations
 
-import hashlib
 import importlib
 import linecache
 import os
@@ -9,18 +8,20 @@ import sys
 import types
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from nidavellir.runtime.rules import Rules
 
-from .compile import COMPILER_VERSION, Compiled, compile_layers, load_layers
-from .diagnostics import Diagnostics, Location, RulesError
-from .dsl import grammar_text
+from .diagnostics import Diagnostics, Location, RulesError, in_file_order
+from .sources import Spec, source_hash
+
+if TYPE_CHECKING:
+    from .compile import Compiled
 
 EXPANSIONS = ("thingvellir", "idavoll")
 # Rule sets committed under generated/: module name -> expansions.
 DEFAULT_SETS: dict[str, tuple[str, ...]] = {"rules_base": ()}
 
-Spec = tuple[Path, str, bool]  # path, display name, is a variant
 _memory: dict[str, Rules] = {}
 
 
@@ -57,26 +58,16 @@ def _diag(message: str):
     return d.items[0]
 
 
-def source_hash(specs: list[Spec]) -> str | None:
-    """Hash of the compiler, grammar and every source file's bytes; None if a file is unreadable."""
-    h = hashlib.sha256(f"nidavellir-compiler {COMPILER_VERSION}\n".encode())
-    h.update(grammar_text().encode())
-    for path, shown, is_variant in specs:
-        files = sorted(path.glob("*.yaml")) if path.is_dir() else [path]
-        h.update(f"\0layer {shown} {is_variant}\0".encode())
-        for f in files:
-            try:
-                h.update(f"\0{f.name}\0".encode() + f.read_bytes())
-            except OSError:
-                return None
-    return h.hexdigest()
+def compile_specs(specs: list[Spec]) -> "Compiled":
+    from .compile import compile_layers, load_layers
 
-
-def compile_specs(specs: list[Spec]) -> Compiled:
     diags = Diagnostics()
     layers = load_layers(specs, diags)
     diags.raise_if_any()
-    compiled = compile_layers(layers)
+    try:
+        compiled = compile_layers(layers)
+    except RulesError as err:
+        raise RulesError(in_file_order(err.diagnostics, [f.path for layer in layers for f in layer.files])) from None
     compiled.content_hash = source_hash(specs) or compiled.content_hash
     compiled.source = _with_hash(compiled.source, compiled.content_hash)
     return compiled

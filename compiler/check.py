@@ -47,7 +47,7 @@ class Names:
 
 @dataclass
 class Problem:
-    pos: int
+    pos: int  # offset in the DSL string
     message: str
     hint: str | None = None
 
@@ -58,8 +58,9 @@ class Checker:
     context: str  # card | column | trigger
     problems: list[Problem] = field(default_factory=list)
 
-    def fail(self, node: ir.Node, message: str, hint: str | None = None) -> None:
-        self.problems.append(Problem(node.pos, message, hint))
+    def fail(self, node: ir.Node, message: str, hint: str | None = None, at_arg: bool = False) -> None:
+        """Report a problem at `node` (with `at_arg`: at the name or number it resolves)."""
+        self.problems.append(Problem(getattr(node, "arg_pos", node.pos) if at_arg else node.pos, message, hint))
 
     # -- expressions --------------------------------------------------------------------
     def expr(self, node: ir.Expr, want: str | None = None) -> str | None:
@@ -86,7 +87,7 @@ class Checker:
         if isinstance(node, ir.Is):
             self.expr(node.subject, CLASS)
             if node.name not in self.names.classes | {"none"}:
-                self.fail(node, f"unknown class `{node.name}`", suggest(node.name, self.names.classes))
+                self.fail(node, f"unknown class `{node.name}`", suggest(node.name, self.names.classes), True)
             return BOOL
         if isinstance(node, ir.Not):
             self.expr(node.operand, BOOL)
@@ -155,7 +156,8 @@ class Checker:
         if isinstance(effect, ir.Triggered):
             self.event(effect, effect.event)
             if effect.age is not None and effect.age not in self.names.ages:
-                self.fail(effect, f"there is no age {effect.age}")
+                self.fail(effect, f"there is no age {effect.age}",
+                          "ages: " + ", ".join(map(str, sorted(self.names.ages))), True)
             if effect.cond is not None:
                 self.expr(effect.cond, BOOL)
             self.actions(effect.actions)
@@ -179,7 +181,8 @@ class Checker:
 
     def place(self, place: ir.Place) -> None:
         if place.mode == "column" and place.column not in self.names.classes:
-            self.fail(place, f"unknown column `{place.column}`", suggest(place.column or "", self.names.classes))
+            self.fail(place, f"unknown column `{place.column}`", suggest(place.column or "", self.names.classes),
+                      True)
 
     def actions(self, actions: tuple[ir.Action, ...]) -> None:
         for a in actions:
@@ -187,11 +190,11 @@ class Checker:
                 self.expr(a.amount, INT)
             elif isinstance(a, ir.Exchange):
                 if a.coin not in self.names.coins:
-                    self.fail(a, f"unknown coin `{a.coin}`", suggest(a.coin, self.names.coins))
+                    self.fail(a, f"unknown coin `{a.coin}`", suggest(a.coin, self.names.coins), True)
             elif isinstance(a, ir.GainGem):
                 if a.value not in self.names.gems:
                     self.fail(a, f"there is no special gem {a.value}",
-                              "special gems: " + ", ".join(map(str, sorted(self.names.gems))))
+                              "special gems: " + ", ".join(map(str, sorted(self.names.gems))), True)
             elif isinstance(a, ir.PlaceCard):
                 if a.card.card is not None and a.card.card not in self.names.cards:
                     self.fail(a.card, f"unknown card `{a.card.card}`", suggest(a.card.card, self.names.cards))

@@ -26,6 +26,7 @@ __all__ = [
     "clear_sources",
     "split_lines",
     "suggest",
+    "in_file_order",
 ]
 
 # The line breaks YAML recognises (so our line numbers agree with the parser's).
@@ -153,6 +154,16 @@ class Diagnostics:
     def format_all(self) -> str:
         """All diagnostics formatted, one block after another."""
         return "\n".join(d.format() for d in self.items)
+
+
+def in_file_order(diagnostics: Iterable[Diagnostic], paths: Iterable[str] = ()) -> list[Diagnostic]:
+    """Diagnostics by file (in the order of ``paths``, then of first mention), line and column."""
+    items = list(diagnostics)
+    files = {path: i for i, path in enumerate(paths)}
+    for d in items:
+        if d.loc is not None:
+            files.setdefault(d.loc.path, len(files))
+    return sorted(items, key=lambda d: (files[d.loc.path], d.loc.line, d.loc.col) if d.loc else (-1, 0, 0))
 
 
 def suggest(name: str, candidates: Iterable[str]) -> str | None:

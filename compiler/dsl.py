@@ -2,12 +2,15 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from importlib import resources
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from . import ir
+from .sources import grammar_text
+
+# Deeper effects are refused: the IR, the checker and the emitted Python nest as deep as this.
+MAX_NESTING = 48
 
 
 class DslSyntaxError(Exception):
@@ -18,11 +21,6 @@ class DslSyntaxError(Exception):
         self.message = message
         self.offset = offset
         self.hint = hint
-
-
-@lru_cache(maxsize=1)
-def grammar_text() -> str:
-    return (resources.files("nidavellir.grammar") / "effects.lark").read_text(encoding="utf-8")
 
 
 @lru_cache(maxsize=1)
@@ -59,7 +57,7 @@ class _ToIR(Transformer):
         return ir.Compare(str(c[1]), c[0], c[2], pos=_pos(meta))
 
     def is_(self, meta, c):
-        return ir.Is(c[0], str(c[1]), pos=_pos(meta))
+        return ir.Is(c[0], str(c[1]), pos=_pos(meta), arg_pos=_pos(c[1]))
 
     def not_(self, meta, c):
         return ir.Not(c[0], pos=_pos(meta))
@@ -91,7 +89,7 @@ class _ToIR(Transformer):
         return ir.Place("chosen", pos=_pos(meta))
 
     def place_column(self, meta, c):
-        return ir.Place("column", str(c[0]), pos=_pos(meta))
+        return ir.Place("column", str(c[0]), pos=_pos(meta), arg_pos=_pos(c[0]))
 
     def place_own(self, meta, c):
         return ir.Place("own", pos=_pos(meta))
@@ -133,10 +131,10 @@ class _ToIR(Transformer):
         return ir.Transform(c[0], c[1], pos=_pos(meta))
 
     def exchange(self, meta, c):
-        return ir.Exchange(c[0], str(c[1]), pos=_pos(meta))
+        return ir.Exchange(c[0], str(c[1]), pos=_pos(meta), arg_pos=_pos(c[1]))
 
     def gain_gem(self, meta, c):
-        return ir.GainGem(int(c[0]), pos=_pos(meta))
+        return ir.GainGem(int(c[0]), pos=_pos(meta), arg_pos=_pos(c[0]))
 
     def place(self, meta, c):
         return ir.PlaceCard(c[0], c[1], pos=_pos(meta))
@@ -161,22 +159,23 @@ class _ToIR(Transformer):
     def trigger(self, meta, c):
         event = str(c[0])
         age = cond = None
+        age_pos = 0
         for item in c[1:]:
             if isinstance(item, tuple) and item[0] == "age":
-                age = item[1]
+                age, age_pos = item[1], item[2]
             elif isinstance(item, tuple) and item[0] == "if":
                 cond = item[1]
-        return (event, age, cond, _pos(c[0]))
+        return (event, age, cond, _pos(c[0]), age_pos)
 
     def age_filter(self, meta, c):
-        return ("age", int(c[0]))
+        return ("age", int(c[0]), _pos(c[0]))
 
     def when_cond(self, meta, c):
         return ("if", c[0])
 
     def triggered(self, meta, c):
-        event, age, cond, pos = c[0]
-        return ir.Triggered(event, age, cond, c[1], pos=pos)
+        event, age, cond, pos, age_pos = c[0]
+        return ir.Triggered(event, age, cond, c[1], pos=pos, arg_pos=age_pos)
 
     def replacement(self, meta, c):
         return ir.Replacement(str(c[0]), c[1], pos=_pos(c[0]))
@@ -241,9 +240,12 @@ def _describe(err: UnexpectedInput, text: str) -> tuple[str, str | None]:
         label = err.match_examples(parser().parse, _EXAMPLES, use_accepts=True)
     except Exception:  # match_examples re-parses examples; never let it mask the real error
         label = None
+    if isinstance(err, UnexpectedCharacters) and text[err.pos_in_stream:err.pos_in_stream + 1] in "\r\n":
+        return "unexpected line break in effect", "write the effect on one line (a `>-` block folds its lines)"
     if isinstance(err, UnexpectedCharacters):
         ch = text[err.pos_in_stream] if err.pos_in_stream < len(text) else ""
-        base = f"unexpected character `{ch}` in effect"
+        base = f"unexpected character `{ch}` in effect" if ch.isprintable() else \
+            f"unexpected character U+{ord(ch):04X} in effect"
     elif isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
         base = "effect ends too early"
     elif isinstance(err, UnexpectedToken):
@@ -254,6 +256,17 @@ def _describe(err: UnexpectedInput, text: str) -> tuple[str, str | None]:
     shown = [_terminal_text(e) for e in expected if not e.startswith("__")][:8]
     hint = ("expected one of: " + ", ".join(shown)) if shown and not label else None
     return (f"{base}: {label}" if label else base), hint
+
+
+def _too_deep(tree: Tree) -> Tree | None:
+    """The first node nested deeper than MAX_NESTING (walked without recursion), or None."""
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_NESTING:
+            return node
+        stack.extend((c, depth + 1) for c in reversed(node.children) if isinstance(c, Tree))
+    return None
 
 
 def parse_effect(text: str) -> ir.Effect:
@@ -268,6 +281,10 @@ def parse_effect(text: str) -> ir.Effect:
             offset = len(text.rstrip())
         message, hint = _describe(err, text)
         raise DslSyntaxError(message, offset, hint) from None
+    deep = _too_deep(tree)
+    if deep is not None:
+        raise DslSyntaxError(f"effect nested too deeply (more than {MAX_NESTING} levels)", _pos(deep.meta),
+                             "split the expression or drop some parentheses")
     try:
         return _TRANSFORMER.transform(tree)
     except VisitError as err:  # pragma: no cover - transformer bugs, not user input
@@ -290,5 +307,5 @@ def _shift(node, delta: int):
         return tuple(_shift(n, delta) for n in node)
     if not isinstance(node, ir.Node):
         return node
-    values = {k: _shift(v, delta) for k, v in node.__dict__.items() if k != "pos"}
-    return type(node)(**values, pos=node.pos + delta)
+    values = {k: (v + delta if k in ("pos", "arg_pos") else _shift(v, delta)) for k, v in node.__dict__.items()}
+    return type(node)(**values)

@@ -11,6 +11,11 @@ from dataclasses import dataclass, field
 from . import ir
 
 
+def escaped(text: str) -> str:
+    """`text` as the inside of a Python string literal: fit for a comment or a docstring."""
+    return repr(text)[1:-1].replace('"', '\\"')
+
+
 @dataclass
 class Writer:
     lines: list[str] = field(default_factory=list)
@@ -176,7 +181,7 @@ class ModuleEmitter:
 
     def _name(self, prefix: str, ident: str) -> str:
         self.count += 1
-        safe = "".join(ch if ch.isalnum() else "_" for ch in ident)
+        safe = "".join(ch if ch.isascii() and ch.isalnum() else "_" for ch in ident)
         return f"_{prefix}{self.count}_{safe}"
 
     def card_effect(self, card_id: str, effect: ir.Effect, origin: str, text: str) -> None:
@@ -187,7 +192,7 @@ class ModuleEmitter:
             name = self._name("on" if isinstance(effect, ir.Triggered) else "instead", card_id)
             w.line(f"def {name}(g, p, card):")
             w.indent += 1
-            w.line(f"# {card_id}: {text!r}")
+            w.line(f"# {escaped(card_id)}: {text!r}")
             w.line("yield from ()")
             if isinstance(effect, ir.Triggered):
                 if effect.age is not None:

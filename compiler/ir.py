@@ -1,6 +1,8 @@
 """Typed IR of the effect DSL: what the emitter compiles and the docs renderer walks.
 
-Every node keeps `pos`, its character offset inside the DSL string it came from.
+Every node keeps `pos`, its character offset inside the DSL string it came from; a node
+naming something the checker resolves (a class, column, coin, gem or age) also keeps
+`arg_pos`, the offset of that name or number.
 """
 from __future__ import annotations
 
@@ -49,6 +51,7 @@ class Compare(Node):
 class Is(Node):
     subject: "Expr"
     name: str
+    arg_pos: int = field(default=0, compare=False, kw_only=True)
 
 
 @dataclass(frozen=True)
@@ -91,6 +94,7 @@ Expr = Union[Num, Var, Call, BinOp, Compare, Is, Not, BoolOp, IfElse, CountSet]
 class Place(Node):
     mode: str  # chosen | column | own | command
     column: str | None = None
+    arg_pos: int = field(default=0, compare=False, kw_only=True)
 
 
 @dataclass(frozen=True)
@@ -120,11 +124,13 @@ class Transform(Node):
 class Exchange(Node):
     coins: CoinSel
     coin: str
+    arg_pos: int = field(default=0, compare=False, kw_only=True)
 
 
 @dataclass(frozen=True)
 class GainGem(Node):
     value: int
+    arg_pos: int = field(default=0, compare=False, kw_only=True)
 
 
 @dataclass(frozen=True)
@@ -168,6 +174,7 @@ class Triggered(Node):
     age: int | None
     cond: Expr | None
     actions: tuple[Action, ...]
+    arg_pos: int = field(default=0, compare=False, kw_only=True)
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .diagnostics import Diagnostics, Location, suggest
+from .diagnostics import Diagnostics, Location, RulesError, suggest
 from .schema import load_schema, validate
 from .yamlload import Loaded, load_yaml
 
@@ -49,7 +49,7 @@ class Merged:
     card_origin: dict[str, dict[str, Origin]] = field(default_factory=dict)  # id -> field -> Origin
     card_layers: dict[str, list[str]] = field(default_factory=dict)  # id -> layers that touched it
     decks: dict[int, list[dict]] = field(default_factory=dict)
-    deck_origin: dict[tuple, Origin] = field(default_factory=dict)  # (age, index) -> Origin
+    deck_origin: dict[tuple, Origin] = field(default_factory=dict)  # (age, (card, min_players) or None) -> Origin
     interpretations: dict[str, dict] = field(default_factory=dict)
     sources: list[Loaded] = field(default_factory=list)
 
@@ -62,44 +62,47 @@ def layer_files(path: Path) -> list[Path]:
 
 def load_layer(path: Path, display: str, diags: Diagnostics, is_variant: bool) -> Layer | None:
     """Load and schema-check every file of one layer; None if nothing could be read."""
-    from .diagnostics import RulesError
-
     schema = load_schema("layer")
     files: list[Loaded] = []
-    paths = layer_files(path)
-    if not path.exists():
-        diags.error(Location(display, 1, 1), f"no such rules layer or file: {display}")
+    try:
+        exists, is_dir = path.exists(), path.is_dir()
+        paths = layer_files(path)
+    except OSError as err:
+        diags.error(Location(display, 1, 1), f"cannot read: {err.strerror or err}")
         return None
-    if path.is_dir() and not paths:
+    if not exists:
+        diags.error(Location(display, 1, 1), "no such file or folder")
+        return None
+    if is_dir and is_variant:
+        diags.error(Location(display, 1, 1), "a variant is a YAML file, not a folder",
+                    "check a rules folder as a PATH: `nidavellir check FOLDER`")
+        return None
+    if is_dir and not paths:
         diags.error(Location(display, 1, 1), "rules folder holds no .yaml file")
         return None
     for p in paths:
-        shown = display if not path.is_dir() else f"{display.rstrip('/')}/{p.name}"
+        shown = display if not is_dir else f"{display.rstrip('/')}/{p.name}"
         try:
-            loaded = load_yaml(p, _read(p, shown, diags))
+            loaded = load_yaml(p, name=shown)
         except RulesError as err:
             diags.extend(err.diagnostics)
             continue
-        loaded.path = shown
         if loaded.data is None:
+            if not is_dir:
+                diags.error(Location(shown, 1, 1), "the variant file is empty",
+                            "a variant needs at least a `layer:` with its `id` and `name`")
             continue
         if validate(loaded, schema, diags):
             files.append(loaded)
-    info = next((f.data["layer"] for f in files if "layer" in f.data), None)
-    default_id = path.stem if not path.is_dir() else path.name
+    described = [f for f in files if "layer" in f.data]
+    for f in described[1:]:
+        diags.error(f.locate_key(("layer",)), "a second `layer:` description in one rules folder "
+                    f"(the first is in {described[0].path})", "describe the layer in one file only")
+    info = described[0].data["layer"] if described else None
+    default_id = path.stem if not is_dir else path.name
     info = info or {"id": default_id, "name": default_id}
     return Layer(info["id"], info.get("name", info["id"]), info.get("description", ""),
                  info.get("source", ""), files, is_variant)
-
-
-def _read(path: Path, shown: str, diags: Diagnostics) -> str | None:
-    from .diagnostics import register_source
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return None  # load_yaml reports it
-    register_source(shown, text)
-    return text
 
 
 def merge(layers: list[Layer], diags: Diagnostics) -> Merged:
@@ -160,6 +163,7 @@ def _merge_card(m: Merged, layer: Layer, card: dict, origin: Origin, diags: Diag
 
 def _merge_deck(m: Merged, deck: dict, origin: Origin) -> None:
     entries = m.decks.setdefault(deck["age"], [])
+    m.deck_origin.setdefault((deck["age"], None), origin.at("age"))
     for i, entry in enumerate(deck["cards"]):
         key = (entry["card"], entry.get("min_players", 0))
         for j, old in enumerate(entries):
@@ -182,12 +186,15 @@ def _merge_value(target: dict, new: dict, origin: Origin, key_path: tuple, origi
     for key, value in new.items():
         here = origin.at(key)
         kp = key_path + (key,)
-        if key_path == ("flow",) and isinstance(value, list) and key in target:
-            target[key] = _merge_steps(target[key], value, here, diags)
-        elif isinstance(value, dict) and isinstance(target.get(key), dict):
-            _merge_value(target[key], value, here, kp, origins, diags)
-        elif _is_id_list(value) and _is_id_list(target.get(key)):
-            target[key] = _merge_by_id(target[key], value, here, kp, origins)
+        old = target.get(key)
+        if key_path == ("flow",) and _is_id_list(value) and _is_id_list(old):
+            target[key] = _merge_steps(old, value, here, kp, origins, diags)
+        elif isinstance(value, dict):
+            if not isinstance(old, dict):
+                old = target[key] = {}
+            _merge_value(old, value, here, kp, origins, diags)
+        elif _is_id_list(value):
+            target[key] = _merge_by_id(old if _is_id_list(old) else [], value, here, kp, origins, diags)
         else:
             target[key] = value
         origins[kp] = here
@@ -197,7 +204,21 @@ def _is_id_list(value: Any) -> bool:
     return isinstance(value, list) and bool(value) and all(isinstance(v, dict) and "id" in v for v in value)
 
 
-def _merge_by_id(old: list, new: list, origin: Origin, key_path: tuple, origins: dict) -> list:
+def _unique_ids(new: list, origin: Origin, key_path: tuple, diags: Diagnostics) -> None:
+    """Report an id given twice in one list (`game.classes`, a flow part, ...)."""
+    first: dict[str, int] = {}
+    for i, item in enumerate(new):
+        if item["id"] in first:
+            diags.error(origin.at(i, "id").loc,
+                        f"`{item['id']}` is defined twice in `game.{'.'.join(key_path)}` "
+                        f"(first at {origin.at(first[item['id']], 'id').loc})",
+                        "a layer defines each id once; a later layer may override it")
+        first.setdefault(item["id"], i)
+
+
+def _merge_by_id(old: list, new: list, origin: Origin, key_path: tuple, origins: dict,
+                 diags: Diagnostics) -> list:
+    _unique_ids(new, origin, key_path, diags)
     result = [dict(v) for v in old]
     index = {v["id"]: i for i, v in enumerate(result)}
     for i, item in enumerate(new):
@@ -211,11 +232,15 @@ def _merge_by_id(old: list, new: list, origin: Origin, key_path: tuple, origins:
     return result
 
 
-def _merge_steps(old: list, new: list, origin: Origin, diags: Diagnostics) -> list:
+def _merge_steps(old: list, new: list, origin: Origin, key_path: tuple, origins: dict,
+                 diags: Diagnostics) -> list:
+    _unique_ids(new, origin, key_path, diags)
     steps = [dict(s) for s in old]
     for i, step in enumerate(new):
         ids = [s["id"] for s in steps]
         here = origin.at(i)
+        for k in step:
+            origins[key_path + (step["id"], k)] = here.at(k)
         if step.get("remove"):
             if step["id"] in ids:
                 steps.pop(ids.index(step["id"]))

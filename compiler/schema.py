@@ -8,7 +8,7 @@ import json
 import re
 from typing import Any
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError, relevance
 from referencing import Registry, Resource
 from referencing.exceptions import NoSuchResource
@@ -48,17 +48,41 @@ def _retrieve(uri: str) -> Resource:
 
 
 _REGISTRY: Registry = Registry(retrieve=_retrieve)  # type: ignore[call-arg]
-_VALIDATORS: dict[int, tuple[dict[str, Any], Draft202012Validator]] = {}
 
 
-def _validator(schema: dict[str, Any]) -> Draft202012Validator:
+@functools.lru_cache(maxsize=256)
+def _regex(pattern: str) -> re.Pattern[str]:
+    """A schema pattern for Python's `re`: a final `$` matches only at the very end, as in
+    JSON Schema (Python's `$` also matches before a final newline)."""
+    if pattern.endswith("$") and not pattern.endswith("\\$"):
+        pattern = pattern[:-1] + "\\Z"
+    return re.compile(pattern)
+
+
+def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Any:
+    if validator.is_type(instance, "string") and not _regex(pattern).search(instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+# Draft 2020-12 with an exact `pattern`, and `integer` meaning an integer (YAML `2.0` is not one).
+_Validator = validators.extend(
+    Draft202012Validator,
+    validators={"pattern": _pattern},
+    type_checker=Draft202012Validator.TYPE_CHECKER.redefine(
+        "integer", lambda checker, v: isinstance(v, int) and not isinstance(v, bool)),
+)
+
+_VALIDATORS: dict[int, tuple[dict[str, Any], Any]] = {}
+
+
+def _validator(schema: dict[str, Any]) -> Any:
     """A (cached) validator; the schema itself is checked once."""
     hit = _VALIDATORS.get(id(schema))
     if hit is None or hit[0] is not schema:
         Draft202012Validator.check_schema(schema)
         if len(_VALIDATORS) > 256:
             _VALIDATORS.clear()
-        hit = _VALIDATORS[id(schema)] = (schema, Draft202012Validator(schema, registry=_REGISTRY))
+        hit = _VALIDATORS[id(schema)] = (schema, _Validator(schema, registry=_REGISTRY))
     return hit[1]
 
 

@@ -411,6 +411,8 @@ class _Builder:
         hint = None
         if mark is None:
             return Diagnostic(Location(self.path, 1, 1), problem)
+        if "maximum nesting depth" in problem:  # libyaml ≥ 0.2.5's own limit, above ours
+            return Diagnostic(self.loc(mark), f"document too deeply nested (more than {MAX_DEPTH} levels)")
         if "quoted scalar" in context and "end of stream" in problem and cmark is not None:
             quote = self._char_at(cmark)
             return Diagnostic(
@@ -424,6 +426,11 @@ class _Builder:
                 "tab character not allowed here: YAML indentation must use spaces",
                 "replace the tab with spaces",
             )
+        moved = self._before_trailing_space(mark)
+        at_end = moved is not mark
+        mark = moved
+        if cmark is not None:
+            cmark = self._before_trailing_space(cmark)
         message = problem
         if context:
             where = ""
@@ -437,6 +444,8 @@ class _Builder:
             hint = f"check that every `{opener}` is closed by a `{closer}`"
         elif "block mapping" in context or "block collection" in context or "indent" in problem:
             hint = "check the indentation of this line"
+        elif at_end:
+            hint = "the file ends too early: check that every `[`, `{` and quote is closed"
         return Diagnostic(self.loc(mark), message, hint)
 
     def _reader_error(self, exc: Any) -> Diagnostic:
@@ -452,6 +461,19 @@ class _Builder:
             f"invalid character {what}: control characters are not allowed in YAML",
             "remove it (or write it as an escape inside a double-quoted string)",
         )
+
+    def _before_trailing_space(self, mark: Any) -> Any:
+        """A mark in the blank end of the file moves to just after the last text, to show a line."""
+        starts = _line_starts(self.text)
+        if mark.line >= len(starts):
+            i = len(self.text)
+        else:
+            i = starts[mark.line] + mark.column
+        if self.text[i:].strip() or not self.text[:i].strip():
+            return mark
+        i = len(self.text[:i].rstrip())
+        line = bisect.bisect_right(starts, i - 1) - 1
+        return yaml.Mark(self.path, i, line, i - starts[line], None, None)
 
     def _char_at(self, mark: Any) -> str:
         starts = _line_starts(self.text)
@@ -659,8 +681,8 @@ class Loaded:
         return Location(self.path, line + 1, col + 1)
 
 
-def _read(path: str) -> tuple[str | None, Diagnostic | None]:
-    at = Location(path, 1, 1)
+def _read(path: str, name: str) -> tuple[str | None, Diagnostic | None]:
+    at = Location(name, 1, 1)
     try:
         raw = Path(path).read_bytes()
     except FileNotFoundError:
@@ -682,11 +704,14 @@ def _read(path: str) -> tuple[str | None, Diagnostic | None]:
         )
 
 
-def load_yaml(path: str | Path, text: str | None = None) -> Loaded:
-    """Load one YAML document safely; raise RulesError listing every problem found."""
-    name = str(path)
+def load_yaml(path: str | Path, text: str | None = None, name: str | None = None) -> Loaded:
+    """Load one YAML document safely; raise RulesError listing every problem found.
+
+    ``name`` is the path that locations show (default: ``path``).
+    """
+    name = str(path) if name is None else name
     if text is None:
-        text, problem = _read(name)
+        text, problem = _read(str(path), name)
         if problem is not None or text is None:
             raise RulesError([problem] if problem else [])
     text = text.removeprefix("\ufeff")

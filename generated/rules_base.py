@@ -7,7 +7,7 @@ Sources:
   rules/base/game.yaml
   rules/base/heroes.yaml
 """
-CONTENT_HASH = 'cdb3edf70097ffd89d2a5b6189bfb848656b0e47df0c39860f58d60fa1f87bde'
+CONTENT_HASH = '246237c025d9ca1bd05e67f6c55f90ef7157de9590902596249ad807b845dff4'
 
 from nidavellir.runtime.support import div as _div, lookup as _lookup
 
@@ -516,7 +516,7 @@ RULES = {'cards': {'aegur': {'class': 'blacksmith',
                                   'copies': 1,
                                   'enters': ['own', None],
                                   'id': 'special-blacksmith',
-                                  'kind': 'special',
+                                  'kind': 'dwarf',
                                   'layers': ['base'],
                                   'name': 'Special Blacksmith',
                                   'params': {},
@@ -787,7 +787,14 @@ RULES = {'cards': {'aegur': {'class': 'blacksmith',
           'taverns': [{'id': 'laughing-goblin', 'name': 'the Laughing Goblin'},
                       {'id': 'dancing-dragon', 'name': 'the Dancing Dragon'},
                       {'id': 'shining-horse', 'name': 'the Shining Horse'}]},
- 'interpretations': [{'id': 'same-dwarves-both-ages',
+ 'interpretations': [{'id': 'special-blacksmith-is-a-dwarf',
+                      'layer': 'base',
+                      'source': '003 "Game Components" - "87 Dwarf cards in 5 classes: 18 Warrior, 16 '
+                                'Hunter, 16 Miner, 20 Blacksmith, 16 Explorer, plus 1 Special Blacksmith '
+                                'card"; "Bonfur and Dagda" - "only Dwarf cards".',
+                      'text': 'The special Blacksmith card is a Dwarf card (it never enters a deck): Dagda '
+                              'may discard it from the top of the blacksmith column like any other dwarf.'},
+                     {'id': 'same-dwarves-both-ages',
                       'layer': 'base',
                       'source': '001 "Card Distribution"; 003 "Game Components" (87 dwarf cards, 5 royal '
                                 'offerings).',
@@ -845,6 +852,17 @@ RULES = {'cards': {'aegur': {'class': 'blacksmith',
                       'text': 'Effects that trigger in the same window run player by player in the order of '
                               "the last bid (highest gem first at the start), each player's cards in "
                               'command-zone order then army columns in class order, bottom to top.'},
+                     {'id': 'board-reference-values',
+                      'layer': 'base',
+                      'source': '003 "Determining the Bravery Value" - "Hunters: the number of Hunters '
+                                'squared"; "The board reference values ... run: rank 1 = 3/1, and up through '
+                                'rank 25 = 375 (Blacksmith) / 441 (Hunter), following the sequence and the '
+                                'squares respectively".',
+                      'text': '"rank 25 = 375 (Blacksmith) / 441 (Hunter)" lists the last value of each '
+                              'reference box on the board: the Blacksmith box ends at 25 ranks (3 + 4 + … + '
+                              '27 = 375), the Hunter box at 21 ranks (21² = 441, 16 hunters with Aral and '
+                              'Dagda). Hunters always score the square of their ranks (25 hunters would be '
+                              '625), as the formula says.'},
                      {'id': 'last-dwarf',
                       'layer': 'base',
                       'source': '003 "Bonfur and Dagda" - "You can never discard a Hero card with their '
@@ -863,7 +881,27 @@ RULES = {'cards': {'aegur': {'class': 'blacksmith',
                       'source': '003 "Recruiting a Hero" - complete lines equal recruited heroes + 1.',
                       'text': 'A completed line recruits a hero only if one can be taken: still available '
                               'and its requirement met. Otherwise the line stays open and a later placement '
-                              'may use it.'}],
+                              'may use it.'},
+                     {'id': 'uline-recruited-mid-turn',
+                      'layer': 'base',
+                      'source': '003 "Uline the Seer" - "Her power activates as soon as you take her card. '
+                                '... coins placed on your board stay there until the end of the current '
+                                'turn"; "Trading Coins" - "Reveal the two coins in your pouch".',
+                      'text': "Uline's coins are taken from the hand only once they are there: in the turn "
+                              "she is recruited the player's coins are already on the board and stay there, "
+                              'so a coin trade that turn adds the two pouch coins as usual. From the next '
+                              'turn on, her trades add two coins chosen from the hand.'},
+                     {'id': 'lines-and-heroes',
+                      'layer': 'base',
+                      'source': '003 "Recruiting a Hero" - "When placing a Dwarf card in your army creates a '
+                                'line consisting of one Rank of each of the 5 classes, you must immediately '
+                                'recruit an available Hero card"; 003 "Heroes" - "to recruit a new Hero, the '
+                                'number of complete lines in your army must always equal your number of '
+                                'recruited Heroes +1".',
+                      'text': 'The first complete line recruits the first hero, and each later hero needs '
+                              'one more complete line than the heroes already recruited by lines. The rule '
+                              'of thumb\'s "+1" counts the line being completed when the next hero is '
+                              'recruited; it does not hold back the first hero.'}],
  'layers': [{'description': '',
              'id': 'base',
              'name': 'Nidavellir',
@@ -967,13 +1005,13 @@ SOURCE_MAP = {14: 'rules/base/distinctions.yaml:10:9',
  121: 'rules/base/heroes.yaml:107:9',
  123: 'rules/base/heroes.yaml:114:9',
  124: 'rules/base/heroes.yaml:114:9',
- 126: 'rules/base/game.yaml:25:5',
- 127: 'rules/base/game.yaml:25:5',
- 129: 'rules/base/game.yaml:25:5',
- 130: 'rules/base/game.yaml:25:5',
- 132: 'rules/base/game.yaml:25:5',
- 133: 'rules/base/game.yaml:25:5',
- 135: 'rules/base/game.yaml:25:5',
- 136: 'rules/base/game.yaml:25:5',
- 138: 'rules/base/game.yaml:25:5',
- 139: 'rules/base/game.yaml:25:5'}
+ 126: 'rules/base/game.yaml:27:14',
+ 127: 'rules/base/game.yaml:27:14',
+ 129: 'rules/base/game.yaml:30:14',
+ 130: 'rules/base/game.yaml:30:14',
+ 132: 'rules/base/game.yaml:33:14',
+ 133: 'rules/base/game.yaml:33:14',
+ 135: 'rules/base/game.yaml:36:14',
+ 136: 'rules/base/game.yaml:36:14',
+ 138: 'rules/base/game.yaml:39:14',
+ 139: 'rules/base/game.yaml:39:14'}

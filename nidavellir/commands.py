@@ -94,31 +94,32 @@ def score(args) -> int:
 
 
 def check(args) -> int:
+    """Compile each target (a layer folder or a variant file on the shipped base) and report
+    every located error of every target; exit 1 if there was any."""
     from nidavellir.compiler.build import EXPANSIONS, compile_specs, layer_specs, rules_dir
 
+    variants = [(Path(v), v, True) for v in args.variant]
     targets: list[tuple[str, list]] = []
     if not args.paths:
-        targets.append(("rules/base", layer_specs((), tuple(args.variant))))
+        targets.append(("rules/base", layer_specs()))
         for name in EXPANSIONS:
             if (rules_dir() / name).is_dir():
-                targets.append((f"rules/{name}", layer_specs((name,), tuple(args.variant))))
+                targets.append((f"rules/{name}", layer_specs((name,))))
         for v in sorted((rules_dir() / "variants").glob("*.yaml")):
             targets.append((f"rules/variants/{v.name}", layer_specs((), (str(v),))))
+        if variants:  # --variant alone: layered on the shipped base
+            targets = targets[:1]
     for path in args.paths:
         p = Path(path)
-        base = layer_specs((), ())
-        if not p.exists():
-            raise CommandError(f"no such rules folder or file: {path}")
-        if p.is_dir() and _is_base(p):
+        if _is_dir(p) and _is_base(p):
             specs = [(p, path, False)]
-        elif p.is_dir():
-            specs = base + [(p, path, False)]
-        else:
-            specs = base + [(p, path, True)]
-        specs += [(Path(v), v, True) for v in args.variant]
+        else:  # a folder is a layer, anything else a variant file (load_layer reports a missing path)
+            specs = layer_specs() + [(p, path, not _is_dir(p))]
         targets.append((path, specs))
     failed = 0
     for name, specs in targets:
+        specs = specs + variants
+        shown = " + ".join([name] + [v for _, v, _ in variants])
         try:
             compiled = compile_specs(specs)
         except RulesError as err:
@@ -126,27 +127,31 @@ def check(args) -> int:
             failed += len(err.diagnostics)
             continue
         n = len(compiled.data["cards"])
-        print(f"ok: {name} ({n} cards, {len(compiled.data['interpretations'])} interpretations)")
+        print(f"ok: {shown} ({n} cards, {len(compiled.data['interpretations'])} interpretations)")
     if failed:
         print(f"{failed} error(s)", file=sys.stderr)
         return 1
     return 0
 
 
-def _is_base(folder: Path) -> bool:
-    """A folder that defines the game itself (like rules/base) is checked alone."""
-    from nidavellir.compiler.build import rules_dir
+def _is_dir(path: Path) -> bool:
     try:
-        if folder.resolve() == (rules_dir() / "base").resolve():
-            return True
-    except OSError:
+        return path.is_dir()
+    except OSError:  # e.g. a name too long: reported when the path is loaded
         return False
-    for f in folder.glob("*.yaml"):
+
+
+def _is_base(folder: Path) -> bool:
+    """A folder that defines the game itself (its `layer:` has `id: base`) is checked alone."""
+    from nidavellir.compiler.layers import layer_files
+    from nidavellir.compiler.yamlload import load_yaml
+
+    for f in layer_files(folder):
         try:
-            head = f.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            continue
-        if "\nlayer:" in "\n" + head and "\n  id: base" in head:
+            data = load_yaml(f).data
+        except RulesError:
+            continue  # reported when the folder is loaded
+        if isinstance(data, dict) and isinstance(data.get("layer"), dict) and data["layer"].get("id") == "base":
             return True
     return False
 

@@ -264,7 +264,9 @@ class Engine:
         """003 "Trading Coins": add the two pouch coins, discard the higher, take the sum."""
         pl = self.s.players[p]
         coins = self.s.coins
-        if self.param(p, "bid_from_hand") > 0:
+        # Bidding from hand, the two coins come from the hand; coins already on the board (the
+        # turn the power is gained) stay there until the end of the turn: the pouch trades.
+        if self.param(p, "bid_from_hand") > 0 and len(pl.hand) >= 2:
             pair = []
             for i in range(2):
                 options = [c for c in pl.hand if c not in pair]
@@ -315,7 +317,14 @@ class Engine:
         (pl.command if col is None else pl.army[col]).remove(card)
 
     def place(self, p: int, card: int, dest: str | None, check: bool = True) -> Gen:
-        """Put a card in an army column (or the command zone); then recruit heroes for new lines."""
+        """Put a card in an army column (or the command zone); then recruit heroes for new lines.
+
+        A card placed where it already is stays where it is: it is not moved to the top and covers
+        nothing."""
+        if self.where.get(card) == (p, dest):
+            if check:
+                yield from self.check_heroes(p)
+            return
         self._lift(card)
         pl = self.s.players[p]
         if dest is COMMAND:

@@ -108,3 +108,30 @@ def run(gen: Generator[Decision, Any, Any], *answers: Any) -> Any:
 def decisions(gen: Generator[Decision, Any, Any]) -> Decision:
     """The first decision a generator asks (without answering it)."""
     return next(gen)
+
+
+def run_log(gen: Generator[Decision, Any, Any], *answers: Any) -> list[Decision]:
+    """As `run` (strict), but returns the decisions that were asked, in order."""
+    asked: list[Decision] = []
+
+    def recording() -> Generator[Decision, Any, Any]:
+        answer = None
+        try:
+            decision = gen.send(None)
+            while True:
+                asked.append(decision)
+                answer = yield decision
+                decision = gen.send(answer)
+        except StopIteration as stop:
+            return stop.value
+
+    run(recording(), *answers)
+    return asked
+
+
+def fill_tavern(e: Engine, t: int, *cids: str) -> list[int]:
+    """Put the given cards (pulled from wherever they wait) into tavern t, replacing its content."""
+    s = e.s
+    s.discard.extend(s.taverns[t])
+    s.taverns[t] = [pull(e, cid) for cid in cids]
+    return list(s.taverns[t])

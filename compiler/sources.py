@@ -1,0 +1,34 @@
+"""What a compiled rule set depends on: the compiler version, the grammar and the rules files.
+
+Kept free of heavy imports so that finding a fresh compiled module costs almost nothing.
+"""
+from __future__ import annotations
+
+import hashlib
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+COMPILER_VERSION = "2"
+
+Spec = tuple[Path, str, bool]  # path, display name, is a variant
+
+
+@lru_cache(maxsize=1)
+def grammar_text() -> str:
+    return (resources.files("nidavellir.grammar") / "effects.lark").read_text(encoding="utf-8")
+
+
+def source_hash(specs: list[Spec]) -> str | None:
+    """Hash of the compiler, grammar and every source file's bytes; None if a file is unreadable."""
+    h = hashlib.sha256(f"nidavellir-compiler {COMPILER_VERSION}\n".encode())
+    h.update(grammar_text().encode())
+    for path, shown, is_variant in specs:
+        files = sorted(path.glob("*.yaml")) if path.is_dir() else [path]
+        h.update(f"\0layer {shown} {is_variant}\0".encode())
+        for f in files:
+            try:
+                h.update(f"\0{f.name}\0".encode() + f.read_bytes())
+            except OSError:
+                return None
+    return h.hexdigest()
