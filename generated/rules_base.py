@@ -7,7 +7,7 @@ Sources:
   rules/base/game.yaml
   rules/base/heroes.yaml
 """
-CONTENT_HASH = '246237c025d9ca1bd05e67f6c55f90ef7157de9590902596249ad807b845dff4'
+CONTENT_HASH = '8e3c0be80ec58040a3c2823926a0d574375fa53b2f3d83d1c012134b34a84511'
 
 from nidavellir.runtime.support import div as _div, lookup as _lookup
 
@@ -794,6 +794,16 @@ RULES = {'cards': {'aegur': {'class': 'blacksmith',
                                 'card"; "Bonfur and Dagda" - "only Dwarf cards".',
                       'text': 'The special Blacksmith card is a Dwarf card (it never enters a deck): Dagda '
                               'may discard it from the top of the blacksmith column like any other dwarf.'},
+                     {'id': 'troop-evaluation-once',
+                      'layer': 'base',
+                      'source': '003 "End of Age 1" - "the King performs a Troop Evaluation. The Elvaland '
+                                'with the strict majority of ranks in each class wins the corresponding '
+                                'Distinction" and "Award the Distinctions in this order"; glossary - "Troop '
+                                'Evaluation: the majority count at the end of Age 1".',
+                      'text': "The Troop Evaluation counts every class's majority once, at the end of Age 1, "
+                              'before any distinction is awarded; the distinctions are then awarded in class '
+                              "order. A hero recruited through the King's Great Armorer (or a card kept by "
+                              'the Pioneer) does not change who wins a later distinction.'},
                      {'id': 'same-dwarves-both-ages',
                       'layer': 'base',
                       'source': '001 "Card Distribution"; 003 "Game Components" (87 dwarf cards, 5 royal '

@@ -28,20 +28,52 @@ def bids(e: Engine) -> Gen:
     for p, pl in enumerate(s.players):
         if e.param(p, "bid_from_hand") > 0:
             continue  # bids each tavern from hand once the others are revealed
-        by_value: dict[int, int] = {}
-        for c in sorted(pl.hand):
-            by_value.setdefault(coins[c].value, c)
         values = sorted(coins[c].value for c in pl.hand)
         options = sorted({tuple(v) for v in permutations(values, ntav)})
         answer = yield from e.ask(p, "bid", [list(o) for o in options],
                                   "bid: one coin per tavern, " + ", ".join(e.rules.tavern_ids))
-        hand = list(pl.hand)
+        hand = sorted(pl.hand, key=lambda c: coins[c].trading)  # trading coins go last ...
         for t, value in enumerate(answer):
             coin = next(c for c in hand if coins[c].value == value)
             hand.remove(coin)
             pl.slots[t] = coin
         pl.pouch = hand
         pl.hand = []
+        # ... unless the player puts a trading coin elsewhere among the coins of its value
+        for coin in [c for c in pl.slots + pl.pouch if coins[c].trading]:
+            places = [e.rules.tavern_ids[t] for t, c in enumerate(pl.slots) if coins[c].value == coins[coin].value]
+            if any(coins[c].value == coins[coin].value for c in pl.pouch):
+                places.append("pouch")
+            yield from _place_trading_coin(e, p, coin, places, pl.pouch)
+
+
+def _place_trading_coin(e: Engine, p: int, coin: int, places: list[str], rest: list[int]) -> Gen:
+    """003 "Bids": "place one coin of your choosing": a trading coin and another coin of the same
+    value are told apart: the player says where among `places` (tavern ids or the zone `rest`
+    stands for) the trading coin goes; it swaps with the other coin there."""
+    if len(places) < 2:
+        return
+    coins = e.s.coins
+    value = coins[coin].value
+    pl = e.s.players[p]
+    answer = yield from e.ask(p, "trade-coin", [f"{value}@{place}" for place in places],
+                              f"where does your trading coin {value} go?")
+    dest = answer.split("@", 1)[1]
+    if dest in e.rules.tavern_ids:
+        zone, i = pl.slots, e.rules.tavern_ids.index(dest)
+    else:
+        zone = rest
+        if coin in rest:
+            return
+        i = next(j for j, c in enumerate(rest) if coins[c].value == value)
+    other = zone[i]
+    if other == coin:
+        return
+    for z in (pl.slots, rest):
+        if coin in z:
+            z[z.index(coin)] = other
+            break
+    zone[i] = coin
 
 
 def resolve_taverns(e: Engine) -> Gen:
@@ -58,8 +90,12 @@ def resolve_taverns(e: Engine) -> Gen:
                          if s.players[q].slots[t] is not None}
                 value = yield from e.ask(p, "place-bid", sorted(options),
                                          f"place a coin on {e.rules.tavern_ids[t]} (revealed: {shown})")
-                pl.hand.remove(options[value])
-                pl.slots[t] = options[value]
+                coin = min((c for c in pl.hand if coins[c].value == value), key=lambda c: coins[c].trading)
+                pl.hand.remove(coin)
+                pl.slots[t] = coin
+                trading = next((c for c in pl.hand if coins[c].trading and coins[c].value == value), None)
+                if trading is not None:
+                    yield from _place_trading_coin(e, p, trading, [e.rules.tavern_ids[t], "hand"], pl.hand)
         bid = [coins[pl.slots[t]].value if pl.slots[t] is not None else -1 for pl in s.players]
         e.bids = bid
         order = sorted(range(e.n), key=lambda q: (-bid[q], -s.players[q].gem))
@@ -104,17 +140,23 @@ def trade_gems(e: Engine, tied: list[int]) -> None:
 
 
 def troop_evaluation(e: Engine) -> Gen:
-    """003 "Troop Evaluation": a strict majority of ranks wins each distinction, in class order."""
+    """003 "Troop Evaluation": a strict majority of ranks wins each distinction, in class order.
+
+    The majorities are counted once, before any distinction is awarded (interpretation
+    troop-evaluation-once): an award's effect does not change who wins a later one."""
     s = e.s
+    winner: dict[str, int | None] = {}
+    for cls in e.rules.classes:
+        ranks = [e.ranks(q, cls) for q in range(e.n)]
+        best = max(ranks)
+        leaders = [q for q in range(e.n) if ranks[q] == best]
+        winner[cls] = leaders[0] if best > 0 and len(leaders) == 1 else None
     for cls in e.rules.classes:
         card = next((c for c in s.distinctions if e.defs[c].cls == cls), None)
         if card is None:
             continue
-        ranks = [e.ranks(q, cls) for q in range(e.n)]
-        best = max(ranks)
-        winners = [q for q in range(e.n) if ranks[q] == best]
-        if best > 0 and len(winners) == 1:
-            p = winners[0]
+        if winner[cls] is not None:
+            p = winner[cls]
             s.distinctions.remove(card)
             yield from e.place(p, card, None, check=False)
             yield from e.fire(p, card, "won")

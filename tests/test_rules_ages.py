@@ -11,7 +11,7 @@ from collections import Counter
 
 import pytest
 
-from harness import BASE, give, new_engine, pull, run, run_log, set_coins, values
+from harness import BASE, give, new_engine, run, run_log, set_coins, values
 
 from nidavellir.runtime.engine import Engine
 from nidavellir.runtime.flow import play, troop_evaluation
@@ -228,6 +228,26 @@ def test_distinctions_are_awarded_in_class_order():
     assert command(e, 0)[:5] == ["distinction:warrior", "distinction:hunter", "distinction:miner",
                                  "distinction:blacksmith", "skaa"]
     assert command(e, 0)[5] == "distinction:explorer"
+
+
+def test_majorities_are_counted_once_before_the_awards():
+    """003 "End of Age 1": "the King performs a Troop Evaluation. The Elvaland with the strict majority
+    of ranks in each class wins the corresponding Distinction."; interpretation troop-evaluation-once:
+    "A hero recruited through the King's Great Armorer ... does not change who wins a later
+    distinction." P2 leads the explorers 3 to 2; P1's Idunn, recruited through the Armorer, does not
+    take the Pioneer away from P2. """
+    e = new_engine(2)
+    give(e, 0, "warrior:3", "warrior:4", "hunter", "hunter", "miner:0", "miner:1", "explorer:5",
+         "explorer:6", "blacksmith")
+    e.s.players[0].heroes_counted = 1
+    give(e, 1, "warrior:5", "warrior:6", "hunter", "hunter", "miner:0", "miner:1", "explorer:7",
+         "explorer:8", "explorer:9")
+    top = e.s.cards[e.s.decks[2][-1]]
+    log = run_log(troop_evaluation(e), "idunn", top, *(["2@hand"] if top.startswith("royal") else []))
+    assert [(d.player, d.kind) for d in log][:2] == [(0, "hero"), (1, "card")]
+    assert column(e, 0, "explorer") == ["explorer:5", "explorer:6", "idunn"]     # 3 ranks each now
+    assert command(e, 0) == ["distinction:blacksmith"]
+    assert "distinction:explorer" in command(e, 1)
 
 
 def test_kings_hand_transforms_a_coin_by_5():

@@ -6,8 +6,6 @@ Each test quotes the rule sentence it checks from 003_87e0c83f3aec659f.txt (or a
 """
 from __future__ import annotations
 
-import pytest
-
 from harness import fill_tavern, new_engine, pull, run, run_log, set_coins, values
 
 from nidavellir.runtime.coins import treasure_value

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness import BASE, fill_tavern, give, new_engine, pull, run, run_log, set_coins, values
+from harness import fill_tavern, give, new_engine, pull, run, run_log, set_coins, values
 
 from nidavellir.runtime.flow import bids, resolve_taverns, troop_evaluation
 from nidavellir.runtime.scoring import player_score

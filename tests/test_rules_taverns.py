@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness import fill_tavern, give, new_engine, pull, run, run_log, set_coins, values
+from harness import fill_tavern, give, new_engine, run, run_log, set_coins, values
 
 from nidavellir.runtime.flow import bids, enter_dwarves, resolve_taverns, trade_gems
 from nidavellir.runtime.state import BASIC, TREASURE
@@ -354,7 +354,10 @@ def test_gem_6_sits_out_and_the_rest_trade_as_a_group_one_smaller_5():
 
 
 def test_trade_gems_unit_cases():
-    """003 "Trading Gems": the four tie sizes, with gem 6 never traded."""
+    """003 "Trading Gems": "Tie between 2 Elvalands: the two gems are traded", "Tie between 3 ...: only
+    the lowest and highest gems are traded", "Tie between 4 ...: the smallest and highest gems trade, and
+    the other two gems trade between themselves", "Tie between 5 ...: as for 4 Elvalands; the medium gem
+    is not traded"; "Special value gem 6 ... cannot be traded." """
     cases = [
         ([4, 5], [5, 4]),
         ([3, 5, 4], [5, 3, 4]),
@@ -364,7 +367,7 @@ def test_trade_gems_unit_cases():
         ([6, 2, 5], [6, 5, 2]),
     ]
     for gems, after in cases:
-        e = new_engine(len(gems) if len(gems) > 1 else 2, seed=33)
+        e = new_engine(len(gems), seed=33)
         e.s.special_gems = []
         set_gems(e, *gems)
         trade_gems(e, list(range(len(gems))))
@@ -451,3 +454,88 @@ def test_no_coin_trade_without_the_trading_coin():
     run(resolve_taverns(e))
     assert sorted(values(e, e.s.players[0].hand)) == [0, 2, 3, 4, 5]
     assert sorted(values(e, e.s.players[1].hand)) == [0, 2, 3, 4, 5]
+
+
+# -- which coin is bid ------------------------------------------------------------------------
+
+def hunting_master_hand(e, p):
+    """p holds the Hunting Master's special 3 (trading) and a basic 3."""
+    set_coins(e, p, hand=[0, 2, 3, 4, 5])
+    e.exchange_coin(p, e.trading_coin(p), "hunter-3")
+    return e.trading_coin(p)
+
+
+def test_a_player_chooses_which_of_two_coins_of_the_same_value_to_bid():
+    """003 "Bids": "From your 5 coins, place one coin of your choosing face down on each of the three
+    Tavern locations on your board." With the special 3 (a trading coin) and a basic 3, the player
+    chooses which 3 is bid and which stays in the pouch. """
+    e = new_engine(2, seed=50)
+    special = hunting_master_hand(e, 0)
+    set_coins(e, 1, hand=[0, 2, 3, 4, 5])
+    log = run_log(bids(e), [3, 4, 5], "3@pouch", [5, 4, 0])
+    assert [(d.player, d.kind) for d in log] == [(0, "bid"), (0, "trade-coin"), (1, "bid")]
+    assert sorted(log[1].options) == ["3@laughing-goblin", "3@pouch"]
+    pl = e.s.players[0]
+    assert special in pl.pouch
+    assert values(e, pl.slots) == [3, 4, 5] and not e.s.coins[pl.slots[0]].trading
+    # the other choice puts the special 3 on the Laughing Goblin
+    e = new_engine(2, seed=50)
+    special = hunting_master_hand(e, 0)
+    set_coins(e, 1, hand=[0, 2, 3, 4, 5])
+    run(bids(e), [3, 4, 5], "3@laughing-goblin", [5, 4, 0])
+    assert e.s.players[0].slots[0] == special
+
+
+def test_both_threes_bid_the_player_says_where_the_trading_one_goes():
+    """003 "Bids": "place one coin of your choosing face down on each of the three Tavern
+    locations". """
+    e = new_engine(2, seed=51)
+    special = hunting_master_hand(e, 0)
+    set_coins(e, 1, hand=[0, 2, 3, 4, 5])
+    log = run_log(bids(e), [3, 5, 3], "3@shining-horse", [5, 4, 0])
+    assert sorted(log[1].options) == ["3@laughing-goblin", "3@shining-horse"]
+    pl = e.s.players[0]
+    assert pl.slots[2] == special and not e.s.coins[pl.slots[0]].trading
+
+
+def test_no_question_when_the_coins_of_a_value_all_go_to_one_place():
+    """003 "Bids": with both 3s in the pouch, there is nothing more to choose. """
+    e = new_engine(2, seed=52)
+    hunting_master_hand(e, 0)
+    set_coins(e, 1, hand=[0, 2, 3, 4, 5])
+    log = run_log(bids(e), [2, 4, 5], [5, 4, 0])
+    assert [d.kind for d in log] == ["bid", "bid"]
+    assert sorted(values(e, e.s.players[0].pouch)) == [3, 3]
+
+
+def test_uline_chooses_which_of_two_coins_of_the_same_value_to_place():
+    """003 "Uline the Seer": "wait for the other Elvalands to reveal, then place yours on the
+    corresponding Tavern location face up" — a coin of her choosing: the basic 3 or the special 3. """
+    e = new_engine(2, seed=53)
+    set_gems(e, 4, 5)
+    give(e, 0, "uline", column=None)
+    special = hunting_master_hand(e, 0)
+    set_coins(e, 1, slots=[4, 5, 2], pouch=[0, 3])
+    log = run_log(resolve_taverns(e),
+                  3, "3@hand",                 # Laughing Goblin: the basic 3, the special 3 stays in hand
+                  3,                           # Dancing Dragon: the special 3 (the only 3 left) ...
+                  "2@hand", "5@hand",          # ... trades: 2 + 5 = 7 into the pouch, the 5 discarded
+                  4)                           # Shining Horse
+    assert [d.kind for d in log] == ["place-bid", "trade-coin", "place-bid", "coin", "coin", "place-bid"]
+    assert sorted(log[1].options) == ["3@hand", "3@laughing-goblin"]
+    assert log[5].options == [2, 4]
+    assert special in e.s.players[0].hand
+    assert sorted(values(e, e.s.players[0].hand)) == [2, 3, 3, 4, 7]
+
+
+def test_uline_may_place_the_trading_coin_of_two_equal_coins():
+    """003 "Uline the Seer": she places a coin of her choosing; "Performs a coin trade if they played
+    their coin of value 0" (the special 3 keeps "its trading properties"). """
+    e = new_engine(2, seed=54)
+    set_gems(e, 4, 5)
+    give(e, 0, "uline", column=None)
+    special = hunting_master_hand(e, 0)
+    set_coins(e, 1, slots=[4, 5, 2], pouch=[0, 5])
+    log = run_log(resolve_taverns(e), 3, "3@laughing-goblin", "2@hand", "4@hand", 3, 5)
+    assert [d.kind for d in log] == ["place-bid", "trade-coin", "coin", "coin", "place-bid", "place-bid"]
+    assert sorted(values(e, e.s.players[0].hand)) == [2, 3, 3, 5, 6]
