@@ -18,7 +18,13 @@ FUNCTIONS: dict[str, tuple[tuple[str, ...], str]] = {
     "lookup": ((INT, INT, "..."), INT),
     "max": ((INT, INT, "..."), INT),
     "min": ((INT, INT, "..."), INT),
+    "coins_at_least": ((INT,), INT),
+    "cards": (("kind",), INT),
+    "zero_ranks": ((CLASS,), INT),
+    "subject_ranks": ((CLASS,), INT),
 }
+# Functions and variables that read the event a handler reacts to.
+EVENT_ONLY = frozenset({"subject_ranks", "amount", "subject_class"})
 
 # Variables: name -> (type, contexts where it exists). Contexts: card, column, trigger.
 VARIABLES: dict[str, tuple[str, frozenset[str]]] = {
@@ -31,6 +37,13 @@ VARIABLES: dict[str, tuple[str, frozenset[str]]] = {
     "heroes": (INT, frozenset({"card", "column", "trigger"})),
     "age": (INT, frozenset({"card", "column", "trigger"})),
     "column": (CLASS, frozenset({"card", "trigger"})),
+    "zero_ranks": (INT, frozenset({"column"})),
+    "tokens": (INT, frozenset({"card", "trigger"})),
+    "track": (INT, frozenset({"card", "trigger"})),
+    "chosen_class": (CLASS, frozenset({"card", "trigger"})),
+    "trading_in_pouch": (BOOL, frozenset({"card", "trigger"})),
+    "amount": (INT, frozenset({"trigger"})),
+    "subject_class": (CLASS, frozenset({"trigger"})),
 }
 
 
@@ -43,6 +56,7 @@ class Names:
     gems: set[int]
     cards: set[str]
     ages: set[int]
+    kinds: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -136,15 +150,23 @@ class Checker:
             n = f"at least {len(fixed)}" if variadic else str(len(fixed))
             self.fail(node, f"`{node.name}` takes {n} argument(s), got {len(node.args)}")
             return result
+        if node.name in EVENT_ONLY and self.context != "trigger":
+            self.fail(node, f"`{node.name}(...)` reads the event: use it in a `when`, `whenever` or `instead of` effect")
         for i, arg in enumerate(node.args):
             kind = fixed[min(i, len(fixed) - 1)]
-            if kind == "param":
+            if kind == "kind":
+                if not isinstance(arg, ir.Var) or arg.name not in self.names.kinds:
+                    name = arg.name if isinstance(arg, ir.Var) else "this"
+                    self.fail(arg, f"`{name}` is not a kind of card", suggest(name, self.names.kinds))
+            elif kind == "param":
                 if not isinstance(arg, ir.Var):
                     self.fail(arg, "`param(...)` takes the name of a param")
                 elif arg.name not in self.names.params:
                     self.fail(arg, f"unknown param `{arg.name}`", suggest(arg.name, self.names.params))
             elif kind == CLASS:
-                if not isinstance(arg, ir.Var) or arg.name not in self.names.classes:
+                if isinstance(arg, ir.Var) and VARIABLES.get(arg.name, (None,))[0] == CLASS:
+                    self.var(arg)  # a class-valued variable such as `chosen_class`
+                elif not isinstance(arg, ir.Var) or arg.name not in self.names.classes:
                     name = arg.name if isinstance(arg, ir.Var) else "this"
                     self.fail(arg, f"`{name}` is not a class", suggest(name, self.names.classes))
             else:
@@ -163,7 +185,9 @@ class Checker:
             self.actions(effect.actions)
         elif isinstance(effect, ir.Replacement):
             self.event(effect, effect.event)
-            self.actions(effect.actions)
+            if effect.cond is not None:
+                self.expr(effect.cond, BOOL)
+            self.actions(effect.actions, replacement=True)
         elif isinstance(effect, ir.Modifier):
             if effect.param not in self.names.params:
                 self.fail(effect, f"unknown param `{effect.param}`", suggest(effect.param, self.names.params))
@@ -180,31 +204,56 @@ class Checker:
             self.fail(node, f"unknown event `{name}`", suggest(name, self.names.events))
 
     def place(self, place: ir.Place) -> None:
-        if place.mode == "column" and place.column not in self.names.classes:
-            self.fail(place, f"unknown column `{place.column}`", suggest(place.column or "", self.names.classes),
-                      True)
+        for column in ((place.column,) if place.mode == "column" else place.among):
+            if column not in self.names.classes:
+                self.fail(place, f"unknown column `{column}`", suggest(column or "", self.names.classes), True)
 
-    def actions(self, actions: tuple[ir.Action, ...]) -> None:
+    def deck(self, deck: ir.Deck) -> None:
+        if deck.age is not None and deck.age not in self.names.ages:
+            self.fail(deck, f"there is no age {deck.age} deck")
+
+    def actions(self, actions: tuple[ir.Action, ...], replacement: bool = False) -> None:
         for a in actions:
-            if isinstance(a, ir.Transform):
-                self.expr(a.amount, INT)
-            elif isinstance(a, ir.Exchange):
-                if a.coin not in self.names.coins:
-                    self.fail(a, f"unknown coin `{a.coin}`", suggest(a.coin, self.names.coins), True)
-            elif isinstance(a, ir.GainGem):
-                if a.value not in self.names.gems:
-                    self.fail(a, f"there is no special gem {a.value}",
-                              "special gems: " + ", ".join(map(str, sorted(self.names.gems))), True)
-            elif isinstance(a, ir.PlaceCard):
-                if a.card.card is not None and a.card.card not in self.names.cards:
-                    self.fail(a.card, f"unknown card `{a.card.card}`", suggest(a.card.card, self.names.cards))
+            self.action(a, replacement)
+
+    def action(self, a: ir.Action, replacement: bool) -> None:
+        if isinstance(a, ir.Transform):
+            self.expr(a.amount, INT)
+        elif isinstance(a, ir.Exchange):
+            if a.coin not in self.names.coins:
+                self.fail(a, f"unknown coin `{a.coin}`", suggest(a.coin, self.names.coins), True)
+        elif isinstance(a, ir.GainGem):
+            if a.value not in self.names.gems:
+                self.fail(a, f"there is no special gem {a.value}",
+                          "special gems: " + ", ".join(map(str, sorted(self.names.gems))), True)
+        elif isinstance(a, (ir.PlaceCard, ir.PlaceUnder)):
+            if a.card.card is not None and a.card.card not in self.names.cards:
+                self.fail(a.card, f"unknown card `{a.card.card}`", suggest(a.card.card, self.names.cards))
+            if isinstance(a, ir.PlaceCard):
                 self.place(a.place)
-            elif isinstance(a, ir.Discard):
+            else:
+                self.deck(a.deck)
+        elif isinstance(a, ir.Discard):
+            self.expr(a.count, INT)
+            if a.cards.only is not None and a.cards.only not in self.names.classes:
+                self.fail(a.cards, f"unknown column `{a.cards.only}`", suggest(a.cards.only, self.names.classes))
+        elif isinstance(a, (ir.DiscardTop, ir.Look)):
+            self.deck(a.deck)
+            if isinstance(a, ir.Look):
                 self.expr(a.count, INT)
-            elif isinstance(a, (ir.DiscardTop, ir.Look)):
-                deck = a.deck
-                if deck.age is not None and deck.age not in self.names.ages:
-                    self.fail(deck, f"there is no age {deck.age} deck")
-                if isinstance(a, ir.Look):
-                    self.expr(a.count, INT)
-                    self.expr(a.take, INT)
+                self.expr(a.take, INT)
+        elif isinstance(a, ir.TakeFrom):
+            self.expr(a.count, INT)
+        elif isinstance(a, ir.ReturnHero):
+            if a.cls not in self.names.classes | {"neutral"}:
+                self.fail(a, f"unknown class `{a.cls}`", suggest(a.cls, self.names.classes | {"neutral"}), True)
+        elif isinstance(a, ir.AdvanceTrack):
+            if a.steps is not None:
+                self.expr(a.steps, INT)
+        elif isinstance(a, ir.Tokens):
+            self.expr(a.amount, INT)
+        elif isinstance(a, ir.Simple):
+            if a.name in ("cancel", "capture") and not replacement:
+                self.fail(a, f"`{a.name}` only makes sense in an `instead of` effect")
+        elif isinstance(a, ir.EachOther):
+            self.action(a.action, replacement)

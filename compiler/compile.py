@@ -112,6 +112,7 @@ class _Compiler:
             gems={s["value"] for s in g["gems"].get("special", [])},
             cards=set(self.m.cards),
             ages=set(g["ages"]),
+            kinds=set(g["kinds"]),
         )
 
     # -- cards ------------------------------------------------------------------------
@@ -139,7 +140,7 @@ class _Compiler:
             effect = self.parse(text, eff_origin)
             if effect is None:
                 continue
-            checker = Checker(names, "card" if isinstance(effect, ir.Score) else "trigger")
+            checker = Checker(names, "trigger" if isinstance(effect, (ir.Triggered, ir.Replacement)) else "card")
             checker.effect(effect)
             for prob in checker.problems:
                 self.diags.error(eff_origin.loaded.locate_in_string(eff_origin.path, prob.pos),
@@ -160,6 +161,7 @@ class _Compiler:
             "ranks": ranks,
             "points": card.get("points", 0),
             "copies": card.get("copies", 1),
+            "track": list(card.get("track", [])),
             "params": dict(card.get("params", {})),
             "enters": list(enters),
             "source": str(origin["@"].loc),

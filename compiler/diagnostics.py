@@ -57,7 +57,12 @@ def source_line(path: str, line: int) -> str | None:
     """Return the 1-based ``line`` of ``path`` (registered or on disk), or None."""
     if path not in _LINES:
         try:
-            text = _TEXTS[path] if path in _TEXTS else Path(path).read_text(encoding="utf-8")
+            if path in _TEXTS:
+                text = _TEXTS[path]
+            elif Path(path).is_file():  # (not a pipe, which reading would wait on)
+                text = Path(path).read_text(encoding="utf-8")
+            else:
+                raise FileNotFoundError(path)
             _LINES[path] = split_lines(text)
         except (OSError, UnicodeDecodeError, ValueError):
             _LINES[path] = None

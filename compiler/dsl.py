@@ -77,7 +77,10 @@ class _ToIR(Transformer):
     # card sets, places, coins, decks
     def set_last(self, meta, c):
         kind = "dwarf" if str(c[0]).startswith("dwar") else "card"
-        return ir.CardSet(kind, c[1], pos=_pos(meta))
+        cols = c[1]
+        if isinstance(cols, str):
+            return ir.CardSet(kind, False, only=cols, pos=_pos(meta))
+        return ir.CardSet(kind, cols, pos=_pos(meta))
 
     def cols_other(self, meta, c):
         return True
@@ -85,11 +88,20 @@ class _ToIR(Transformer):
     def cols_any(self, meta, c):
         return False
 
+    def cols_one(self, meta, c):
+        return str(c[0])
+
     def place_chosen(self, meta, c):
         return ir.Place("chosen", pos=_pos(meta))
 
     def place_column(self, meta, c):
         return ir.Place("column", str(c[0]), pos=_pos(meta), arg_pos=_pos(c[0]))
+
+    def place_another(self, meta, c):
+        return ir.Place("another", pos=_pos(meta))
+
+    def place_among(self, meta, c):
+        return ir.Place("among", among=tuple(str(t) for t in c), pos=_pos(meta), arg_pos=_pos(c[0]))
 
     def place_own(self, meta, c):
         return ir.Place("own", pos=_pos(meta))
@@ -99,14 +111,26 @@ class _ToIR(Transformer):
 
     def _coin(mode):  # noqa: N805
         def f(self, meta, c):
-            return ir.CoinSel(mode, pos=_pos(meta))
+            return ir.CoinSel(mode, bool(c), pos=_pos(meta))
         return f
 
     coin_chosen, coin_lowest, coin_highest = _coin("chosen"), _coin("lowest"), _coin("highest")
-    coin_each, coin_trading = _coin("each"), _coin("trading")
+    coin_each, coin_trading, coin_other = _coin("each"), _coin("trading"), _coin("other")
+
+    def pouch(self, meta, c):
+        return True
+
+    def zone_discard(self, meta, c):
+        return "discard"
+
+    def zone_camp(self, meta, c):
+        return "camp"
 
     def ref_self(self, meta, c):
         return ir.CardRef(None, pos=_pos(meta))
+
+    def ref_subject(self, meta, c):
+        return ir.CardRef(None, subject=True, pos=_pos(meta))
 
     def ref_card(self, meta, c):
         return ir.CardRef(str(c[0]), pos=_pos(c[0]))
@@ -152,11 +176,54 @@ class _ToIR(Transformer):
     def recruit_hero(self, meta, c):
         return ir.RecruitHero(not c, pos=_pos(meta))
 
+    def place_under(self, meta, c):
+        return ir.PlaceUnder(c[0], c[1], pos=_pos(meta))
+
+    def discard_coin(self, meta, c):
+        return ir.DiscardCoin(c[0], pos=_pos(meta))
+
+    def take_from(self, meta, c):
+        return ir.TakeFrom(c[0], c[2], pos=_pos(meta))
+
+    def return_hero(self, meta, c):
+        return ir.ReturnHero(str(c[0]), pos=_pos(meta), arg_pos=_pos(c[0]))
+
+    def choose_class(self, meta, c):
+        return ir.ChooseClass(pos=_pos(meta))
+
+    def advance_track(self, meta, c):
+        return ir.AdvanceTrack(c[0] if c else None, pos=_pos(meta))
+
+    def add_tokens(self, meta, c):
+        return ir.Tokens(1, c[0], pos=_pos(meta))
+
+    def remove_tokens(self, meta, c):
+        return ir.Tokens(-1, c[0], pos=_pos(meta))
+
+    def _simple(name):  # noqa: N805
+        def f(self, meta, c):
+            return ir.Simple(name, pos=_pos(meta))
+        return f
+
+    swap_tavern, capture, cancel, face_down = _simple("swap"), _simple("capture"), _simple("cancel"), \
+        _simple("face-down")
+
+    def each_other(self, meta, c):
+        return ir.EachOther(c[0], pos=_pos(meta))
+
     def actions(self, meta, c):
         return tuple(c)
 
     # effects
+    def usage(self, meta, c):
+        return (any(str(t) == "may" for t in c), any(t == "once" for t in c))
+
+    def once_per_game(self, meta, c):
+        return "once"
+
     def trigger(self, meta, c):
+        owner = str(c[0]) == "whenever"
+        c = c[1:]
         event = str(c[0])
         age = cond = None
         age_pos = 0
@@ -165,7 +232,7 @@ class _ToIR(Transformer):
                 age, age_pos = item[1], item[2]
             elif isinstance(item, tuple) and item[0] == "if":
                 cond = item[1]
-        return (event, age, cond, _pos(c[0]), age_pos)
+        return (event, age, cond, _pos(c[0]), age_pos, owner)
 
     def age_filter(self, meta, c):
         return ("age", int(c[0]), _pos(c[0]))
@@ -174,11 +241,17 @@ class _ToIR(Transformer):
         return ("if", c[0])
 
     def triggered(self, meta, c):
-        event, age, cond, pos, age_pos = c[0]
-        return ir.Triggered(event, age, cond, c[1], pos=pos, arg_pos=age_pos)
+        (may, once), (event, age, cond, pos, age_pos, owner), actions = c
+        return ir.Triggered(event, age, cond, actions, owner, may, once, pos=pos, arg_pos=age_pos)
 
     def replacement(self, meta, c):
-        return ir.Replacement(str(c[0]), c[1], pos=_pos(c[0]))
+        (may, once), rest = c[0], c[1:]
+        owner = isinstance(rest[0], Token) and rest[0].type == "ANY"
+        if owner:
+            rest = rest[1:]
+        name, actions = rest[0], rest[-1]
+        cond = rest[1][1] if len(rest) == 3 else None
+        return ir.Replacement(str(name), actions, owner, cond, may, once, pos=_pos(name))
 
     def modifier(self, meta, c):
         return ir.Modifier(str(c[0]), str(c[1]), c[2], pos=_pos(c[0]))

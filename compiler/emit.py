@@ -57,8 +57,12 @@ class ExprEmitter:
 
     def Call(self, n: ir.Call) -> str:
         args = [self(a) for a in n.args]
-        if n.name in ("ranks", "points", "most_ranks", "strict_most_ranks"):
+        if n.name in ("ranks", "points", "most_ranks", "strict_most_ranks", "zero_ranks", "coins_at_least"):
             return f"g.{n.name}(p, {args[0]})"
+        if n.name == "cards":
+            return f"g.cards_of_kind(p, {args[0]})"
+        if n.name == "subject_ranks":
+            return f"g.ranks_of(ev.subject, {args[0]})"
         if n.name == "param":
             return f"g.param(p, {args[0]})"
         if n.name == "lookup":
@@ -91,25 +95,35 @@ class ExprEmitter:
 
 
 def card_set(s: ir.CardSet) -> str:
-    return f"g.last_cards(p, card, {s.kind!r}, {s.other!r})"
+    only = f", {s.only!r}" if s.only else ""
+    return f"g.last_cards(p, card, {s.kind!r}, {s.other!r}{only})"
 
 
 CARD_EXPR = ExprEmitter("g.column_of(card)")
 
 
 def coin_selector(sel: ir.CoinSel, purpose: str) -> tuple[str, bool]:
-    """Python text yielding the coin(s); True when it is a generator expression to `yield from`."""
-    if sel.mode == "chosen":
-        return f"g.choose_coin(p, g.transformable_coins(p), {purpose!r})", True
+    """Python text giving the coin(s); True when it is a generator to `yield from`.
+
+    `used` lists the coins this effect already chose (for `other coin`)."""
+    where = ", 'pouch'" if sel.pouch else ""
+    if sel.mode in ("chosen", "other"):
+        exclude = ", exclude=tuple(used)" if sel.mode == "other" else ""
+        where = where or (", None" if exclude else "")
+        return f"g.choose_coin(p, g.transformable_coins(p{where}{exclude}), {purpose!r})", True
     if sel.mode == "each":
-        return "g.transformable_coins(p)", False
-    return {"lowest": "g.lowest_transformable(p)", "highest": "g.highest_transformable(p)",
-            "trading": "g.trading_coin(p)"}[sel.mode], False
+        return f"g.transformable_coins(p{where})", False
+    return {"lowest": f"g.lowest_transformable(p{where})", "highest": f"g.highest_transformable(p{where})",
+            "trading": f"g.trading_coin(p{where})"}[sel.mode], False
 
 
 def place_target(w: Writer, place: ir.Place, ref: str) -> str:
-    if place.mode == "chosen":
-        w.line(f"dest = yield from g.choose_column(p, {ref})")
+    if place.mode in ("chosen", "another", "among"):
+        extra = ", exclude=tuple(cols)" if place.mode == "another" else ""
+        if place.mode == "among":
+            extra = f", among={place.among!r}"
+        w.line(f"dest = yield from g.choose_column(p, {ref}{extra})")
+        w.line("cols.append(dest)")
         return "dest"
     if place.mode == "column":
         return repr(place.column)
@@ -118,54 +132,94 @@ def place_target(w: Writer, place: ir.Place, ref: str) -> str:
     return "None"
 
 
+def card_ref(w: Writer, ref: ir.CardRef) -> str | None:
+    """Python text naming the card; None-safe block opened for a supply card."""
+    if ref.subject:
+        return "ev.subject"
+    if ref.card is None:
+        return "card"
+    w.line(f"placed = g.supply_card({ref.card!r})")
+    w.line("if placed is not None:")
+    w.indent += 1
+    return "placed"
+
+
 def emit_actions(w: Writer, actions: tuple[ir.Action, ...]) -> None:
-    e = CARD_EXPR
     for a in actions:
-        if isinstance(a, ir.Transform):
-            amount = e(a.amount)
-            text, gen = coin_selector(a.coins, f"transform a coin by {amount}")
-            if a.coins.mode == "each":
-                w.line(f"for coin in list({text}):")
-                w.line(f"    yield from g.transform(p, coin, {amount})")
-            else:
-                w.line(f"coin = {'yield from ' if gen else ''}{text}")
-                w.line("if coin is not None:")
-                w.line(f"    yield from g.transform(p, coin, {amount})")
-        elif isinstance(a, ir.Exchange):
-            text, gen = coin_selector(a.coins, f"exchange for {a.coin}")
+        emit_action(w, a)
+
+
+def emit_action(w: Writer, a: ir.Action) -> None:
+    e = CARD_EXPR
+    if isinstance(a, ir.Transform):
+        amount = e(a.amount)
+        text, gen = coin_selector(a.coins, f"transform a coin by {amount}")
+        if a.coins.mode == "each":
+            w.line(f"for coin in list({text}):")
+            w.line(f"    used.append((yield from g.transform(p, coin, {amount})))")
+        else:
             w.line(f"coin = {'yield from ' if gen else ''}{text}")
             w.line("if coin is not None:")
-            w.line(f"    g.exchange_coin(p, coin, {a.coin!r})")
-        elif isinstance(a, ir.GainGem):
-            w.line(f"g.gain_gem(p, {a.value!r})")
-        elif isinstance(a, ir.PlaceCard):
-            ref = "card" if a.card.card is None else "placed"
-            if a.card.card is not None:
-                w.line(f"placed = g.supply_card({a.card.card!r})")
-                w.line("if placed is not None:")
-                w.indent += 1
+            w.line(f"    used.append((yield from g.transform(p, coin, {amount})))")
+    elif isinstance(a, ir.Exchange):
+        text, gen = coin_selector(a.coins, f"exchange for {a.coin}")
+        w.line(f"coin = {'yield from ' if gen else ''}{text}")
+        w.line("if coin is not None:")
+        w.line(f"    g.exchange_coin(p, coin, {a.coin!r})")
+    elif isinstance(a, ir.DiscardCoin):
+        text, gen = coin_selector(a.coins, "discard")
+        w.line(f"g.discard_coin(p, {'(yield from ' + text + ')' if gen else text})")
+    elif isinstance(a, ir.GainGem):
+        w.line(f"g.gain_gem(p, {a.value!r})")
+    elif isinstance(a, (ir.PlaceCard, ir.PlaceUnder)):
+        depth = w.indent
+        ref = card_ref(w, a.card)
+        if isinstance(a, ir.PlaceUnder):
+            w.line(f"g.put_under_deck({ref}, {a.deck.age!r})")
+        else:
             dest = place_target(w, a.place, ref)
             w.line(f"yield from g.place(p, {ref}, {dest})")
-            if a.card.card is not None:
-                w.indent -= 1
-        elif isinstance(a, ir.Discard):
-            w.line(f"picked = yield from g.choose_cards(p, {card_set(a.cards)}, {e(a.count)}, 'discard')")
-            w.line("for c in picked:")
-            w.line("    yield from g.discard_card(p, c, card)")
-        elif isinstance(a, ir.DiscardTop):
-            w.line(f"g.discard_top({a.deck.age!r})")
-        elif isinstance(a, ir.Look):
-            w.line(f"yield from g.look(p, {a.deck.age!r}, {e(a.count)}, {e(a.take)}, {a.rest!r})")
-        elif isinstance(a, ir.RecruitHero):
-            w.line(f"yield from g.recruit_hero(p, counted={a.counted!r})")
-        else:  # pragma: no cover
-            raise AssertionError(a)
+        w.indent = depth
+    elif isinstance(a, ir.Discard):
+        w.line(f"picked = yield from g.choose_cards(p, {card_set(a.cards)}, {e(a.count)}, 'discard')")
+        w.line("for c in picked:")
+        w.line("    yield from g.discard_card(p, c)")
+    elif isinstance(a, ir.DiscardTop):
+        w.line(f"g.discard_top({a.deck.age!r})")
+    elif isinstance(a, ir.Look):
+        w.line(f"yield from g.look(p, {a.deck.age!r}, {e(a.count)}, {e(a.take)}, {a.rest!r})")
+    elif isinstance(a, ir.TakeFrom):
+        w.line(f"yield from g.take_from(p, {a.zone!r}, {e(a.count)})")
+    elif isinstance(a, ir.RecruitHero):
+        w.line(f"yield from g.recruit_hero(p, counted={a.counted!r})")
+    elif isinstance(a, ir.ReturnHero):
+        w.line(f"yield from g.return_hero(p, {a.cls!r})")
+    elif isinstance(a, ir.ChooseClass):
+        w.line("yield from g.choose_class(p, card)")
+    elif isinstance(a, ir.AdvanceTrack):
+        w.line(f"g.advance_track(card, {e(a.steps) if a.steps is not None else 1})")
+    elif isinstance(a, ir.Tokens):
+        w.line(f"g.add_tokens(card, {'' if a.sign > 0 else '-'}{e(a.amount)})")
+    elif isinstance(a, ir.Simple):
+        w.line({"swap": "yield from g.swap_tavern_cards(p)", "capture": "yield from g.capture(p, card, ev.subject)",
+                "cancel": "pass  # the event does not happen", "face-down": "g.use(card)"}[a.name])
+    elif isinstance(a, ir.EachOther):
+        w.line("owner = p")
+        w.line("for p in g.other_players(owner):")
+        w.indent += 1
+        emit_action(w, a.action)
+        w.indent -= 1
+        w.line("p = owner")
+    else:  # pragma: no cover
+        raise AssertionError(a)
 
 
 @dataclass
 class CardCode:
     on: dict[str, list[str]] = field(default_factory=dict)
+    any: dict[str, list[str]] = field(default_factory=dict)
     instead: dict[str, list[str]] = field(default_factory=dict)
+    instead_any: dict[str, list[str]] = field(default_factory=dict)
     score: str | None = None
     once: bool = False
     requires: list[str] = field(default_factory=list)
@@ -189,22 +243,34 @@ class ModuleEmitter:
         w = self.w
         w.origin = origin
         if isinstance(effect, (ir.Triggered, ir.Replacement)):
-            name = self._name("on" if isinstance(effect, ir.Triggered) else "instead", card_id)
-            w.line(f"def {name}(g, p, card):")
+            replacement = isinstance(effect, ir.Replacement)
+            name = self._name("instead" if replacement else "on", card_id)
+            stop = "return False" if replacement else "return"
+            w.line(f"def {name}(g, p, card, ev):")
             w.indent += 1
             w.line(f"# {escaped(card_id)}: {text!r}")
             w.line("yield from ()")
-            if isinstance(effect, ir.Triggered):
-                if effect.age is not None:
-                    w.line(f"if g.age != {effect.age!r}:")
-                    w.line("    return")
-                if effect.cond is not None:
-                    w.line(f"if not {CARD_EXPR(effect.cond)}:")
-                    w.line("    return")
-                code.on.setdefault(effect.event, []).append(name)
-            else:
-                code.instead.setdefault(effect.event, []).append(name)
+            if getattr(effect, "age", None) is not None:
+                w.line(f"if g.age != {effect.age!r}:")
+                w.line(f"    {stop}")
+            if effect.cond is not None:
+                w.line(f"if not {CARD_EXPR(effect.cond)}:")
+                w.line(f"    {stop}")
+            if effect.once:
+                w.line("if g.used(card):")
+                w.line(f"    {stop}")
+            if effect.may:
+                w.line(f"if not (yield from g.may(p, card, {text!r})):")
+                w.line(f"    {stop}")
+            if effect.once:
+                w.line("g.use(card)")
+            w.line("used, cols = [], []")
             emit_actions(w, effect.actions)
+            if replacement:
+                w.line("return True")
+            table = (code.instead_any if effect.owner else code.instead) if replacement else \
+                (code.any if effect.owner else code.on)
+            table.setdefault(effect.event, []).append(name)
             w.indent -= 1
         elif isinstance(effect, ir.Score):
             name = self._name("score", card_id)
@@ -238,12 +304,15 @@ class ModuleEmitter:
         w.line("CARD_CODE = {")
         for cid in sorted(self.cards):
             c = self.cards[cid]
-            on = "{" + ", ".join(f"{k!r}: ({', '.join(v)},)" for k, v in sorted(c.on.items())) + "}"
-            inst = "{" + ", ".join(f"{k!r}: ({', '.join(v)},)" for k, v in sorted(c.instead.items())) + "}"
+            tables = ", ".join(f"{key!r}: {_table(getattr(c, key))}" for key in ("on", "any", "instead", "instead_any"))
             req = "(" + "".join(f"{r}, " for r in c.requires) + ")"
             mods = "(" + "".join(f"({m[0]!r}, {m[1]!r}, {m[2]}), " for m in c.mods) + ")"
-            w.line(f"    {cid!r}: {{'on': {on}, 'instead': {inst}, 'score': {c.score}, "
+            w.line(f"    {cid!r}: {{{tables}, 'score': {c.score}, "
                    f"'once': {c.once!r}, 'requires': {req}, 'mods': {mods}}},")
         w.line("}")
         w.line()
         w.line("CLASS_SCORE = {" + ", ".join(f"{k!r}: {v}" for k, v in self.classes.items()) + "}")
+
+
+def _table(handlers: dict[str, list[str]]) -> str:
+    return "{" + ", ".join(f"{k!r}: ({', '.join(v)},)" for k, v in sorted(handlers.items())) + "}"

@@ -75,9 +75,11 @@ class IfElse(Node):
 
 @dataclass(frozen=True)
 class CardSet(Node):
-    """The last card of `kind` in each column of the owner's army (`other`: not the card's own)."""
+    """The last card of `kind` in each column of the owner's army (`other`: not the card's own;
+    `only`: that column alone)."""
     kind: str  # dwarf | card
     other: bool
+    only: str | None = None
 
 
 @dataclass(frozen=True)
@@ -92,19 +94,22 @@ Expr = Union[Num, Var, Call, BinOp, Compare, Is, Not, BoolOp, IfElse, CountSet]
 
 @dataclass(frozen=True)
 class Place(Node):
-    mode: str  # chosen | column | own | command
+    mode: str  # chosen | another | among | column | own | command
     column: str | None = None
+    among: tuple[str, ...] = ()
     arg_pos: int = field(default=0, compare=False, kw_only=True)
 
 
 @dataclass(frozen=True)
 class CoinSel(Node):
-    mode: str  # chosen | lowest | highest | each | trading
+    mode: str  # chosen | lowest | highest | each | trading | other (not chosen before in the effect)
+    pouch: bool = False  # only coins in the pouch
 
 
 @dataclass(frozen=True)
 class CardRef(Node):
-    card: str | None  # None: the effect's own card
+    card: str | None  # None: the effect's own card (or with `subject`, the event's card)
+    subject: bool = False
 
 
 @dataclass(frozen=True)
@@ -163,7 +168,59 @@ class RecruitHero(Node):
     counted: bool
 
 
-Action = Union[Transform, Exchange, GainGem, PlaceCard, Discard, DiscardTop, Look, RecruitHero]
+@dataclass(frozen=True)
+class PlaceUnder(Node):
+    card: CardRef
+    deck: Deck
+
+
+@dataclass(frozen=True)
+class DiscardCoin(Node):
+    coins: CoinSel
+
+
+@dataclass(frozen=True)
+class TakeFrom(Node):
+    count: Expr
+    zone: str  # discard | camp
+
+
+@dataclass(frozen=True)
+class ReturnHero(Node):
+    cls: str
+    arg_pos: int = field(default=0, compare=False, kw_only=True)
+
+
+@dataclass(frozen=True)
+class ChooseClass(Node):
+    pass
+
+
+@dataclass(frozen=True)
+class AdvanceTrack(Node):
+    steps: Expr | None
+
+
+@dataclass(frozen=True)
+class Tokens(Node):
+    sign: int  # +1 add, -1 remove
+    amount: Expr
+
+
+@dataclass(frozen=True)
+class Simple(Node):
+    """An action with no operand: swap (tavern cards), capture, cancel, face-down."""
+    name: str
+
+
+@dataclass(frozen=True)
+class EachOther(Node):
+    """The action, done by each other player in turn (players by gem)."""
+    action: "Action"
+
+
+Action = Union[Transform, Exchange, GainGem, PlaceCard, Discard, DiscardTop, Look, RecruitHero, PlaceUnder,
+               DiscardCoin, TakeFrom, ReturnHero, ChooseClass, AdvanceTrack, Tokens, Simple, EachOther]
 
 
 # -- effects -----------------------------------------------------------------------
@@ -174,6 +231,9 @@ class Triggered(Node):
     age: int | None
     cond: Expr | None
     actions: tuple[Action, ...]
+    owner: bool = False  # `whenever`: events of any card of the owner
+    may: bool = False
+    once: bool = False   # once per game
     arg_pos: int = field(default=0, compare=False, kw_only=True)
 
 
@@ -181,6 +241,10 @@ class Triggered(Node):
 class Replacement(Node):
     event: str
     actions: tuple[Action, ...]
+    owner: bool = False  # `instead of any`: events of any card of the owner
+    cond: Expr | None = None
+    may: bool = False
+    once: bool = False
 
 
 @dataclass(frozen=True)

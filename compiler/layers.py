@@ -49,7 +49,7 @@ class Merged:
     card_origin: dict[str, dict[str, Origin]] = field(default_factory=dict)  # id -> field -> Origin
     card_layers: dict[str, list[str]] = field(default_factory=dict)  # id -> layers that touched it
     decks: dict[int, list[dict]] = field(default_factory=dict)
-    deck_origin: dict[tuple, Origin] = field(default_factory=dict)  # (age, (card, min_players) or None) -> Origin
+    deck_origin: dict[tuple, Origin] = field(default_factory=dict)  # (age, (card, min_players)); (age, None): the deck
     interpretations: dict[str, dict] = field(default_factory=dict)
     sources: list[Loaded] = field(default_factory=list)
 

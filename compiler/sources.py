@@ -23,12 +23,14 @@ def source_hash(specs: list[Spec]) -> str | None:
     """Hash of the compiler, grammar and every source file's bytes; None if a file is unreadable."""
     h = hashlib.sha256(f"nidavellir-compiler {COMPILER_VERSION}\n".encode())
     h.update(grammar_text().encode())
-    for path, shown, is_variant in specs:
-        files = sorted(path.glob("*.yaml")) if path.is_dir() else [path]
-        h.update(f"\0layer {shown} {is_variant}\0".encode())
-        for f in files:
-            try:
+    try:
+        for path, shown, is_variant in specs:
+            files = sorted(path.glob("*.yaml")) if path.is_dir() else [path]
+            h.update(f"\0layer {shown} {is_variant}\0".encode())
+            for f in files:
+                if not f.is_file():  # missing, or a pipe that reading would wait on
+                    return None
                 h.update(f"\0{f.name}\0".encode() + f.read_bytes())
-            except OSError:
-                return None
+    except OSError:  # (a name too long, a folder given as a file, ...): compiling reports it
+        return None
     return h.hexdigest()

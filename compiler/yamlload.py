@@ -684,6 +684,8 @@ class Loaded:
 def _read(path: str, name: str) -> tuple[str | None, Diagnostic | None]:
     at = Location(name, 1, 1)
     try:
+        if Path(path).exists() and not Path(path).is_file() and not Path(path).is_dir():
+            return None, Diagnostic(at, "not a regular file")  # a pipe: reading would wait
         raw = Path(path).read_bytes()
     except FileNotFoundError:
         return None, Diagnostic(at, "file not found")

@@ -103,17 +103,26 @@ def resolve_taverns(e: Engine) -> Gen:
         for q in order:
             if bid[q] >= 0:
                 groups.setdefault(bid[q], []).append(q)
+        first = True
         for p in order:
             if bid[p] < 0:
                 continue
             if tavern:
+                if first:  # the bid's winner chooses first
+                    yield from e.emit(p, "bid-won")
                 options = {}
                 for c in tavern:
                     options.setdefault(s.cards[c], c)
                 cid = yield from e.ask(p, "pick", list(options), f"choose a card in {e.rules.tavern_ids[t]}")
                 card = options[cid]
                 tavern.remove(card)
-                yield from e.take_card(p, card)
+                s.resolving.append(card)
+                if not (e.rules.owner_replacements and (yield from e.replace(p, "picked", card))):
+                    yield from e.take_card(p, card)
+                elif card in s.resolving:
+                    s.resolving.remove(card)
+                    s.discard.append(card)
+            first = False
             bid_coin = s.players[p].slots[t]
             if bid_coin is not None and coins[bid_coin].trading:
                 yield from e.coin_trade(p, bid_coin)
@@ -159,10 +168,10 @@ def troop_evaluation(e: Engine) -> Gen:
             p = winner[cls]
             s.distinctions.remove(card)
             yield from e.place(p, card, None, check=False)
-            yield from e.fire(p, card, "won")
+            yield from e.emit(p, "won", card)
             yield from e.check_heroes(p)
         else:
-            yield from e.fire(-1, card, "unclaimed")
+            yield from e.emit(-1, "unclaimed", card)
 
 
 def final_scoring(e: Engine) -> Gen:

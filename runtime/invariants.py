@@ -12,7 +12,10 @@ def card_zones(e: Engine) -> dict[str, list[int]]:
     zones: dict[str, list[int]] = {f"deck:{age}": deck for age, deck in s.decks.items()}
     zones.update({f"tavern:{t}": tavern for t, tavern in enumerate(s.taverns)})
     zones.update(discard=s.discard, heroes=s.heroes, distinctions=s.distinctions, supply=s.supply, box=s.box,
-                 resolving=s.resolving)
+                 resolving=s.resolving, camp=s.camp)
+    for card, marks in s.marks.items():
+        if marks.get("captured"):
+            zones[f"captured:{card}"] = marks["captured"]
     for i, pl in enumerate(s.players):
         zones[f"p{i}:command"] = pl.command
         for cls, column in pl.army.items():

@@ -4,6 +4,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from .card_actions import Event
 from .engine import Engine
 from .rules import Rules
 from .state import BASIC, TREASURE, Coin, Player
@@ -76,7 +77,7 @@ def run_without_choices(e: Engine, window: str) -> None:
     for p in e.player_order():
         for card in list(e.owned(p)):
             for handler in e.defs[card].on.get(window, ()):
-                gen = handler(e, p, card)
+                gen = handler(e, p, card, Event(window))
                 try:
                     next(gen)
                 except StopIteration:

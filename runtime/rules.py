@@ -20,12 +20,15 @@ class CardDef:
     points: int
     copies: int
     enters: tuple[str, str | None]
-    on: dict[str, tuple[Callable, ...]]
-    instead: dict[str, tuple[Callable, ...]]
+    on: dict[str, tuple[Callable, ...]]            # `when EVENT`: events of this card
+    any: dict[str, tuple[Callable, ...]]           # `whenever EVENT`: events of the owner's cards
+    instead: dict[str, tuple[Callable, ...]]       # `instead of EVENT`
+    instead_any: dict[str, tuple[Callable, ...]]   # `instead of any EVENT`
     score: Callable | None
     once: bool
     requires: tuple[Callable, ...]
     mods: tuple[tuple[str, str, Callable], ...]
+    track: tuple[int, ...]
 
 
 class Rules:
@@ -49,8 +52,9 @@ class Rules:
                 id=cid, name=c["name"], kind=c["kind"], cls=c["class"],
                 ranks=tuple(c["ranks"]), nranks=len(c["ranks"]), rank_points=sum(c["ranks"]),
                 points=c["points"], copies=c["copies"], enters=tuple(c["enters"]),
-                on=code.get("on", {}), instead=code.get("instead", {}), score=code.get("score"),
-                once=code.get("once", False), requires=code.get("requires", ()), mods=code.get("mods", ()),
+                on=code.get("on", {}), any=code.get("any", {}), instead=code.get("instead", {}),
+                instead_any=code.get("instead_any", {}), score=code.get("score"), once=code.get("once", False),
+                requires=code.get("requires", ()), mods=code.get("mods", ()), track=tuple(c.get("track", ())),
             )
         self.decks: dict[int, list] = {int(k): v for k, v in data["decks"].items()}
         self.ages: list[int] = list(self.game["ages"])
@@ -59,6 +63,8 @@ class Rules:
         self.special_coins = {c["id"]: c for c in coins.get("special", [])}
         self.special_gems = {g["value"]: g for g in self.game["gems"].get("special", [])}
         self.modifier_cards = frozenset(cid for cid, d in self.cards.items() if d.mods)
+        self.owner_events = frozenset(e for d in self.cards.values() for e in d.any)
+        self.owner_replacements = frozenset(e for d in self.cards.values() for e in d.instead_any)
 
     def per_players(self, table: dict, n: int, default: Any = None) -> Any:
         """A `{players: value}` table's entry for n players (keys may be str or int)."""

@@ -46,6 +46,8 @@ class State:
     supply: list[int] = field(default_factory=list)                # cards effects hand out by id
     box: list[int] = field(default_factory=list)                   # cards out of the game
     resolving: list[int] = field(default_factory=list)             # cards taken or drawn, not yet placed
+    camp: list[int] = field(default_factory=list)                  # cards any bidder may take instead
+    marks: dict[int, dict] = field(default_factory=dict)           # card -> tokens, notch, class, used, captured
     treasure: dict[int, list[int]] = field(default_factory=dict)   # value -> coin ids
     coin_box: list[int] = field(default_factory=list)
     special_coins: dict[str, int] = field(default_factory=dict)    # special coin id -> coin id, while unclaimed

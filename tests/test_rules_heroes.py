@@ -124,7 +124,7 @@ def test_one_card_completing_two_lines_recruits_two_heroes():
          "explorer:6")
     card = pull(e, "distinction:blacksmith")
     run(e.place(0, card, None, check=False))
-    log = run_log(e.fire(0, card, "won"), "skaa", "astrid")
+    log = run_log(e.emit(0, "won", card), "skaa", "astrid")
     assert [d.kind for d in log] == ["hero", "hero"]
     assert column(e, 0, "blacksmith") == ["special-blacksmith"]
     assert sorted(command(e, 0)) == ["astrid", "distinction:blacksmith", "skaa"]

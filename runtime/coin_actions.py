@@ -1,0 +1,169 @@
+"""Primitive actions on coins and gems: transform, trade, exchange, discard; the treasure's rule."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .coins import treasure_value
+from .state import TREASURE
+
+if TYPE_CHECKING:
+    from .engine import Engine, Gen
+
+
+class CoinActions:
+    """Mixed into Engine."""
+
+    # -- reading ----------------------------------------------------------------------------
+    def coin_values(self: "Engine", p: int) -> list[int]:
+        coins = self.s.coins
+        return [coins[c].value for c in self.s.players[p].coin_ids()]
+
+    def highest_coin(self: "Engine", p: int) -> int:
+        return max(self.coin_values(p), default=0)
+
+    def lowest_coin(self: "Engine", p: int) -> int:
+        return min(self.coin_values(p), default=0)
+
+    def coins_total(self: "Engine", p: int) -> int:
+        return sum(self.coin_values(p))
+
+    def coins_at_least(self: "Engine", p: int, value: int) -> int:
+        return sum(1 for v in self.coin_values(p) if v >= value)
+
+    def coin_place(self: "Engine", p: int, coin: int) -> str:
+        pl = self.s.players[p]
+        if coin in pl.slots:
+            return self.rules.tavern_ids[pl.slots.index(coin)]
+        return "pouch" if coin in pl.pouch else "hand"
+
+    def coin_label(self: "Engine", p: int, coin: int) -> str:
+        return f"{self.s.coins[coin].value}@{self.coin_place(p, coin)}"
+
+    def transformable_coins(self: "Engine", p: int, where: str | None = None, exclude: tuple = ()) -> list[int]:
+        """Transformable coins in board order (taverns, then pouch, then hand); `where`: only there."""
+        pl = self.s.players[p]
+        coins = self.s.coins
+        if where == "pouch":
+            order = list(pl.pouch)
+        else:
+            order = [c for c in pl.slots if c is not None] + pl.pouch + pl.hand
+        return [c for c in order if coins[c].transformable and c not in exclude]
+
+    def lowest_transformable(self: "Engine", p: int, where: str | None = None) -> int | None:
+        return min(self.transformable_coins(p, where), key=lambda c: self.s.coins[c].value, default=None)
+
+    def highest_transformable(self: "Engine", p: int, where: str | None = None) -> int | None:
+        return max(self.transformable_coins(p, where), key=lambda c: self.s.coins[c].value, default=None)
+
+    def trading_coin(self: "Engine", p: int, where: str | None = None) -> int | None:
+        pl = self.s.players[p]
+        ids = pl.pouch if where == "pouch" else pl.coin_ids()
+        return next((c for c in ids if self.s.coins[c].trading), None)
+
+    def trading_in_pouch(self: "Engine", p: int) -> bool:
+        return self.trading_coin(p, "pouch") is not None
+
+    # -- choosing --------------------------------------------------------------------------
+    def choose_coin(self: "Engine", p: int, coins: list[int], purpose: str) -> "Gen":
+        if not coins:
+            return None
+        labels: dict[str, int] = {}
+        for c in coins:
+            labels.setdefault(self.coin_label(p, c), c)
+        answer = yield from self.ask(p, "coin", list(labels), f"choose a coin to {purpose}")
+        return labels[answer]
+
+    # -- moving ----------------------------------------------------------------------------
+    def _replace_coin(self: "Engine", p: int, old: int, new: int) -> None:
+        pl = self.s.players[p]
+        for zone in (pl.hand, pl.pouch):
+            if old in zone:
+                zone[zone.index(old)] = new
+                return
+        pl.slots[pl.slots.index(old)] = new
+
+    def _return_coin(self: "Engine", coin: int) -> None:
+        """003 "Discarding Coins": a treasure coin goes back to the treasure, any other to the box."""
+        c = self.s.coins[coin]
+        if c.origin == TREASURE:
+            self.s.treasure.setdefault(c.value, []).append(coin)
+        else:
+            self.s.coin_box.append(coin)
+
+    def take_from_treasure(self: "Engine", wanted: int) -> int | None:
+        t = self.s.treasure
+        value = treasure_value([v for v, cs in t.items() if cs], wanted)
+        return None if value is None else t[value].pop()
+
+    def discard_coin(self: "Engine", p: int, coin: int | None) -> None:
+        """A coin leaves the player; on a tavern not yet resolved it leaves that bid empty."""
+        if coin is None:
+            return
+        pl = self.s.players[p]
+        if coin in pl.slots:
+            pl.slots[pl.slots.index(coin)] = None
+        else:
+            (pl.hand if coin in pl.hand else pl.pouch).remove(coin)
+        self._return_coin(coin)
+
+    def transform(self: "Engine", p: int, coin: int, amount: int) -> "Gen":
+        """003 "Transforming a Coin": add X, take the treasure's answer, discard the old coin.
+
+        Returns the coin the player now holds in its place."""
+        old = self.s.coins[coin]
+        if not old.transformable:
+            return coin
+        new = self.take_from_treasure(old.value + amount + self.param(p, "transform_bonus"))
+        if new is None:
+            return coin
+        self._replace_coin(p, coin, new)
+        self._return_coin(coin)
+        yield from self._bettered(p, self.s.coins[new].value - old.value)
+        return new
+
+    def _bettered(self: "Engine", p: int, amount: int) -> "Gen":
+        if amount > 0:
+            yield from self.emit(p, "coin-bettered", amount=amount)
+
+    def exchange_coin(self: "Engine", p: int, coin: int, special_id: str) -> None:
+        new = self.s.special_coins.pop(special_id, None)
+        if new is None:
+            return
+        self._replace_coin(p, coin, new)
+        self.s.coin_box.append(coin)
+
+    def coin_trade(self: "Engine", p: int, trading: int) -> "Gen":
+        """003 "Trading Coins": add the two pouch coins, discard the higher, take the sum."""
+        pl = self.s.players[p]
+        coins = self.s.coins
+        # Bidding from hand, the two coins come from the hand; coins already on the board (the
+        # turn the power is gained) stay there until the end of the turn: the pouch trades.
+        if self.param(p, "bid_from_hand") > 0 and len(pl.hand) >= 2:
+            pair: list[int] = []
+            for i in range(2):
+                options = [c for c in pl.hand if c not in pair]
+                pick = yield from self.choose_coin(p, options, f"add up in the coin trade ({i + 1} of 2)")
+                pair.append(pick)
+            source = pl.hand
+        else:
+            pair = list(pl.pouch)
+            source = pl.pouch
+        if len(pair) < 2:
+            return
+        a, b = sorted(pair, key=lambda c: coins[c].value)
+        new = self.take_from_treasure(coins[a].value + coins[b].value + self.param(p, "transform_bonus"))
+        if new is None:
+            return
+        gone = a if self.param(p, "trade_lower") > 0 else b
+        source.remove(gone)
+        self._return_coin(gone)
+        pl.pouch.append(new)
+        yield from self._bettered(p, coins[new].value - coins[gone].value)
+        yield from self.emit(p, "coin-traded")
+
+    def gain_gem(self: "Engine", p: int, value: int) -> None:
+        if value in self.s.special_gems:
+            self.s.special_gems.remove(value)
+            pl = self.s.players[p]
+            pl.covered_gems.append(pl.gem)
+            pl.gem = value
