@@ -52,6 +52,13 @@ class ExprEmitter:
             "column": "g.column_of(card)",
             "ranks": f"g.ranks(p, {self.col})",
             "points": f"g.points(p, {self.col})",
+            "zero_ranks": f"g.zero_ranks(p, {self.col})",
+            "tokens": "g.mark(card, 'tokens')",
+            "track": "g.track_value(card)",
+            "chosen_class": "g.mark(card, 'class', None)",
+            "trading_in_pouch": "g.trading_in_pouch(p)",
+            "amount": "ev.amount",
+            "subject_class": "g.card_class(ev.subject)",
         }
         return simple.get(n.name) or repr(n.name)  # a class name
 

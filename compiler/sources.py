@@ -1,4 +1,4 @@
-"""What a compiled rule set depends on: the compiler version, the grammar and the rules files.
+"""What a compiled rule set depends on: the compiler's code, the grammar and the rules files.
 
 Kept free of heavy imports so that finding a fresh compiled module costs almost nothing.
 """
@@ -15,14 +15,23 @@ Spec = tuple[Path, str, bool]  # path, display name, is a variant
 
 
 @lru_cache(maxsize=1)
+def compiler_digest() -> bytes:
+    """The compiler's own code: a change to it invalidates every compiled rule set."""
+    h = hashlib.sha256(f"nidavellir-compiler {COMPILER_VERSION}\n".encode())
+    for f in sorted(Path(__file__).parent.glob("*.py")):
+        h.update(f.name.encode() + b"\0" + f.read_bytes())
+    h.update(grammar_text().encode())
+    return h.digest()
+
+
+@lru_cache(maxsize=1)
 def grammar_text() -> str:
     return (resources.files("nidavellir.grammar") / "effects.lark").read_text(encoding="utf-8")
 
 
 def source_hash(specs: list[Spec]) -> str | None:
     """Hash of the compiler, grammar and every source file's bytes; None if a file is unreadable."""
-    h = hashlib.sha256(f"nidavellir-compiler {COMPILER_VERSION}\n".encode())
-    h.update(grammar_text().encode())
+    h = hashlib.sha256(compiler_digest())
     try:
         for path, shown, is_variant in specs:
             files = sorted(path.glob("*.yaml")) if path.is_dir() else [path]

@@ -7,7 +7,7 @@ Sources:
   rules/base/game.yaml
   rules/base/heroes.yaml
 """
-CONTENT_HASH = '5631961e1c97ec8d100a2a13fe3ba9fc22b88b5ff5e6ebd830e3cc154f4c33fe'
+CONTENT_HASH = '85e767ff1c58b5d907d41b838163ec90a0e8ac6ea076561d730c395d0f64bbe0'
 
 from nidavellir.runtime.support import div as _div, lookup as _lookup
 
@@ -823,7 +823,14 @@ RULES = {'cards': {'aegur': {'class': 'blacksmith',
                                  '8': 2,
                                  '9': 3},
                     'treasure_removed': {'2': {'11': 2, '7': 2, '9': 2}, '3': {'11': 2, '7': 2, '9': 2}}},
-          'events': {'covered': 'another card is about to be placed on top of this card',
+          'events': {'bid-won': "a player's bid is the highest of a tavern and they choose first",
+                     'captured': "a card captured another (the capturing card's event)",
+                     'coin-bettered': 'a trade or transformation gave a player a better coin (amount = '
+                                      'points gained)',
+                     'coin-traded': 'a player traded coins',
+                     'covered': 'another card is about to be placed on top of this card',
+                     'discarded': "a card of a player's army is about to be discarded",
+                     'picked': 'a player has chosen a card in the tavern being resolved',
                      'recruited': 'a hero is recruited',
                      'taken': 'a card is taken from a tavern or a draw',
                      'unclaimed': 'no one wins a distinction',
