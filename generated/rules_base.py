@@ -7,7 +7,7 @@ Sources:
   rules/base/game.yaml
   rules/base/heroes.yaml
 """
-CONTENT_HASH = '85e767ff1c58b5d907d41b838163ec90a0e8ac6ea076561d730c395d0f64bbe0'
+CONTENT_HASH = '2c1ceafc3db5958c1ddaab30a1099fc66a8a8fefc1c586b8e005bbed1c2fb602'
 
 from nidavellir.runtime.support import div as _div, lookup as _lookup
 
@@ -850,8 +850,7 @@ RULES = {'cards': {'aegur': {'class': 'blacksmith',
           'kinds': {'distinction': {'enters': 'command zone'},
                     'dwarf': {'enters': 'own column'},
                     'hero': {'enters': 'own column'},
-                    'royal-offering': {'enters': 'discard'},
-                    'special': {'enters': 'own column'}},
+                    'royal-offering': {'enters': 'discard'}},
           'params': {'bid_from_hand': 0, 'recruit_by_lines': 1, 'trade_lower': 0, 'transform_bonus': 0},
           'players': {'max': 5, 'min': 2},
           'taverns': [{'id': 'laughing-goblin', 'name': 'the Laughing Goblin'},

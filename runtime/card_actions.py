@@ -100,6 +100,15 @@ class CardActions:
         cls = yield from self.ask(p, "class", list(self.rules.classes), f"choose a class for {self.defs[card].name}")
         self.set_mark(card, "class", cls)
 
+    def choose_card(self: "Engine", p: int, cards: list[int], kind: str, prompt: str) -> "Gen":
+        """Ask p to choose one of `cards` by card id (copies of one card are one option)."""
+        options: dict[str, int] = {}
+        for c in cards:
+            options.setdefault(self.s.cards[c], c)
+        if not options:
+            return None
+        return options[(yield from self.ask(p, kind, list(options), prompt))]
+
     # -- placing -----------------------------------------------------------------------------
     def supply_card(self: "Engine", cid: str) -> int | None:
         """Take a card of the supply (None when none is left)."""
@@ -194,14 +203,10 @@ class CardActions:
     def take_from(self: "Engine", p: int, zone_name: str, count: int) -> "Gen":
         """Choose `count` cards of a shared zone (discard pile, camp) and take them."""
         zone = {"discard": self.s.discard, "camp": self.s.camp}[zone_name]
-        for i in range(count):
-            options = {}
-            for c in zone:
-                options.setdefault(self.s.cards[c], c)
-            if not options:
+        for _ in range(count):
+            card = yield from self.choose_card(p, zone, "card", f"choose a card to take from the {zone_name}")
+            if card is None:
                 return
-            cid = yield from self.ask(p, "card", list(options), f"choose a card to take from the {zone_name}")
-            card = options[cid]
             zone.remove(card)
             yield from self.take_card(p, card)
 
@@ -211,9 +216,8 @@ class CardActions:
         self.s.resolving.extend(drawn)
         kept: list[int] = []
         for i in range(min(take, len(drawn))):
-            options = {self.s.cards[c]: c for c in drawn if c not in kept}
-            answer = yield from self.ask(p, "card", list(options), f"choose a card to keep ({i + 1} of {take})")
-            kept.append(options[answer])
+            left = [c for c in drawn if c not in kept]
+            kept.append((yield from self.choose_card(p, left, "card", f"choose a card to keep ({i + 1} of {take})")))
         left = [c for c in drawn if c not in kept]
         for c in left:
             self.s.resolving.remove(c)
@@ -222,10 +226,9 @@ class CardActions:
             self.rng.shuffle(deck)
         else:
             while left:
-                options = {self.s.cards[c]: c for c in left}
-                answer = yield from self.ask(p, "card", list(options), "choose the next card to put under the deck")
-                deck.insert(0, options[answer])
-                left.remove(options[answer])
+                card = yield from self.choose_card(p, left, "card", "choose the next card to put under the deck")
+                deck.insert(0, card)
+                left.remove(card)
         for c in kept:
             yield from self.take_card(p, c)
 
@@ -307,14 +310,10 @@ class CardActions:
 
     def return_hero(self: "Engine", p: int, cls: str) -> "Gen":
         """Put back a hero of class `cls` from p's command zone among the available heroes."""
-        options = {}
-        for c in self.s.players[p].command:
-            if self.defs[c].kind == "hero" and self.defs[c].cls == cls:
-                options.setdefault(self.s.cards[c], c)
-        if not options:
+        heroes = [c for c in self.s.players[p].command if self.defs[c].kind == "hero" and self.defs[c].cls == cls]
+        card = yield from self.choose_card(p, heroes, "card", f"choose a {cls} hero to put back")
+        if card is None:
             return
-        cid = yield from self.ask(p, "card", list(options), f"choose a {cls} hero to put back")
-        card = options[cid]
         self._lift(card)
         self.s.marks.pop(card, None)
         self.s.heroes.append(card)

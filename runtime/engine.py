@@ -30,7 +30,6 @@ class Engine(CoinActions, CardActions):
         self.s = State()
         self.defs: list[CardDef] = []      # instance id -> definition (parallel to s.cards)
         self.where: dict[int, tuple[int, str | None]] = {}  # owned card -> (player, column or None)
-        self.bids: list[int | None] = []   # bid value revealed at the tavern being resolved
         self.scores: list[dict] | None = None
         self._names = names
 

@@ -97,7 +97,6 @@ def resolve_taverns(e: Engine) -> Gen:
                 if trading is not None:
                     yield from _place_trading_coin(e, p, trading, [e.rules.tavern_ids[t], "hand"], pl.hand)
         bid = [coins[pl.slots[t]].value if pl.slots[t] is not None else -1 for pl in s.players]
-        e.bids = bid
         order = sorted(range(e.n), key=lambda q: (-bid[q], -s.players[q].gem))
         groups: dict[int, list[int]] = {}
         for q in order:
@@ -110,11 +109,7 @@ def resolve_taverns(e: Engine) -> Gen:
             if tavern:
                 if first:  # the bid's winner chooses first
                     yield from e.emit(p, "bid-won")
-                options = {}
-                for c in tavern:
-                    options.setdefault(s.cards[c], c)
-                cid = yield from e.ask(p, "pick", list(options), f"choose a card in {e.rules.tavern_ids[t]}")
-                card = options[cid]
+                card = yield from e.choose_card(p, tavern, "pick", f"choose a card in {e.rules.tavern_ids[t]}")
                 tavern.remove(card)
                 s.resolving.append(card)
                 if not (e.rules.owner_replacements and (yield from e.replace(p, "picked", card))):

@@ -1,7 +1,6 @@
 """A game you drive from outside: read the pending decision, answer it, replay the log."""
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 from .decisions import Decision, GameOver, IllegalAnswer
@@ -82,7 +81,3 @@ def _normalise(value: Any) -> Any:
     if isinstance(value, tuple):
         return [_normalise(v) for v in value]
     return value
-
-
-def warn(message: str) -> None:
-    print(message, file=sys.stderr)
