@@ -63,9 +63,10 @@ def compile_specs(specs: list[Spec]) -> "Compiled":
 
     diags = Diagnostics()
     layers = load_layers(specs, diags)
-    diags.raise_if_any()
+    if diags and (len(layers) < len(specs) or not all(layer.complete for layer in layers)):
+        diags.raise_if_any()  # a file is missing: checking the rest would only add noise
     try:
-        compiled = compile_layers(layers)
+        compiled = compile_layers(layers, diags)
     except RulesError as err:
         raise RulesError(in_file_order(err.diagnostics, [f.path for layer in layers for f in layer.files])) from None
     compiled.content_hash = source_hash(specs) or compiled.content_hash

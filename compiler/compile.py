@@ -46,9 +46,9 @@ def load_layers(specs: list[tuple[Path, str, bool]], diags: Diagnostics) -> list
     return layers
 
 
-def compile_layers(layers: list[Layer]) -> Compiled:
-    """Merge, check and compile; raise RulesError with every problem found."""
-    diags = Diagnostics()
+def compile_layers(layers: list[Layer], diags: Diagnostics | None = None) -> Compiled:
+    """Merge, check and compile; raise RulesError with every problem found (and those in `diags`)."""
+    diags = diags if diags is not None else Diagnostics()
     merged = merge(layers, diags)
     return _Compiler(merged, diags).run(content_hash(layers))
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from .diagnostics import Diagnostics, Location, RulesError, suggest
-from .schema import load_schema, validate
+from .schema import is_valid, load_schema, validate
 from .yamlload import Loaded, load_yaml
 
 MAX_FILES_PER_LAYER = 200
@@ -38,6 +38,8 @@ class Layer:
     source: str
     files: list[Loaded]
     is_variant: bool
+    broken: dict[str, set[int]] = field(default_factory=dict)  # file -> indices of cards left out
+    complete: bool = True  # False when a file could not be read or checked at all
 
 
 @dataclass
@@ -64,6 +66,8 @@ def load_layer(path: Path, display: str, diags: Diagnostics, is_variant: bool) -
     """Load and schema-check every file of one layer; None if nothing could be read."""
     schema = load_schema("layer")
     files: list[Loaded] = []
+    broken: dict[str, set[int]] = {}
+    complete = True
     try:
         exists, is_dir = path.exists(), path.is_dir()
         paths = layer_files(path)
@@ -86,6 +90,7 @@ def load_layer(path: Path, display: str, diags: Diagnostics, is_variant: bool) -
             loaded = load_yaml(p, name=shown)
         except RulesError as err:
             diags.extend(err.diagnostics)
+            complete = False
             continue
         if loaded.data is None:
             if not is_dir:
@@ -94,6 +99,11 @@ def load_layer(path: Path, display: str, diags: Diagnostics, is_variant: bool) -
             continue
         if validate(loaded, schema, diags):
             files.append(loaded)
+        elif (bad := _broken_cards(loaded.data, schema)) is not None:
+            files.append(loaded)  # its other cards are still checked, so one run reports all
+            broken[shown] = bad
+        else:
+            complete = False
     described = [f for f in files if "layer" in f.data]
     for f in described[1:]:
         diags.error(f.locate_key(("layer",)), "a second `layer:` description in one rules folder "
@@ -102,7 +112,17 @@ def load_layer(path: Path, display: str, diags: Diagnostics, is_variant: bool) -
     default_id = path.stem if not is_dir else path.name
     info = info or {"id": default_id, "name": default_id}
     return Layer(info["id"], info.get("name", info["id"]), info.get("description", ""),
-                 info.get("source", ""), files, is_variant)
+                 info.get("source", ""), files, is_variant, broken, complete)
+
+
+def _broken_cards(data: object, schema: dict) -> set[int] | None:
+    """Indices of the cards that break the schema, when leaving them out makes the file valid."""
+    if not isinstance(data, dict) or not isinstance(data.get("cards"), list):
+        return None
+    card_schema = schema["properties"]["cards"]["items"]
+    bad = {i for i, card in enumerate(data["cards"]) if not is_valid(card, card_schema)}
+    rest = dict(data, cards=[c for i, c in enumerate(data["cards"]) if i not in bad])
+    return bad if bad and is_valid(rest, schema) else None
 
 
 def merge(layers: list[Layer], diags: Diagnostics) -> Merged:
@@ -114,6 +134,8 @@ def merge(layers: list[Layer], diags: Diagnostics) -> Merged:
             data = f.data
             _merge_game(m, layer, f, data.get("game"), diags)
             for i, card in enumerate(data.get("cards", [])):
+                if i in layer.broken.get(f.path, ()):
+                    continue  # reported by the schema check
                 origin = Origin(f, ("cards", i))
                 _once(seen, ("card", card["id"]), origin, diags, layer)
                 _merge_card(m, layer, card, origin, diags)

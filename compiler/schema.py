@@ -86,6 +86,11 @@ def _validator(schema: dict[str, Any]) -> Any:
     return hit[1]
 
 
+def is_valid(instance: Any, schema: dict[str, Any]) -> bool:
+    """Whether ``instance`` meets ``schema``, reporting nothing."""
+    return bool(_validator(schema).is_valid(instance))
+
+
 def validate(loaded: Loaded, schema: dict[str, Any], diags: Diagnostics) -> bool:
     """Validate ``loaded.data`` against ``schema``; add one located diagnostic per
     problem (sorted by position) to ``diags``. True if there was none."""

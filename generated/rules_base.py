@@ -7,7 +7,7 @@ Sources:
   rules/base/game.yaml
   rules/base/heroes.yaml
 """
-CONTENT_HASH = '2c1ceafc3db5958c1ddaab30a1099fc66a8a8fefc1c586b8e005bbed1c2fb602'
+CONTENT_HASH = '60a6f9dedae1b61f28521be2ff6f79b51def7d5390a3ed8a1457850ad767a158'
 
 from nidavellir.runtime.support import div as _div, lookup as _lookup
 

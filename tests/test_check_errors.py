@@ -628,3 +628,24 @@ def test_python_in_names_and_paths_only_reaches_string_literals(tmp_path, monkey
     assert "__import__" not in _outside_strings(source)
     module_from_source(source, "0" * 64)
     assert not (tmp_path / "MARK").exists()
+
+
+def test_a_card_breaking_the_schema_does_not_hide_the_other_cards_errors(capsys, tmp_path):
+    """DESIGN §6: "All errors of a run are reported, not only the first": a schema error in one card
+    and DSL errors in another card of the same file come out together."""
+    v = write(tmp_path / "v.yaml", """
+        layer: {id: v, name: V}
+        cards:
+          - id: skaa
+            effects:
+              - "requires ranks(explorr) >= 5"
+              - "when recruted: transform chosen coin by 7"
+          - id: newhero
+            kind: hero
+            clas: neutral
+    """)
+    code, out, err = run_check(capsys, str(v))
+    failed(code, out, err, 3)
+    expect(err, v, 5, 25, "`explorr` is not a class", "did you mean `explorer`?")
+    expect(err, v, 6, 15, "unknown event `recruted`", "did you mean `recruited`?")
+    expect(err, v, 9, 5, "unknown key `clas`", "did you mean `class`?")
