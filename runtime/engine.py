@@ -1,8 +1,9 @@
-"""The generic game engine: flow steps, primitive actions and the API compiled handlers call.
+"""The generic game engine: state, setup, and the queries compiled expressions read.
 
-The game runs as a generator that yields a Decision whenever a player must choose; `Game`
-(runtime/game.py) drives it from outside. No card is known here: cards act only through
-their compiled handlers, modifiers and data.
+Primitive actions come from CoinActions and CardActions; the flow (runtime/flow.py) runs the
+steps. The game runs as a generator that yields a Decision whenever a player must choose; `Game`
+(runtime/game.py) drives it from outside. No card is known here: cards act only through their
+compiled handlers, modifiers and data.
 """
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ class Engine(CoinActions, CardActions):
         self.s = State()
         self.defs: list[CardDef] = []      # instance id -> definition (parallel to s.cards)
         self.where: dict[int, tuple[int, str | None]] = {}  # owned card -> (player, column or None)
-        self.scores: list[dict] | None = None
+        self.scores: dict | None = None    # final scores, once the game is over
         self._names = names
 
     # -- setup -----------------------------------------------------------------------------

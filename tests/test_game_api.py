@@ -73,3 +73,16 @@ def test_runtime_names_no_card():
             if re.search(rf"(?<![a-z_-]){re.escape(word)}(?![a-z_-])", text):
                 hits.append(f"{path.name}: {word}")
     assert not hits, hits
+
+
+def test_public_api_plays_a_game():
+    """DESIGN §3: a small front package holds the public API."""
+    import nidavellir
+
+    game = nidavellir.Game(nidavellir.load_rules(), 4, seed=2)
+    while game.pending is not None:
+        assert isinstance(game.pending, nidavellir.Decision)
+        game.answer(game.pending.options[-1])
+    assert len(game.scores()["players"]) == 4
+    with pytest.raises(AttributeError):
+        nidavellir.no_such_thing  # noqa: B018
