@@ -7,7 +7,7 @@ Sources:
   rules/base/game.yaml
   rules/base/heroes.yaml
 """
-CONTENT_HASH = '60a6f9dedae1b61f28521be2ff6f79b51def7d5390a3ed8a1457850ad767a158'
+CONTENT_HASH = '37576a19986c06e04bd6d8fbbbf1033bb48e8c4be3408b6d61a0a8bbd4653fea'
 
 from nidavellir.runtime.support import div as _div, lookup as _lookup
 

@@ -1,0 +1,302 @@
+"""Rule text from the effect IR, in the language of a message catalog.
+
+Every card's text in a reference is produced here from what the engine plays: a construct the
+catalog cannot phrase is an error (MissingMessage), never a placeholder.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+import yaml
+
+from . import ir
+
+LANGS = ("en", "be")
+
+
+class MissingMessage(KeyError):
+    """A message key no catalog holds (a gap in compiler/messages/en)."""
+
+
+@dataclass
+class Catalog:
+    """Messages of one language, falling back to English; `missing` lists the keys that fell back."""
+    lang: str
+    messages: dict[str, str]
+    fallback: dict[str, str]
+    missing: set[str] = field(default_factory=set)
+
+    @classmethod
+    def load(cls, lang: str) -> "Catalog":
+        if lang not in LANGS:
+            raise ValueError(f"unknown language `{lang}` (choose from: {', '.join(LANGS)})")
+        english = _messages("en")
+        return cls(lang, dict(_messages(lang)), dict(english))
+
+    def has(self, key: str) -> bool:
+        return key in self.messages or key in self.fallback
+
+    def t(self, key: str, default: str | None = None, **kw: Any) -> str:
+        text = self.messages.get(key)
+        if text is None:
+            text = self.fallback.get(key)
+            if text is not None or default is None:
+                if self.lang != "en" and text is not None:
+                    self.missing.add(key)
+            if text is None:
+                if default is None:
+                    raise MissingMessage(key)
+                text = default
+        return text.format(**kw) if kw else text
+
+
+@lru_cache(maxsize=None)
+def _messages(lang: str) -> dict[str, str]:
+    """Every `compiler/messages/<lang>/*.yaml` file, merged (flat `key: text` mappings)."""
+    folder = resources.files("nidavellir.compiler") / "messages" / lang
+    merged: dict[str, str] = {}
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".yaml"):
+            data = yaml.safe_load(entry.read_text(encoding="utf-8")) or {}
+            merged.update({str(k): str(v) for k, v in data.items()})
+    return merged
+
+
+@dataclass
+class Context:
+    """What phrasing needs beyond the IR: names of classes and cards, param defaults."""
+    cat: Catalog
+    classes: dict[str, str]          # class id -> rules-data name
+    cards: dict[str, str]            # card id -> rules-data name
+    params: dict[str, int]
+    coins: dict[str, str] = field(default_factory=dict)  # special coin id -> rules-data name
+
+    def cls(self, cid: str | None) -> str:
+        if cid is None:
+            return self.cat.t("class.none")
+        return self.cat.t(f"class.{cid}", default=self.classes.get(cid, cid))
+
+    def card(self, cid: str) -> str:
+        return self.cat.t(f"card.{cid}", default=self.cards.get(cid, cid))
+
+    def join(self, items: list[str]) -> str:
+        if len(items) < 2:
+            return "".join(items)
+        return self.cat.t("list.and", head=", ".join(items[:-1]), last=items[-1])
+
+
+def _cx(cx: "Context | Catalog") -> Context:
+    """Phrasing without rules data falls back on the catalog's own names."""
+    return cx if isinstance(cx, Context) else Context(cx, {}, {}, {})
+
+
+def context_of(data: dict, cat: Catalog) -> Context:
+    """A Context from compiled RULES data."""
+    return Context(cat, {c["id"]: c.get("name", c["id"]) for c in data["classes"]},
+                   {cid: c["name"] for cid, c in data["cards"].items()}, dict(data["params"]),
+                   {c["id"]: c.get("name", c["id"]) for c in data["game"]["coins"].get("special", [])})
+
+
+# -- expressions -------------------------------------------------------------------------------
+
+_CMP = {">=": "cmp.ge", "<=": "cmp.le", ">": "cmp.gt", "<": "cmp.lt", "==": "cmp.eq", "!=": "cmp.ne"}
+_ARITH = {"+": "op.add", "-": "op.sub", "*": "op.mul", "/": "op.div"}
+
+
+def expr_text(node: ir.Expr, cx: Context) -> str:
+    t = cx.cat.t
+    if isinstance(node, ir.Num):
+        return str(node.value)
+    if isinstance(node, ir.Var):
+        if node.name in cx.classes:
+            return cx.cls(node.name)
+        return t(f"var.{node.name}")
+    if isinstance(node, ir.Call):
+        return _call_text(node, cx)
+    if isinstance(node, ir.BinOp):
+        return t(_ARITH[node.op], left=_operand(node.left, cx), right=_operand(node.right, cx))
+    if isinstance(node, ir.Compare):
+        return t(_CMP[node.op], left=expr_text(node.left, cx), right=expr_text(node.right, cx))
+    if isinstance(node, ir.Is):
+        what = cx.cls(None if node.name == "none" else node.name)
+        if isinstance(node.subject, ir.Var) and node.subject.name == "column":
+            return t("is.column", cls=what)
+        return t("cmp.eq", left=expr_text(node.subject, cx), right=what)
+    if isinstance(node, ir.Not):
+        return t("bool.not", cond=expr_text(node.operand, cx))
+    if isinstance(node, ir.BoolOp):
+        return t(f"bool.{node.op}", left=expr_text(node.left, cx), right=expr_text(node.right, cx))
+    if isinstance(node, ir.IfElse):
+        return t("ifelse", then=expr_text(node.then, cx), cond=expr_text(node.cond, cx),
+                 otherwise=expr_text(node.otherwise, cx))
+    if isinstance(node, ir.CountSet):
+        return _set_text("count.set", node.cards, cx)
+    raise AssertionError(node)  # pragma: no cover
+
+
+def _operand(node: ir.Expr, cx: Context) -> str:
+    text = expr_text(node, cx)
+    return f"({text})" if isinstance(node, (ir.BinOp, ir.IfElse)) else text
+
+
+def _call_text(node: ir.Call, cx: Context) -> str:
+    t = cx.cat.t
+    args = node.args
+    if node.name == "param" and isinstance(args[0], ir.Var):
+        return str(cx.params.get(args[0].name, args[0].name))
+    if node.name == "lookup":
+        pairs = [t("lookup.pair", n=i, value=expr_text(v, cx)) for i, v in enumerate(args[1:])
+                 if not (i == 0 and isinstance(v, ir.Num) and v.value == 0)]
+        return t("lookup", index=expr_text(args[0], cx), pairs=", ".join(pairs))
+    if node.name in ("max", "min"):
+        return t(f"call.{node.name}", items=cx.join([expr_text(a, cx) for a in args]))
+    if node.name == "cards" and isinstance(args[0], ir.Var):
+        return t("call.cards", kind=t(f"kind.{args[0].name}", default=args[0].name))
+    arg = expr_text(args[0], cx)
+    return t(f"call.{node.name}", cls=arg, n=arg)
+
+
+def _set_text(prefix: str, s: ir.CardSet, cx: Context, **kw: Any) -> str:
+    mode = "only" if s.only else "other" if s.other else "any"
+    kind = cx.cat.t(f"set.kind.{s.kind}")
+    return cx.cat.t(f"{prefix}.{mode}", kind=kind, cls=cx.cls(s.only) if s.only else "", **kw)
+
+
+# -- actions and effects ---------------------------------------------------------------------
+
+def _coin_text(sel: ir.CoinSel, cx: Context) -> str:
+    return cx.cat.t(f"coin.{'pouch.' if sel.pouch else ''}{sel.mode}")
+
+
+def _place_text(place: ir.Place, cx: Context) -> str:
+    if place.mode == "column":
+        return cx.cat.t("place.column", cls=cx.cls(place.column))
+    if place.mode == "among":
+        return cx.cat.t("place.among", classes=cx.join([cx.cls(c) for c in place.among]))
+    return cx.cat.t(f"place.{place.mode}")
+
+
+def _card_ref(ref: ir.CardRef, cx: Context) -> str:
+    if ref.subject:
+        return cx.cat.t("ref.subject")
+    return cx.cat.t("ref.self") if ref.card is None else cx.card(ref.card)
+
+
+def _deck_text(deck: ir.Deck, cx: Context) -> str:
+    return cx.cat.t("deck.current") if deck.age is None else cx.cat.t("deck.age", age=deck.age)
+
+
+def action_text(a: ir.Action, cx: Context) -> str:
+    t = cx.cat.t
+    e = lambda node: expr_text(node, cx)  # noqa: E731
+    if isinstance(a, ir.Transform):
+        return t("act.transform", amount=e(a.amount), coin=_coin_text(a.coins, cx))
+    if isinstance(a, ir.Exchange):
+        name = t(f"coin.name.{a.coin}", default=cx.coins.get(a.coin, a.coin))
+        return t("act.exchange", coin=_coin_text(a.coins, cx), new=name)
+    if isinstance(a, ir.DiscardCoin):
+        return t("act.discard_coin", coin=_coin_text(a.coins, cx))
+    if isinstance(a, ir.GainGem):
+        return t("act.gain_gem", value=a.value)
+    if isinstance(a, ir.PlaceCard):
+        return t("act.place", card=_card_ref(a.card, cx), place=_place_text(a.place, cx))
+    if isinstance(a, ir.PlaceUnder):
+        return t("act.place_under", card=_card_ref(a.card, cx), deck=_deck_text(a.deck, cx))
+    if isinstance(a, ir.Discard):
+        return _set_text("act.discard", a.cards, cx, n=e(a.count))
+    if isinstance(a, ir.DiscardTop):
+        return t("act.discard_top", deck=_deck_text(a.deck, cx))
+    if isinstance(a, ir.Look):
+        return t(f"act.look.{a.rest}", n=e(a.count), deck=_deck_text(a.deck, cx), take=e(a.take))
+    if isinstance(a, ir.TakeFrom):
+        return t("act.take_from", n=e(a.count), zone=t(f"zone.{a.zone}"))
+    if isinstance(a, ir.RecruitHero):
+        return t("act.recruit" if a.counted else "act.recruit_uncounted")
+    if isinstance(a, ir.ReturnHero):
+        return t("act.return_hero", cls=cx.cls(a.cls) if a.cls != "neutral" else t("class.neutral"))
+    if isinstance(a, ir.ChooseClass):
+        return t("act.choose_class")
+    if isinstance(a, ir.AdvanceTrack):
+        return t("act.advance") if a.steps is None else t("act.advance_by", n=e(a.steps))
+    if isinstance(a, ir.Tokens):
+        return t("act.add_tokens" if a.sign > 0 else "act.remove_tokens", n=e(a.amount))
+    if isinstance(a, ir.Simple):
+        return t(f"act.{a.name}")
+    if isinstance(a, ir.EachOther):
+        return t("act.each_other", action=action_text(a.action, cx))
+    raise AssertionError(a)  # pragma: no cover
+
+
+def _actions(actions: tuple[ir.Action, ...], cx: Context) -> str:
+    return cx.cat.t("actions.then", items="; ".join(action_text(a, cx) for a in actions))
+
+
+def _event(prefix: str, event: str, cx: Context) -> str:
+    key = f"{prefix}.{event}"
+    return cx.cat.t(key) if cx.cat.has(key) else cx.cat.t(f"{prefix}.other", event=event)
+
+
+def effect_text(effect: ir.Effect, cx: "Context | Catalog") -> str:
+    """One sentence for one effect."""
+    cx = _cx(cx)
+    t = cx.cat.t
+    if isinstance(effect, (ir.Triggered, ir.Replacement)):
+        if isinstance(effect, ir.Triggered):
+            head = _event("whenever" if effect.owner else "when", effect.event, cx)
+            if effect.age is not None:
+                head = t("when.in_age", when=head, age=effect.age)
+        else:
+            head = _event("instead.any" if effect.owner else "instead", effect.event, cx)
+        if effect.cond is not None:
+            head = t("when.if", when=head, cond=expr_text(effect.cond, cx))
+        body = _actions(effect.actions, cx)
+        if effect.may:
+            body = t("usage.may", actions=body)
+        sentence = t("effect.triggered", when=head, actions=body)
+        return t("usage.once", sentence=sentence) if effect.once else sentence
+    if isinstance(effect, ir.Modifier):
+        key = f"modifier.{effect.param}.{effect.op}"
+        if cx.cat.has(key):
+            return t(key, amount=expr_text(effect.amount, cx))
+        return t(f"modifier.generic.{effect.op}", param=t(f"param.{effect.param}", default=effect.param),
+                 amount=expr_text(effect.amount, cx))
+    if isinstance(effect, ir.Requirement):
+        return t("effect.requires", cond=expr_text(effect.cond, cx))
+    if isinstance(effect, ir.Score):
+        return t("effect.score_once" if effect.once else "effect.score", value=expr_text(effect.expr, cx))
+    if isinstance(effect, ir.Enters):
+        return t("effect.enters", place=_place_text(effect.place, cx))
+    raise AssertionError(effect)  # pragma: no cover
+
+
+def card_text(card: dict, effects: list[tuple[str, ir.Effect]], cx: "Context | Catalog") -> list[str]:
+    """The sentences of a card: its ranks and points, then each effect in order."""
+    cx = _cx(cx)
+    t = cx.cat.t
+    out = []
+    ranks = card.get("ranks", [])
+    if ranks:
+        number = "one" if len(ranks) == 1 else "many"
+        if card["class"] in cx.classes or cx.cat.has(f"class.{card['class']}") and card["class"] != "neutral":
+            sentence = t(f"card.ranks.{number}", n=len(ranks), cls=cx.cls(card["class"]))
+        else:
+            sentence = t(f"card.ranks_any.{number}", n=len(ranks))
+        if any(ranks):
+            sentence = t("card.ranks_worth", ranks=sentence, points=cx.join([str(r) for r in ranks]))
+        out.append(t("sentence", text=sentence))
+    if card.get("points"):
+        out.append(t("card.points", points=card["points"]))
+    track = card.get("track")
+    if track:
+        out.append(t("card.track", notches=" – ".join(str(v) for v in track)))
+    out.extend(effect_text(effect, cx) for _, effect in effects)
+    return out
+
+
+def formula_text(cls: str, expr: ir.Expr, cx: "Context | Catalog") -> str:
+    """A class formula: what a column of class `cls` is worth."""
+    cx = _cx(cx)
+    return cx.cat.t("formula", cls=cx.cls(cls), value=expr_text(expr, cx))
