@@ -7,7 +7,7 @@ Sources:
   rules/base/game.yaml
   rules/base/heroes.yaml
 """
-CONTENT_HASH = '37576a19986c06e04bd6d8fbbbf1033bb48e8c4be3408b6d61a0a8bbd4653fea'
+CONTENT_HASH = '905c9a45223fb541be2e74a912f2d3b0d9a6fc392fa3926352bf1732133cf00a'
 
 from nidavellir.runtime.support import div as _div, lookup as _lookup
 
@@ -928,9 +928,11 @@ RULES = {'cards': {'aegur': {'class': 'blacksmith',
                      {'id': 'simultaneous-triggers',
                       'layer': 'base',
                       'source': 'DESIGN §7 (no rule in 003; a defined order).',
-                      'text': 'Effects that trigger in the same window run player by player in the order of '
-                              "the last bid (highest gem first at the start), each player's cards in "
-                              'command-zone order then army columns in class order, bottom to top.'},
+                      'text': 'Effects that trigger in the same window run player by player, highest gem '
+                              "first (the order gems give ties), each player's cards in command-zone order "
+                              'then army columns in class order, bottom to top. An event runs the concerned '
+                              "card's own `when` effects first, then the `whenever` effects of its owner's "
+                              'cards in that order.'},
                      {'id': 'board-reference-values',
                       'layer': 'base',
                       'source': '003 "Determining the Bravery Value" - "Hunters: the number of Hunters '
