@@ -154,17 +154,25 @@ def _store(chash: str, source: str) -> None:
 
 
 def build(check: bool = False) -> list[str]:
-    """Regenerate generated/ (or with check, list the stale files without writing)."""
+    """Regenerate generated/: the compiled rule sets and the base game's references
+    (or with check, list the stale files without writing)."""
+    from .docs import default_docs
+
     stale = []
     out = generated_dir()
     for name, expansions in DEFAULT_SETS.items():
         compiled = compile_specs(layer_specs(expansions))
-        path = out / f"{name}.py"
-        old = path.read_text(encoding="utf-8") if path.exists() else None
-        if old != compiled.source:
-            stale.append(f"generated/{name}.py")
-            if not check:
-                path.write_text(compiled.source, encoding="utf-8")
+        files = {f"{name}.py": compiled.source}
+        if not expansions:
+            files.update(default_docs(compiled))
+        for rel, text in files.items():
+            path = out / rel
+            old = path.read_text(encoding="utf-8") if path.exists() else None
+            if old != text:
+                stale.append(f"generated/{rel}")
+                if not check:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    path.write_text(text, encoding="utf-8")
     return stale
 
 

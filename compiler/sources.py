@@ -13,7 +13,7 @@ COMPILER_VERSION = "2"
 
 Spec = tuple[Path, str, bool]  # path, display name, is a variant
 # Modules that render references from compiled rules; they do not change what compiles.
-DOCS_MODULES = frozenset({"text.py", "docs.py", "sheets.py"})
+DOCS_MODULES = frozenset({"text.py", "docs.py", "docmodel.py", "docscore.py", "sheets.py"})
 
 
 @lru_cache(maxsize=1)

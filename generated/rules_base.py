@@ -7,7 +7,7 @@ Sources:
   rules/base/game.yaml
   rules/base/heroes.yaml
 """
-CONTENT_HASH = '905c9a45223fb541be2e74a912f2d3b0d9a6fc392fa3926352bf1732133cf00a'
+CONTENT_HASH = '0db36ec67cb1b1d02e4d64812e4ac7e6608cc49e5820df9236d073df6ad0ed48'
 
 from nidavellir.runtime.support import div as _div, lookup as _lookup
 

@@ -19,7 +19,7 @@ def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(
         prog="nidavellir",
         description="Rules compiler and engine for the card game Nidavellir: play bot games, "
-                    "score positions, check and build the rules data.",
+                    "score positions, check and build the rules data, render the rule reference.",
     )
     sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -57,6 +57,30 @@ def parser() -> argparse.ArgumentParser:
 
     build = sub.add_parser("build", help="regenerate the compiled rules in generated/")
     build.add_argument("--check", action="store_true", help="fail if generated/ is stale instead of writing it")
+
+    docs = sub.add_parser(
+        "docs", help="render the rule reference (Markdown, HTML or PDF) from the compiled rules",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Render the rule reference of a rule set: components and counts per player count, setup, "
+                    "the turn sequence (from the flow data), bids and gem trades, coins, heroes, class "
+                    "scoring with a worked table, the end of each age, final scoring, every card with its "
+                    "rule text (generated from its effects), the interpretations, a glossary and an index. "
+                    "With --variant, the house rules in force are named and every entry they change is marked.",
+        epilog="formats:\n"
+               "  md    reference.md\n"
+               "  html  reference.html (self-contained) and, where card sheets are available, cards.html\n"
+               "  pdf   the HTML files and their PDFs (printed with headless Chromium)\n"
+               "examples:\n"
+               "  nidavellir docs --format html --out out/\n"
+               "  nidavellir docs --variant rules/variants/generous-offerings.yaml --lang be --out out/\n"
+               "  nidavellir docs --lang be --check")
+    rules_args(docs)
+    docs.add_argument("--format", default="md", metavar="md|html|pdf", help="output format (default md)")
+    docs.add_argument("--lang", default="en", metavar="en|be", help="language of the reference (default en)")
+    docs.add_argument("--out", metavar="DIR", help="folder to write into (created if missing)")
+    docs.add_argument("--check", action="store_true",
+                      help="write nothing; list the message keys of --lang that fall back to English "
+                           "(exit 1 if there are any)")
 
     replay = sub.add_parser("replay", help="replay a decision log and print its final scores")
     replay.add_argument("log", metavar="LOG")

@@ -168,6 +168,38 @@ def build(args) -> int:
     return 0
 
 
+def docs(args) -> int:
+    """Render the rule reference; with --check, list the keys of --lang that fall back to English."""
+    from nidavellir.compiler import docs as rdocs
+    from nidavellir.compiler.text import MissingMessage
+
+    try:
+        cat = rdocs.load_catalog(args.lang)
+        if args.format not in rdocs.FORMATS:
+            raise rdocs.DocsError(f"unknown format `{args.format}` (choose from: {', '.join(rdocs.FORMATS)})")
+        if not args.check and not args.out:
+            raise rdocs.DocsError("--out DIR is required (the folder to write the reference into)")
+        compiled = rdocs.compile_rules(tuple(args.expansions), tuple(args.variant))
+        if args.check:
+            rdocs.render_all(compiled, cat)
+            for key in sorted(cat.missing):
+                print(key)
+            if cat.missing:
+                print(f"{len(cat.missing)} message key(s) have no `{cat.lang}` text and fall back to English",
+                      file=sys.stderr)
+                return 1
+            print(f"every message of the reference has a `{cat.lang}` text")
+            return 0
+        written = rdocs.write(compiled, cat, args.format, Path(args.out))
+    except rdocs.DocsError as err:
+        raise CommandError(str(err)) from None
+    except MissingMessage as err:
+        raise CommandError(f"the English message catalog has no text for `{err.args[0]}` "
+                           "(compiler/messages/en/)") from None
+    print("wrote " + ", ".join(str(p) for p in written))
+    return 0
+
+
 def replay(args) -> int:
     try:
         lines = Path(args.log).read_text(encoding="utf-8").splitlines()

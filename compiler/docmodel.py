@@ -1,0 +1,467 @@
+"""What the rule reference shows, gathered from a compiled rule set.
+
+Every number comes from the rules data, every card text from its effect IR (compiler/text.py),
+the turn from the flow data; the templates only arrange it with catalog wording.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any
+
+from . import ir
+from .build import module_from_source
+from .compile import Compiled
+from .docscore import TABLE_RANKS, example, pointless_values
+from .dsl import parse_expr
+from .layers import Origin
+from .text import Catalog, Context, card_text, context_of, effect_text, formula_text
+
+# Sections in reading order: (anchor, catalog key of the title).
+SECTIONS = [
+    ("house-rules", "ref.house.title"), ("components", "ref.components.title"), ("setup", "ref.setup.title"),
+    ("turn", "ref.turn.title"), ("bids", "ref.bids.title"), ("coins", "ref.coins.title"),
+    ("heroes", "ref.heroes.title"), ("scoring", "ref.scoring.title"), ("age-end", "ref.age_end.title"),
+    ("final-scoring", "ref.final.title"), ("cards", "ref.cards.title"),
+    ("interpretations", "ref.interp.title"), ("glossary", "ref.glossary.title"), ("index", "ref.index.title"),
+]
+# The section that shows each game setting (a house rule that changes one marks it).
+SETTING_SECTIONS = {
+    "players": "components", "cards_per_tavern": "components", "coins": "components", "gems": "components",
+    "taverns": "setup", "ages": "turn", "events": "turn", "kinds": "cards", "classes": "scoring",
+    "flow.turn": "turn", "flow.age_end": "age-end", "flow.before_scoring": "final-scoring",
+}
+# The section whose rule a game param changes (cards that modify it are listed there).
+PARAM_SECTIONS = {"bid_from_hand": "bids", "transform_bonus": "coins", "trade_lower": "coins",
+                  "recruit_by_lines": "heroes"}
+
+
+def card_anchors(card_ids: list[str]) -> dict[str, str]:
+    """A unique HTML/Markdown anchor per card id (`warrior:3` -> `card-warrior-3`)."""
+    out: dict[str, str] = {}
+    used: set[str] = set()
+    for cid in card_ids:
+        anchor = base = "card-" + cid.replace(":", "-")
+        i = 2
+        while anchor in used:
+            anchor, i = f"{base}-{i}", i + 1
+        used.add(anchor)
+        out[cid] = anchor
+    return out
+
+
+def _per(table: dict, n: int, default: Any = None) -> Any:
+    """A `{players: value}` table's entry for n players (keys may be str or int)."""
+    return table.get(n, table.get(str(n), default))
+
+
+def sort_key(text: str) -> tuple:
+    """Alphabetical order for readers: accents folded, case ignored, numbers by value."""
+    plain = "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch)).casefold()
+    return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", plain) if part)
+
+
+def _add(items: list, item: Any) -> None:
+    if item not in items:
+        items.append(item)
+
+
+def _value_at(origin: Origin) -> Any:
+    value: Any = origin.loaded.data
+    for key in origin.path:
+        value = value[key]
+    return value
+
+
+class _Model:
+    def __init__(self, compiled: Compiled, cat: Catalog):
+        self.c = compiled
+        self.d = compiled.data
+        self.game = self.d["game"]
+        self.cat = cat
+        self.cx: Context = context_of(self.d, cat)
+        self.class_ids = [c["id"] for c in self.d["classes"]]
+        self.anchors = card_anchors(list(self.d["cards"]))
+        self.variants = {l["id"]: l for l in self.d["layers"] if l["variant"]}
+        self.layer_of = {id(f): layer.id for layer in compiled.merged.layers for f in layer.files}
+        self.players = list(range(self.game["players"]["min"], self.game["players"]["max"] + 1))
+
+    # -- helpers -------------------------------------------------------------------------------
+    def t(self, key: str, **kw: Any) -> str:
+        return self.cat.t(key, **kw)
+
+    def link(self, cid: str) -> dict:
+        return {"anchor": self.anchors[cid], "name": self.cx.card(cid)}
+
+    def layer_names(self, layer_ids: list[str]) -> list[str]:
+        out: list[str] = []
+        for lid in layer_ids:
+            if lid in self.variants:
+                _add(out, self.variants[lid]["name"])
+        return out
+
+    def from_variant(self, origin: Origin | None) -> str | None:
+        lid = self.layer_of.get(id(origin.loaded)) if origin is not None else None
+        return lid if lid in self.variants else None
+
+    def per_players_text(self, values: dict[int, Any]) -> str:
+        return self.cx.join([self.t("ref.per_players", n=n, value=v) for n, v in values.items()])
+
+    def deck_size(self, age: int, n: int) -> int:
+        return sum(count for _, count, least in self.decks(age) if least <= n)
+
+    def decks(self, age: int) -> list:
+        return self.d["decks"].get(age, self.d["decks"].get(str(age), []))
+
+    def in_any_deck(self) -> set[str]:
+        return {e[0] for age in self.game["ages"] for e in self.decks(age)}
+
+    def cards_of(self, kind: str) -> list[str]:
+        order = {c: i for i, c in enumerate(["neutral"] + self.class_ids)}
+        ids = [cid for cid, c in self.d["cards"].items() if c["kind"] == kind]
+        return sorted(ids, key=lambda cid: order.get(self.d["cards"][cid]["class"], len(order)))
+
+    def reacting(self, event: str) -> list[dict]:
+        """Cards with an effect on this flow window, in card-list order."""
+        return [self.link(cid) for cid, effects in self.c.effects.items()
+                if any(isinstance(e, (ir.Triggered, ir.Replacement)) and e.event == event for _, e in effects)]
+
+    def modifying(self, section: str) -> list[dict]:
+        params = {p for p, s in PARAM_SECTIONS.items() if s == section}
+        return [self.link(cid) for cid, effects in self.c.effects.items()
+                if any(isinstance(e, ir.Modifier) and e.param in params for _, e in effects)]
+
+    # -- house rules and marks ---------------------------------------------------------------------
+    def changes(self) -> tuple[dict[str, list[str]], dict[str, list[tuple[str, str, str]]]]:
+        """Section anchor -> names of the house rules that change it, and house rule id -> the game
+        settings it changes (dotted path, the value it sets or "", section anchor)."""
+        marks: dict[str, list[str]] = {}
+        settings: dict[str, list[tuple[str, str, str]]] = {}
+        origins = self.c.merged.game_origin
+        containers = {p[:i] for p in origins for i in range(1, len(p))}
+        for path, origin in origins.items():
+            lid = self.from_variant(origin)
+            if lid is None or path in containers or path[-1] == "id":
+                continue  # another layer's, a container of other settings, or a mere id
+            unit = path[:3] if path[0] == "flow" else path[:2] if path[0] == "classes" else path
+            if path[0] == "params":
+                section = PARAM_SECTIONS.get(str(path[1]), "house-rules")
+            else:
+                head = ".".join(str(k) for k in path[:2]) if path[0] == "flow" else str(path[0])
+                section = SETTING_SECTIONS.get(head, "house-rules")
+            _add(marks.setdefault(section, []), self.variants[lid]["name"])
+            value = _value_at(origin) if unit == path and isinstance(_value_at(origin), (int, str)) else ""
+            _add(settings.setdefault(lid, []), (".".join(str(k) for k in unit), str(value), section))
+        for origin in self.c.merged.deck_origin.values():
+            lid = self.from_variant(origin)
+            if lid is not None:
+                _add(marks.setdefault("components", []), self.variants[lid]["name"])
+        return marks, settings
+
+    def house_rules(self, settings: dict[str, list[tuple[str, str, str]]]) -> list[dict]:
+        merged = self.c.merged
+        out = []
+        for lid, layer in self.variants.items():
+            removed = [cid for cid, layers in merged.card_layers.items() if lid in layers and cid not in self.d["cards"]]
+            out.append({
+                "id": lid,
+                "name": layer["name"],
+                "description": layer["description"],
+                "source": layer["source"],
+                "cards": [self.link(cid) for cid, c in self.d["cards"].items() if lid in c["layers"]],
+                "removed": [self.cat.t(f"card.{cid}", default=_value_at(merged.card_origin[cid]["name"])
+                                       if "name" in merged.card_origin[cid] else cid) for cid in removed],
+                "classes": [{"anchor": f"scoring-{path.split('.')[1]}", "name": self.cx.cls(path.split(".")[1])}
+                            for path, _, _ in settings.get(lid, []) if path.startswith("classes.")],
+                "settings": [{"path": path, "value": value, "anchor": section}
+                             for path, value, section in settings.get(lid, []) if not path.startswith("classes.")],
+                "interpretations": [{"anchor": f"interp-{i['id']}", "id": i["id"]}
+                                    for i in self.d["interpretations"] if i.get("layer") == lid],
+            })
+        return out
+
+    # -- components and setup ----------------------------------------------------------------------
+    def components(self) -> dict:
+        g = self.game
+        coins = g["coins"]
+        in_decks = self.in_any_deck()
+        kinds = []
+        for kind in g["kinds"]:
+            ids = [cid for cid, c in self.d["cards"].items() if c["kind"] == kind]
+            count = sum(e[1] for age in g["ages"] for e in self.decks(age) if self.d["cards"][e[0]]["kind"] == kind)
+            count += sum(self.d["cards"][cid]["copies"] for cid in ids if cid not in in_decks)
+            kinds.append({"kind": kind, "label": self.kind_label(kind), "entries": len(ids), "count": count})
+        treasure = {int(v): n for v, n in coins.get("treasure", {}).items()}
+        rows = []
+        for n in self.players:
+            removed = sum(_per(coins.get("treasure_removed", {}), n, {}).values())
+            per_tavern = _per(g["cards_per_tavern"], n, 0)
+            rows.append({
+                "players": n,
+                "gems": ", ".join(str(v) for v in _per(g["gems"]["by_players"], n, [])),
+                "per_tavern": per_tavern,
+                "per_turn": per_tavern * len(g["taverns"]),
+                "decks": [self.deck_size(age, n) for age in g["ages"]],
+                "treasure": sum(treasure.values()) - removed,
+            })
+        basic = coins.get("basic", [])
+        return {
+            "kinds": kinds,
+            "rows": rows,
+            "ages": g["ages"],
+            "basic": self.cx.join([self.coin_label(c) for c in basic]),
+            "basic_total": len(basic) * self.players[-1],
+            "max_players": self.players[-1],
+            "treasure": self.cx.join([self.t("ref.count_of", count=treasure[v], what=v) for v in sorted(treasure)]),
+            "treasure_total": sum(treasure.values()),
+            "special_coins": self.cx.join([self.t("ref.coin.special", name=self.coin_name(c), value=c["value"])
+                                           for c in coins.get("special", [])]),
+            "gems": ", ".join(str(v) for v in sorted({v for n in self.players
+                                                      for v in _per(g["gems"]["by_players"], n, [])})),
+            "special_gems": self.cx.join([self.t("ref.gem.special" if s.get("tradable", True)
+                                                 else "ref.gem.special_untradable", value=s["value"],
+                                                 points=s.get("points", 0)) for s in g["gems"].get("special", [])]),
+        }
+
+    def coin_label(self, coin: dict) -> str:
+        key = "ref.coin.trading" if coin.get("trading") else "ref.coin.value"
+        return self.t(key, value=coin["value"])
+
+    def trading_coins(self) -> str:
+        coins = self.game["coins"]
+        return self.cx.join([str(c["value"]) for c in coins.get("basic", []) if c.get("trading")]
+                            + [self.coin_name(c) for c in coins.get("special", []) if c.get("trading")])
+
+    def coin_name(self, coin: dict) -> str:
+        return self.cat.t(f"coin.name.{coin['id']}", default=coin.get("name", coin["id"]))
+
+    def kind_label(self, kind: str) -> str:
+        return self.cat.t(f"ref.kinds.{kind}", default=kind.replace("-", " ").capitalize())
+
+    def setup(self) -> dict:
+        g = self.game
+        coins = g["coins"]
+        treasure_total = sum(coins.get("treasure", {}).values())
+        removals: list[tuple[dict, list[int]]] = []
+        for n in self.players:
+            table = _per(coins.get("treasure_removed", {}), n)
+            if not table:
+                continue
+            for known, ns in removals:
+                if known == table:
+                    ns.append(n)
+                    break
+            else:
+                removals.append((table, [n]))
+        extra: dict[tuple[int, int], list[dict]] = {}
+        for age in g["ages"]:
+            for cid, count, least in self.decks(age):
+                if least > self.players[0]:
+                    extra.setdefault((least, age), []).append(dict(self.link(cid), count=count))
+        return {
+            "basic": self.cx.join([self.coin_label(c) for c in coins.get("basic", [])]),
+            "gems": "; ".join(self.t("ref.setup.gems_for", n=n, gems=", ".join(map(str, _per(g["gems"]["by_players"], n, []))))
+                              for n in self.players),
+            "taverns": self.taverns(),
+            "heroes": sum(c["copies"] for c in self.d["cards"].values() if c["kind"] == "hero"),
+            "distinctions": [self.link(cid) for cid in self.cards_of("distinction")],
+            "treasure_total": treasure_total,
+            "removals": [{"players": self.cx.join([str(n) for n in ns]),
+                          "coins": self.cx.join([self.t("ref.count_of", count=k, what=v) for v, k in table.items()]),
+                          "left": treasure_total - sum(table.values())} for table, ns in removals],
+            "extra": [{"players": least, "age": age, "cards": cards} for (least, age), cards in sorted(extra.items())],
+        }
+
+    def taverns(self) -> str:
+        return self.cx.join([self.cat.t(f"tavern.{t['id']}", default=t.get("name", t["id"]))
+                             for t in self.game["taverns"]])
+
+    # -- flow ----------------------------------------------------------------------------------------
+    def steps(self, part: str, marks_by_step: dict[str, list[str]]) -> list[dict]:
+        out = []
+        for step in self.game["flow"].get(part, []):
+            window = step.get("window")
+            out.append({
+                "id": step["id"],
+                "do": step.get("do"),
+                "window": window,
+                "window_name": self.cat.t(f"ref.window.{window}", default=window) if window else "",
+                "ages": list(step.get("ages", [])),
+                "ages_text": self.cx.join([str(a) for a in step.get("ages", [])]),
+                "reacting": self.reacting(window) if window else [],
+                "changed": marks_by_step.get(step["id"], []),
+            })
+        return out
+
+    def marks_under(self, head: str, at: int) -> dict[str, list[str]]:
+        """Names of the house rules that set something under `game.<head>`, by the path's key at `at`
+        (a flow step id, a class id)."""
+        out: dict[str, list[str]] = {}
+        for path, origin in self.c.merged.game_origin.items():
+            lid = self.from_variant(origin)
+            if lid is not None and path[0] == head and len(path) > at + 1 and path[-1] != "id":
+                _add(out.setdefault(str(path[at]), []), self.variants[lid]["name"])
+        return out
+
+    def step_facts(self) -> dict[str, Any]:
+        """Numbers the flow steps' catalog texts may name."""
+        g = self.game
+        return {
+            "per_tavern": self.per_players_text({n: _per(g["cards_per_tavern"], n, 0) for n in self.players}),
+            "taverns": self.taverns(),
+        }
+
+    def ages(self, steps: list[dict]) -> list[dict]:
+        ages = self.game["ages"]
+        return [{"age": age, "last": age == ages[-1],
+                 "steps": [s for s in steps if not s["ages"] or age in s["ages"]]} for age in ages]
+
+    # -- scoring -----------------------------------------------------------------------------------------
+    def classes(self, marks: dict[str, list[str]]) -> tuple[list[dict], dict]:
+        module = module_from_source(self.c.source, self.c.content_hash)
+        params = dict(self.d["params"])
+        coin = max((c["value"] for c in self.game["coins"].get("basic", [])), default=0)
+        out, table_classes = [], []
+        for c in self.d["classes"]:
+            cid = c["id"]
+            fn = module.CLASS_SCORE[cid]
+            values = pointless_values(fn, cid, params)
+            ex = None
+            if values is None:
+                ex = example(fn, cid, self.example_cards(cid), params, coin)
+            else:
+                table_classes.append((cid, values))
+            out.append({
+                "id": cid,
+                "anchor": f"scoring-{cid}",
+                "name": self.cx.cls(cid),
+                "formula": formula_text(cid, parse_expr(c["score"]), self.cx),
+                "tabulated": values is not None,
+                "example": None if ex is None else {
+                    "cards": [self.link(x) for x in ex.cards], "ranks": ex.ranks, "points": ex.points,
+                    "value": ex.value,
+                    "facts": self.cx.join([self.t(k, **{n: self.cx.cls(v) if n == "cls" else v for n, v in kw.items()})
+                                           for k, kw in ex.facts]),
+                },
+                "changed": marks.get(cid, []),
+            })
+        table = {"classes": [self.cx.cls(cid) for cid, _ in table_classes],
+                 "rows": [[n] + [values[i] for _, values in table_classes] for i, n in enumerate(TABLE_RANKS)]}
+        return out, table
+
+    def example_cards(self, cls: str, size: int = 3) -> list[dict]:
+        """The first distinct dwarf cards of a class in the age decks, as an example column."""
+        cards: list[dict] = []
+        for age in self.game["ages"]:
+            for cid, _, _ in self.decks(age):
+                card = self.d["cards"][cid]
+                if card["class"] == cls and card["kind"] == "dwarf" and card["ranks"] and card not in cards:
+                    cards.append(card)
+        return cards[:size]
+
+    # -- cards -------------------------------------------------------------------------------------------
+    def card_view(self, cid: str) -> dict:
+        card = self.d["cards"][cid]
+        ranks = card["ranks"]
+        label = []
+        if ranks:
+            label.append(self.t("ref.card.ranks_points", n=len(ranks), points=", ".join(map(str, ranks))) if any(ranks)
+                         else self.t("ref.card.ranks_plain", n=len(ranks)))
+        if card["points"]:
+            label.append(self.t("ref.card.points", points=card["points"]))
+        return {
+            "id": cid,
+            "anchor": self.anchors[cid],
+            "name": self.cx.card(cid),
+            "kind": card["kind"],
+            "class": card["class"],
+            "class_label": self.cx.cls(card["class"]),
+            "ranks_label": "; ".join(label),
+            "text": card_text(card, self.c.effects.get(cid, []), self.cx),
+        }
+
+    def card_groups(self) -> list[dict]:
+        groups = []
+        for kind in self.game["kinds"]:
+            cards = [dict(self.card_view(cid), copies=self.d["cards"][cid]["copies"],
+                          changed=self.layer_names(self.d["cards"][cid]["layers"])) for cid in self.cards_of(kind)]
+            if cards:
+                groups.append({"kind": kind, "anchor": f"kind-{kind}", "label": self.kind_label(kind),
+                               "cards": cards})
+        return groups
+
+    def requirements(self) -> list[dict]:
+        return [dict(self.link(cid), text=[effect_text(e, self.cx) for _, e in effects
+                                            if isinstance(e, ir.Requirement)])
+                for cid, effects in self.c.effects.items() if any(isinstance(e, ir.Requirement) for _, e in effects)]
+
+    def heroes_by_class(self) -> list[dict]:
+        heroes = self.cards_of("hero")
+        out = []
+        for cls in ["neutral"] + self.class_ids:
+            cards = [self.link(cid) for cid in heroes if self.d["cards"][cid]["class"] == cls]
+            if cards:
+                out.append({"class": cls, "label": self.cx.cls(cls), "cards": cards})
+        return out
+
+    # -- interpretations, glossary, index --------------------------------------------------------------------
+    def interpretations(self) -> list[dict]:
+        return [{"id": i["id"], "anchor": f"interp-{i['id']}",
+                 "text": self.cat.t(f"interp.{i['id']}", default=i["text"]), "source": i.get("source", ""),
+                 "changed": self.layer_names([i.get("layer", "")])} for i in self.d["interpretations"]]
+
+    def glossary(self) -> list[dict]:
+        keys = [k for k in self.cat.fallback if k.startswith("glossary.") and k.count(".") == 1]
+        terms = [{"id": k.split(".", 1)[1], "anchor": "term-" + k.split(".", 1)[1], "term": self.t(k),
+                  "text": self.t(k + ".text")} for k in keys]
+        return sorted(terms, key=lambda x: (sort_key(x["term"]), x["id"]))
+
+    def index(self) -> list[dict]:
+        return sorted((self.link(cid) for cid in self.d["cards"]), key=lambda x: (sort_key(x["name"]), x["anchor"]))
+
+
+def reference_context(compiled: Compiled, cat: Catalog) -> dict:
+    """Everything the reference templates render, for one compiled rule set and language."""
+    m = _Model(compiled, cat)
+    gems = compiled.data["game"]["gems"].get("special", [])
+    marks, settings = m.changes()
+    house = m.house_rules(settings)
+    step_marks = m.marks_under("flow", 2)
+    classes, table = m.classes(m.marks_under("classes", 1))
+    components = m.components()
+    return {
+        "lang": cat.lang,
+        "layers": [layer["name"] for layer in compiled.data["layers"]],
+        "sections": [{"anchor": a, "title": k} for a, k in SECTIONS if a != "house-rules" or house],
+        "marks": marks,
+        "house_rules": house,
+        "components": components,
+        "setup": m.setup(),
+        "turn": m.steps("turn", step_marks),
+        "facts": m.step_facts(),
+        "ages": m.ages(m.steps("age_end", step_marks)),
+        "gems": components["gems"],
+        "special_gems": [g for g in gems if not g.get("tradable", True)],
+        "point_gems": [g for g in gems if g.get("points")],
+        "trading_coins": m.trading_coins(),
+        "modifying": {s: m.modifying(s) for s in dict.fromkeys(PARAM_SECTIONS.values())},
+        "class_names": m.cx.join([m.cx.cls(c) for c in m.class_ids]),
+        "class_count": len(m.class_ids),
+        "heroes": m.heroes_by_class(),
+        "requirements": m.requirements(),
+        "classes": classes,
+        "table": table,
+        "distinctions": [dict(m.link(cid), cls=m.cx.cls(compiled.data["cards"][cid]["class"]))
+                         for cid in m.cards_of("distinction")],
+        "card_groups": m.card_groups(),
+        "interpretations": m.interpretations(),
+        "glossary": m.glossary(),
+        "index": m.index(),
+    }
+
+
+def card_views(compiled: Compiled, cat: Catalog) -> list[dict]:
+    """Every card as the reference shows it, grouped by kind: id, anchor, name, kind, class,
+    class_label, ranks_label and text (its sentences, from the effect IR)."""
+    m = _Model(compiled, cat)
+    return [m.card_view(cid) for kind in m.game["kinds"] for cid in m.cards_of(kind)]

@@ -1,0 +1,183 @@
+"""Render the rule reference (Markdown, HTML, PDF) from compiled rules with the Jinja2 templates
+in compiler/templates and the wording of a message catalog (compiler/messages/<lang>)."""
+from __future__ import annotations
+
+import importlib
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import Markup, escape
+
+from .build import compile_specs, layer_specs, validate_expansions
+from .compile import Compiled
+from .docmodel import card_views, reference_context
+from .text import LANGS, Catalog
+
+FORMATS = ("md", "html", "pdf")
+DEFAULT_LANGS = ("en", "be")        # committed references of the base game (generated/docs/<lang>/)
+DEFAULT_FORMATS = ("md", "html")
+
+__all__ = ["FORMATS", "LANGS", "DocsError", "card_views", "render", "render_all", "default_docs", "write",
+           "compile_rules"]
+
+
+class DocsError(Exception):
+    """A problem the user can fix (unknown language or format, unwritable folder, no PDF maker)."""
+
+
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]|])")
+_PLACEHOLDER = re.compile(r"(\{[^{}]*\})")
+
+
+class MdMarkup(Markup):
+    """Markdown-safe text: plain strings formatted or joined into it are escaped for Markdown
+    (and HTML, which Markdown passes through)."""
+
+    @classmethod
+    def escape(cls, s: Any, /) -> "MdMarkup":
+        if hasattr(s, "__html__"):
+            return cls(s.__html__())
+        return cls(_MD_SPECIAL.sub(r"\\\1", str(escape(s))))
+
+
+class _Words:
+    """Catalog wording for one output format: `t` plain, `tf` formatted with already-marked-up
+    arguments (links), `e` escaped plain text, `join` a list the catalog's way, `seq` with a separator."""
+
+    def __init__(self, cat: Catalog, markup: type[Markup]):
+        self.cat = cat
+        self.markup = markup
+
+    def t(self, key: str, default: str | None = None, **kw: Any) -> str:
+        return self.cat.t(key, default=default, **kw)
+
+    def tf(self, key: str, **kw: Any) -> Markup:
+        m = self.markup
+        parts = _PLACEHOLDER.split(self.cat.t(key))  # escape the words, keep the {placeholders}
+        return m("").join(m(p) if i % 2 else m.escape(p) for i, p in enumerate(parts)).format(**kw)
+
+    def e(self, text: Any) -> Markup:
+        return self.markup.escape(text)
+
+    def seq(self, items: list, sep: str = " · ") -> Markup:
+        return self.markup(sep).join(items)
+
+    def join(self, items: list) -> Markup:
+        m = self.markup
+        if len(items) < 2:
+            return m("").join(items)
+        return self.tf("list.and", head=m(", ").join(items[:-1]), last=items[-1])
+
+
+@lru_cache(maxsize=None)
+def _env(fmt: str) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("nidavellir.compiler", "templates"),
+        autoescape=True,  # HTML escaping; Markdown also passes through MdMarkup (finalize)
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    if fmt == "md":
+        env.finalize = lambda value: value if hasattr(value, "__html__") else MdMarkup.escape(value)
+    return env
+
+
+def _plain_quotes(text: str) -> str:
+    return text.replace("&#39;", "'").replace("&#34;", '"')
+
+
+def md_escape(text: str) -> str:
+    """Plain text as the Markdown reference prints it."""
+    return _plain_quotes(str(MdMarkup.escape(text)))
+
+
+def _tidy(text: str, fmt: str) -> str:
+    """No trailing spaces; blank lines only between Markdown blocks (one at most), where quotes
+    show plainly."""
+    text = re.sub(r"[ \t]+\n", "\n", text)
+    if fmt == "md":
+        return re.sub(r"\n{3,}", "\n\n", _plain_quotes(text)).strip() + "\n"
+    return re.sub(r"\n{2,}", "\n", text).strip() + "\n"
+
+
+def compile_rules(expansions: tuple[str, ...] = (), variants: tuple[str, ...] = ()) -> Compiled:
+    validate_expansions(expansions)
+    return compile_specs(layer_specs(tuple(expansions), tuple(variants)))
+
+
+def load_catalog(lang: str) -> Catalog:
+    if lang not in LANGS:
+        raise DocsError(f"unknown language `{lang}` (choose from: {', '.join(LANGS)})")
+    return Catalog.load(lang)
+
+
+def render(compiled: Compiled, cat: Catalog, fmt: str) -> str:
+    """The reference in one format (`md` or `html`)."""
+    if fmt not in ("md", "html"):
+        raise DocsError(f"cannot render `{fmt}` directly (choose from: md, html)")
+    words = _Words(cat, MdMarkup if fmt == "md" else Markup)
+    context = reference_context(compiled, cat)
+    template = _env(fmt).get_template(f"reference.{fmt}.j2")
+    text = template.render(ref=context, t=words.t, tf=words.tf, e=words.e, join=words.join, seq=words.seq,
+                           lang=cat.lang)
+    return _tidy(text, fmt)
+
+
+def render_all(compiled: Compiled, cat: Catalog, formats: tuple[str, ...] = DEFAULT_FORMATS) -> dict[str, str]:
+    """File name -> text, for each format."""
+    return {f"reference.{fmt}": render(compiled, cat, fmt) for fmt in formats}
+
+
+def default_docs(compiled: Compiled) -> dict[str, str]:
+    """The committed references of this rule set: `docs/<lang>/reference.<fmt>` -> text."""
+    out = {}
+    for lang in DEFAULT_LANGS:
+        for name, text in render_all(compiled, Catalog.load(lang)).items():
+            out[f"docs/{lang}/{name}"] = text
+    return out
+
+
+def _sheets() -> Any:
+    try:
+        return importlib.import_module("nidavellir.compiler.sheets")
+    except ImportError:
+        return None
+
+
+def write(compiled: Compiled, cat: Catalog, fmt: str, out: Path) -> list[Path]:
+    """Write the reference in `fmt` (and card sheets, when the sheet module is there) into `out`."""
+    if fmt not in FORMATS:
+        raise DocsError(f"unknown format `{fmt}` (choose from: {', '.join(FORMATS)})")
+    sheets = _sheets()
+    if fmt == "pdf" and not hasattr(sheets, "pdf_from_html"):
+        raise DocsError("PDF output needs nidavellir.compiler.sheets.pdf_from_html, which this installation "
+                        "does not have yet; use --format html and print that")
+    files = {"reference.md": render(compiled, cat, "md")} if fmt == "md" else \
+        {"reference.html": render(compiled, cat, "html")}
+    if fmt != "md" and hasattr(sheets, "card_sheet_html"):
+        files["cards.html"] = sheets.card_sheet_html(card_views(compiled, cat), cat)
+    written = [_write_text(out / name, text) for name, text in files.items()]
+    if fmt == "pdf":
+        printing_error = getattr(sheets, "DocsError", OSError)
+        for html in list(written):
+            pdf = html.with_suffix(".pdf")
+            try:
+                sheets.pdf_from_html(html, pdf)
+            except (printing_error, OSError) as err:
+                raise DocsError(f"cannot print {pdf}: {err}") from None
+            written.append(pdf)
+    return written
+
+
+def _write_text(path: Path, text: str) -> Path:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError as err:
+        raise DocsError(f"cannot write {path}: {err.strerror or err}") from None
+    return path
