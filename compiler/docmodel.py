@@ -84,6 +84,10 @@ class _Model:
         self.anchors = card_anchors(list(self.d["cards"]))
         self.variants = {l["id"]: l for l in self.d["layers"] if l["variant"]}
         self.layer_of = {id(f): layer.id for layer in compiled.merged.layers for f in layer.files}
+        for cid, origins in compiled.merged.card_origin.items():
+            renamer = self.from_variant(origins.get("name"))
+            if renamer is not None and cid in self.d["cards"]:
+                self.cx.renamed[cid] = renamer
         self.players = list(range(self.game["players"]["min"], self.game["players"]["max"] + 1))
 
     # -- helpers -------------------------------------------------------------------------------
@@ -93,11 +97,17 @@ class _Model:
     def link(self, cid: str) -> dict:
         return {"anchor": self.anchors[cid], "name": self.cx.card(cid)}
 
+    def layer_text(self, layer: dict, field: str) -> str:
+        """A layer's `name`, `description` or `source`: catalog key `layer.<id>.<field>`, the rules
+        data's English text by default."""
+        text = layer.get(field) or ""
+        return self.cat.t(f"layer.{layer['id']}.{field}", default=text) if text else ""
+
     def layer_names(self, layer_ids: list[str]) -> list[str]:
         out: list[str] = []
         for lid in layer_ids:
             if lid in self.variants:
-                _add(out, self.variants[lid]["name"])
+                _add(out, self.layer_text(self.variants[lid], "name"))
         return out
 
     def from_variant(self, origin: Origin | None) -> str | None:
@@ -149,13 +159,13 @@ class _Model:
             else:
                 head = ".".join(str(k) for k in path[:2]) if path[0] == "flow" else str(path[0])
                 section = SETTING_SECTIONS.get(head, "house-rules")
-            _add(marks.setdefault(section, []), self.variants[lid]["name"])
+            _add(marks.setdefault(section, []), self.layer_text(self.variants[lid], "name"))
             value = _value_at(origin) if unit == path and isinstance(_value_at(origin), (int, str)) else ""
             _add(settings.setdefault(lid, []), (".".join(str(k) for k in unit), str(value), section))
         for origin in self.c.merged.deck_origin.values():
             lid = self.from_variant(origin)
             if lid is not None:
-                _add(marks.setdefault("components", []), self.variants[lid]["name"])
+                _add(marks.setdefault("components", []), self.layer_text(self.variants[lid], "name"))
         return marks, settings
 
     def house_rules(self, settings: dict[str, list[tuple[str, str, str]]]) -> list[dict]:
@@ -165,9 +175,9 @@ class _Model:
             removed = [cid for cid, layers in merged.card_layers.items() if lid in layers and cid not in self.d["cards"]]
             out.append({
                 "id": lid,
-                "name": layer["name"],
-                "description": layer["description"],
-                "source": layer["source"],
+                "name": self.layer_text(layer, "name"),
+                "description": self.layer_text(layer, "description"),
+                "source": self.layer_text(layer, "source"),
                 "cards": [self.link(cid) for cid, c in self.d["cards"].items() if lid in c["layers"]],
                 "removed": [self.cat.t(f"card.{cid}", default=_value_at(merged.card_origin[cid]["name"])
                                        if "name" in merged.card_origin[cid] else cid) for cid in removed],
@@ -300,7 +310,7 @@ class _Model:
         for path, origin in self.c.merged.game_origin.items():
             lid = self.from_variant(origin)
             if lid is not None and path[0] == head and len(path) > at + 1 and path[-1] != "id":
-                _add(out.setdefault(str(path[at]), []), self.variants[lid]["name"])
+                _add(out.setdefault(str(path[at]), []), self.layer_text(self.variants[lid], "name"))
         return out
 
     def step_facts(self) -> dict[str, Any]:
@@ -406,8 +416,11 @@ class _Model:
 
     # -- interpretations, glossary, index --------------------------------------------------------------------
     def interpretations(self) -> list[dict]:
+        """Each interpretation's text and source: catalog keys `interp.<id>` and `interp.<id>.source`,
+        the rules data's English by default."""
         return [{"id": i["id"], "anchor": f"interp-{i['id']}",
-                 "text": self.cat.t(f"interp.{i['id']}", default=i["text"]), "source": i.get("source", ""),
+                 "text": self.cat.t(f"interp.{i['id']}", default=i["text"]),
+                 "source": self.cat.t(f"interp.{i['id']}.source", default=i["source"]) if i.get("source") else "",
                  "changed": self.layer_names([i.get("layer", "")])} for i in self.d["interpretations"]]
 
     def glossary(self) -> list[dict]:
@@ -431,7 +444,7 @@ def reference_context(compiled: Compiled, cat: Catalog) -> dict:
     components = m.components()
     return {
         "lang": cat.lang,
-        "layers": [layer["name"] for layer in compiled.data["layers"]],
+        "layers": [m.layer_text(layer, "name") for layer in compiled.data["layers"]],
         "sections": [{"anchor": a, "title": k} for a, k in SECTIONS if a != "house-rules" or house],
         "marks": marks,
         "house_rules": house,

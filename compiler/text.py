@@ -40,16 +40,15 @@ class Catalog:
         return key in self.messages or key in self.fallback
 
     def t(self, key: str, default: str | None = None, **kw: Any) -> str:
+        """The text of `key`; without one in this language, the English text or else `default`
+        (the rules data's own English wording), and outside English the key is listed in `missing`."""
         text = self.messages.get(key)
         if text is None:
-            text = self.fallback.get(key)
-            if text is not None or default is None:
-                if self.lang != "en" and text is not None:
-                    self.missing.add(key)
+            text = self.fallback.get(key, default)
             if text is None:
-                if default is None:
-                    raise MissingMessage(key)
-                text = default
+                raise MissingMessage(key)
+            if self.lang != "en":
+                self.missing.add(key)
         return text.format(**kw) if kw else text
 
 
@@ -73,6 +72,7 @@ class Context:
     cards: dict[str, str]            # card id -> rules-data name
     params: dict[str, int]
     coins: dict[str, str] = field(default_factory=dict)  # special coin id -> rules-data name
+    renamed: dict[str, str] = field(default_factory=dict)  # card id -> the variant layer that renamed it
 
     def cls(self, cid: str | None) -> str:
         if cid is None:
@@ -80,7 +80,10 @@ class Context:
         return self.cat.t(f"class.{cid}", default=self.classes.get(cid, cid))
 
     def card(self, cid: str) -> str:
-        return self.cat.t(f"card.{cid}", default=self.cards.get(cid, cid))
+        """A card's name; one a variant renamed is that layer's to translate."""
+        layer = self.renamed.get(cid)
+        key = f"layer.{layer}.card.{cid}" if layer else f"card.{cid}"
+        return self.cat.t(key, default=self.cards.get(cid, cid))
 
     def join(self, items: list[str]) -> str:
         if len(items) < 2:

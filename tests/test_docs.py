@@ -280,6 +280,49 @@ def test_lang_be_check_lists_the_keys_that_fall_back(base, tmp_path, capsys, mon
     assert main(["docs", "--lang", "en", "--check"]) == 0
 
 
+def test_belarusian_base_reference_has_no_untranslated_interpretation(base, outputs):
+    """Issue: "Belarusian complete for the base game, using seed 004_18c418a3c159b928.txt's names and
+    wording; a missing translation falls back to English and is listed by `nidavellir docs --lang be --check`".
+    Each interpretation of the base game and its source show their `be` text (`interp.<id>`,
+    `interp.<id>.source`), never the rules data's English, which the English reference keeps."""
+    escapes = {"md": docs.md_escape, "html": lambda text: str(escape(text))}
+    cat = Catalog.load("be")
+    assert len(base.data["interpretations"]) == 18
+    for i in base.data["interpretations"]:
+        for key, english in ((f"interp.{i['id']}", i["text"]), (f"interp.{i['id']}.source", i["source"])):
+            assert key in cat.messages, key
+            for fmt, esc in escapes.items():
+                assert esc(english) in outputs[f"base.en.{fmt}"], (key, fmt)
+                assert esc(english) not in outputs[f"base.be.{fmt}"], (key, fmt)
+                assert esc(cat.messages[key]) in outputs[f"base.be.{fmt}"], (key, fmt)
+    docs.render_all(base, cat)
+    assert not cat.missing, sorted(cat.missing)
+
+
+def test_lang_be_check_lists_an_interpretation_without_be_text(base, capsys, monkeypatch):
+    """Issue: "Belarusian complete for the base game, using seed 004_18c418a3c159b928.txt's names and
+    wording; a missing translation falls back to English and is listed by `nidavellir docs --lang be --check`".
+    With `interp.last-dwarf` and its source removed from the `be` catalog, the reference shows the
+    rules data's English for them and `--check` lists both keys (exit 1); English lists nothing."""
+    def without_last_dwarf(lang: str) -> Catalog:
+        cat = Catalog.load(lang)
+        for key in ("interp.last-dwarf", "interp.last-dwarf.source"):
+            cat.messages.pop(key, None)
+        return cat
+
+    monkeypatch.setattr(docs, "load_catalog", without_last_dwarf)
+    assert main(["docs", "--lang", "be", "--check"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out.splitlines() == ["interp.last-dwarf", "interp.last-dwarf.source"]
+    assert "2 message key(s) have no `be` text" in captured.err
+    cat = without_last_dwarf("be")
+    md = docs.render(base, cat, "md")
+    last_dwarf = next(i for i in base.data["interpretations"] if i["id"] == "last-dwarf")
+    assert docs.md_escape(last_dwarf["text"]) in md and docs.md_escape(last_dwarf["source"]) in md
+    assert cat.missing == {"interp.last-dwarf", "interp.last-dwarf.source"}
+    assert main(["docs", "--lang", "en", "--check"]) == 0
+
+
 def test_belarusian_reference_uses_the_be_catalog(outputs):
     """Issue: "--lang en|be" — the reference's words come from the catalog of that language."""
     cat = Catalog.load("be")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import string
 from importlib import resources
+from pathlib import Path
 
 import pytest
 import yaml
@@ -29,11 +30,20 @@ BE_FILES = _files("be")
 BE = {k: v for texts in BE_FILES.values() for k, v in texts.items()}
 EN = {k: v for texts in _files("en").values() for k, v in texts.items()}
 
-# Names whose English is the rules data's own `name` (no English catalog key): the catalog may
-# translate them for the rules data's cards, special coins and taverns.
+# Texts whose English is the rules data's own (no English catalog key): the catalog may translate
+# the rules data's card, special coin, tavern and layer names and its interpretations and their sources.
 DATA_NAMES = ({f"card.{cid}" for cid in BASE.data["cards"]}
               | {f"coin.name.{c['id']}" for c in BASE.data["game"]["coins"].get("special", [])}
-              | {f"tavern.{t['id']}" for t in BASE.data["game"]["taverns"]})
+              | {f"tavern.{t['id']}" for t in BASE.data["game"]["taverns"]}
+              | {f"layer.{layer['id']}.{f}" for layer in BASE.data["layers"] for f in ("name", "description", "source")}
+              | {f"interp.{i['id']}{end}" for i in BASE.data["interpretations"] for end in ("", ".source")})
+# The shipped house rules: their own texts, and the cards they rename.
+for _variant in sorted((Path(__file__).parent.parent / "rules" / "variants").glob("*.yaml")):
+    _compiled = compile_specs(layer_specs((), (str(_variant),)))
+    _layer = _compiled.data["layers"][-1]["id"]
+    DATA_NAMES |= {f"layer.{_layer}.{f}" for f in ("name", "description", "source")}
+    DATA_NAMES |= {f"layer.{_layer}.card.{cid}" for cid, card in _compiled.data["cards"].items()
+                   if card["name"] != BASE.data["cards"].get(cid, {}).get("name")}
 
 
 def fields(text: str) -> set[str]:
@@ -150,3 +160,30 @@ def test_a_missing_translation_falls_back_to_english_and_is_listed():
     text = card_text(BASE.data["cards"]["astrid"], BASE.effects["astrid"], cx)
     assert text[0].startswith("Scores ")
     assert "effect.score" in cat.missing
+
+
+@pytest.mark.parametrize("variant", sorted(p.name for p in (Path(__file__).parent.parent / "rules" / "variants").glob("*.yaml")))
+def test_shipped_variants_are_complete_in_belarusian(variant, capsys):
+    """"a missing translation falls back to English and is listed by `nidavellir docs --lang be
+    --check`": the shipped house rules have their `be` texts."""
+    from nidavellir.cli import main
+
+    path = str(Path(__file__).parent.parent / "rules" / "variants" / variant)
+    assert main(["docs", "--lang", "be", "--variant", path, "--check"]) == 0, capsys.readouterr()
+
+
+def test_a_card_a_variant_renames_is_not_shown_under_its_base_translation(tmp_path, capsys):
+    """A house rule that renames a card: the `be` reference must not show the base game's
+    translation of the old name; the new name falls back to English and `--check` lists it."""
+    from nidavellir.cli import main
+
+    variant = tmp_path / "renamed.yaml"
+    variant.write_text("layer: {id: renamed, name: Renamed}\n"
+                       "cards:\n  - {id: skaa, name: Skaa the Enormous}\n", encoding="utf-8")
+    assert main(["docs", "--lang", "be", "--variant", str(variant), "--check"]) == 1
+    err_out = capsys.readouterr()
+    assert "layer.renamed.card.skaa" in err_out.out + err_out.err
+    out = tmp_path / "out"
+    assert main(["docs", "--lang", "be", "--variant", str(variant), "--out", str(out)]) == 0
+    text = (out / "reference.md").read_text(encoding="utf-8")
+    assert "Skaa the Enormous" in text
