@@ -66,21 +66,10 @@ def compile_specs(specs: list[Spec]) -> "Compiled":
     if diags and (len(layers) < len(specs) or not all(layer.complete for layer in layers)):
         diags.raise_if_any()  # a file is missing: checking the rest would only add noise
     try:
-        compiled = compile_layers(layers, diags)
+        compiled = compile_layers(layers, diags, source_hash(specs))
     except RulesError as err:
         raise RulesError(in_file_order(err.diagnostics, [f.path for layer in layers for f in layer.files])) from None
-    compiled.content_hash = source_hash(specs) or compiled.content_hash
-    compiled.source = _with_hash(compiled.source, compiled.content_hash)
     return compiled
-
-
-def _with_hash(source: str, chash: str) -> str:
-    lines = source.split("\n")
-    for i, line in enumerate(lines):
-        if line.startswith("CONTENT_HASH = "):
-            lines[i] = f"CONTENT_HASH = {chash!r}"
-            break
-    return "\n".join(lines)
 
 
 def module_from_source(source: str, chash: str) -> types.ModuleType:

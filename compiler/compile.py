@@ -8,7 +8,7 @@ from pathlib import Path
 
 from . import ir
 from .check import Checker, Names
-from .diagnostics import Diagnostics, Location, RulesError, suggest
+from .diagnostics import Diagnostics, Location, suggest
 from .dsl import DslSyntaxError, parse_effect, parse_expr
 from .emit import ModuleEmitter, escaped
 from .layers import Layer, Merged, Origin, load_layer, merge
@@ -46,11 +46,13 @@ def load_layers(specs: list[tuple[Path, str, bool]], diags: Diagnostics) -> list
     return layers
 
 
-def compile_layers(layers: list[Layer], diags: Diagnostics | None = None) -> Compiled:
-    """Merge, check and compile; raise RulesError with every problem found (and those in `diags`)."""
+def compile_layers(layers: list[Layer], diags: Diagnostics | None = None, chash: str | None = None) -> Compiled:
+    """Merge, check and compile; raise RulesError with every problem found (and those in `diags`).
+
+    `chash` names the sources (build.source_hash); without it, a hash of the loaded data."""
     diags = diags if diags is not None else Diagnostics()
     merged = merge(layers, diags)
-    return _Compiler(merged, diags).run(content_hash(layers))
+    return _Compiler(merged, diags).run(chash or content_hash(layers))
 
 
 class _Compiler:
@@ -58,6 +60,7 @@ class _Compiler:
         self.m = merged
         self.diags = diags
         self.emitter = ModuleEmitter()
+        self.effects: dict[str, list[tuple[str, ir.Effect]]] = {}  # card id -> (text, IR)
 
     def err(self, origin: Origin | None, message: str, hint: str | None = None) -> None:
         loc = origin.loc if origin else Location("<rules>", 1, 1)
@@ -116,10 +119,7 @@ class _Compiler:
         )
 
     # -- cards ------------------------------------------------------------------------
-    effects: dict[str, list[tuple[str, ir.Effect]]]
-
     def card(self, cid: str, card: dict, names: Names) -> dict:
-        self.effects = getattr(self, "effects", {})
         origin = self.m.card_origin[cid]
         at = lambda key: origin.get(key) or origin["@"]  # noqa: E731
         kinds = self.m.game["kinds"]

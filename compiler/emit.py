@@ -22,6 +22,8 @@ class Writer:
     source_map: dict[int, str] = field(default_factory=dict)
     indent: int = 0
     origin: str = ""
+    track_coins: bool = False    # the effect has an `other coin`: remember the coins it chose
+    track_columns: bool = False  # the effect has `another chosen column`: remember the columns
 
     def line(self, text: str = "") -> None:
         self.lines.append("    " * self.indent + text if text else "")
@@ -130,13 +132,19 @@ def place_target(w: Writer, place: ir.Place, ref: str) -> str:
         if place.mode == "among":
             extra = f", among={place.among!r}"
         w.line(f"dest = yield from g.choose_column(p, {ref}{extra})")
-        w.line("cols.append(dest)")
+        if w.track_columns:
+            w.line("cols.append(dest)")
         return "dest"
     if place.mode == "column":
         return repr(place.column)
     if place.mode == "own":
         return f"g.own_column({ref})"
     return "None"
+
+
+def _kept(call: str, w: Writer) -> str:
+    """A transformation, its resulting coin remembered when the effect needs it."""
+    return f"used.append(({call}))" if w.track_coins else call
 
 
 def card_ref(w: Writer, ref: ir.CardRef) -> str | None:
@@ -163,11 +171,11 @@ def emit_action(w: Writer, a: ir.Action) -> None:
         text, gen = coin_selector(a.coins, f"transform a coin by {amount}")
         if a.coins.mode == "each":
             w.line(f"for coin in list({text}):")
-            w.line(f"    used.append((yield from g.transform(p, coin, {amount})))")
+            w.line(f"    {_kept('yield from g.transform(p, coin, ' + amount + ')', w)}")
         else:
             w.line(f"coin = {'yield from ' if gen else ''}{text}")
             w.line("if coin is not None:")
-            w.line(f"    used.append((yield from g.transform(p, coin, {amount})))")
+            w.line(f"    {_kept('yield from g.transform(p, coin, ' + amount + ')', w)}")
     elif isinstance(a, ir.Exchange):
         text, gen = coin_selector(a.coins, f"exchange for {a.coin}")
         w.line(f"coin = {'yield from ' if gen else ''}{text}")
@@ -271,7 +279,12 @@ class ModuleEmitter:
                 w.line(f"    {stop}")
             if effect.once:
                 w.line("g.use(card)")
-            w.line("used, cols = [], []")
+            w.track_coins = any(isinstance(n, ir.CoinSel) and n.mode == "other" for n in ir.walk(effect))
+            w.track_columns = any(isinstance(n, ir.Place) and n.mode == "another" for n in ir.walk(effect))
+            if w.track_coins:
+                w.line("used = []  # coins this effect chose")
+            if w.track_columns:
+                w.line("cols = []  # columns this effect chose")
             emit_actions(w, effect.actions)
             if replacement:
                 w.line("return True")

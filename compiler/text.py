@@ -91,11 +91,6 @@ class Context:
         return self.cat.t("list.and", head=", ".join(items[:-1]), last=items[-1])
 
 
-def _cx(cx: "Context | Catalog") -> Context:
-    """Phrasing without rules data falls back on the catalog's own names."""
-    return cx if isinstance(cx, Context) else Context(cx, {}, {}, {})
-
-
 def context_of(data: dict, cat: Catalog) -> Context:
     """A Context from compiled RULES data."""
     return Context(cat, {c["id"]: c.get("name", c["id"]) for c in data["classes"]},
@@ -242,9 +237,8 @@ def _event(prefix: str, event: str, cx: Context) -> str:
     return cx.cat.t(key) if cx.cat.has(key) else cx.cat.t(f"{prefix}.other", event=event)
 
 
-def effect_text(effect: ir.Effect, cx: "Context | Catalog") -> str:
+def effect_text(effect: ir.Effect, cx: Context) -> str:
     """One sentence for one effect."""
-    cx = _cx(cx)
     t = cx.cat.t
     if isinstance(effect, (ir.Triggered, ir.Replacement)):
         if isinstance(effect, ir.Triggered):
@@ -275,15 +269,14 @@ def effect_text(effect: ir.Effect, cx: "Context | Catalog") -> str:
     raise AssertionError(effect)  # pragma: no cover
 
 
-def card_text(card: dict, effects: list[tuple[str, ir.Effect]], cx: "Context | Catalog") -> list[str]:
+def card_text(card: dict, effects: list[tuple[str, ir.Effect]], cx: Context) -> list[str]:
     """The sentences of a card: its ranks and points, then each effect in order."""
-    cx = _cx(cx)
     t = cx.cat.t
     out = []
     ranks = card.get("ranks", [])
     if ranks:
         number = "one" if len(ranks) == 1 else "many"
-        if card["class"] in cx.classes or cx.cat.has(f"class.{card['class']}") and card["class"] != "neutral":
+        if card["class"] != "neutral":
             sentence = t(f"card.ranks.{number}", n=len(ranks), cls=cx.cls(card["class"]))
         else:
             sentence = t(f"card.ranks_any.{number}", n=len(ranks))
@@ -299,7 +292,6 @@ def card_text(card: dict, effects: list[tuple[str, ir.Effect]], cx: "Context | C
     return out
 
 
-def formula_text(cls: str, expr: ir.Expr, cx: "Context | Catalog") -> str:
+def formula_text(cls: str, expr: ir.Expr, cx: Context) -> str:
     """A class formula: what a column of class `cls` is worth."""
-    cx = _cx(cx)
     return cx.cat.t("formula", cls=cx.cls(cls), value=expr_text(expr, cx))

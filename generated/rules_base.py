@@ -7,22 +7,20 @@ Sources:
   rules/base/game.yaml
   rules/base/heroes.yaml
 """
-CONTENT_HASH = '0db36ec67cb1b1d02e4d64812e4ac7e6608cc49e5820df9236d073df6ad0ed48'
+CONTENT_HASH = '6481903cfadfba51caeec5bab087d965c0289f4b6ebaaad9924b3ca395ec3128'
 
 from nidavellir.runtime.support import div as _div, lookup as _lookup
 
 def _on1_distinction_warrior(g, p, card, ev):
     # distinction:warrior: 'when won: transform chosen coin by 5'
     yield from ()
-    used, cols = [], []
     coin = yield from g.choose_coin(p, g.transformable_coins(p), 'transform a coin by 5')
     if coin is not None:
-        used.append((yield from g.transform(p, coin, 5)))
+        yield from g.transform(p, coin, 5)
 
 def _on2_distinction_hunter(g, p, card, ev):
     # distinction:hunter: 'when won: exchange trading coin for coin hunter-3'
     yield from ()
-    used, cols = [], []
     coin = g.trading_coin(p)
     if coin is not None:
         g.exchange_coin(p, coin, 'hunter-3')
@@ -30,13 +28,11 @@ def _on2_distinction_hunter(g, p, card, ev):
 def _on3_distinction_miner(g, p, card, ev):
     # distinction:miner: 'when won: gain gem 6'
     yield from ()
-    used, cols = [], []
     g.gain_gem(p, 6)
 
 def _on4_distinction_blacksmith(g, p, card, ev):
     # distinction:blacksmith: 'when won: place card special-blacksmith in column blacksmith'
     yield from ()
-    used, cols = [], []
     placed = g.supply_card('special-blacksmith')
     if placed is not None:
         yield from g.place(p, placed, 'blacksmith')
@@ -44,30 +40,26 @@ def _on4_distinction_blacksmith(g, p, card, ev):
 def _on5_distinction_explorer(g, p, card, ev):
     # distinction:explorer: 'when won: look at param(explorer_draw) from age 2 deck, take 1, rest shuffled'
     yield from ()
-    used, cols = [], []
     yield from g.look(p, 2, g.param(p, 'explorer_draw'), 1, 'shuffled')
 
 def _on6_distinction_explorer(g, p, card, ev):
     # distinction:explorer: 'when unclaimed: discard top of age 2 deck'
     yield from ()
-    used, cols = [], []
     g.discard_top(2)
 
 def _on7_royal_offering_3(g, p, card, ev):
     # royal-offering:3: 'when taken: transform chosen coin by 3'
     yield from ()
-    used, cols = [], []
     coin = yield from g.choose_coin(p, g.transformable_coins(p), 'transform a coin by 3')
     if coin is not None:
-        used.append((yield from g.transform(p, coin, 3)))
+        yield from g.transform(p, coin, 3)
 
 def _on8_royal_offering_5(g, p, card, ev):
     # royal-offering:5: 'when taken: transform chosen coin by 5'
     yield from ()
-    used, cols = [], []
     coin = yield from g.choose_coin(p, g.transformable_coins(p), 'transform a coin by 5')
     if coin is not None:
-        used.append((yield from g.transform(p, coin, 5)))
+        yield from g.transform(p, coin, 5)
 
 def _score9_dwerg(g, p, card):
     return _lookup(g.copies(p, card), (0, 13, 40, 81, 108, 135,))
@@ -78,10 +70,9 @@ def _score10_astrid(g, p, card):
 def _on11_grid(g, p, card, ev):
     # grid: 'when recruited: transform chosen coin by 7'
     yield from ()
-    used, cols = [], []
     coin = yield from g.choose_coin(p, g.transformable_coins(p), 'transform a coin by 7')
     if coin is not None:
-        used.append((yield from g.transform(p, coin, 7)))
+        yield from g.transform(p, coin, 7)
 
 def _mod12_uline(g, p, card):
     return 1
@@ -89,9 +80,7 @@ def _mod12_uline(g, p, card):
 def _on13_ylud(g, p, card, ev):
     # ylud: 'when age-end: place self in chosen column'
     yield from ()
-    used, cols = [], []
     dest = yield from g.choose_column(p, card)
-    cols.append(dest)
     yield from g.place(p, card, dest)
 
 def _score14_ylud(g, p, card):
@@ -100,16 +89,13 @@ def _score14_ylud(g, p, card):
 def _instead15_thrud(g, p, card, ev):
     # thrud: 'instead of covered: place self in chosen column'
     yield from ()
-    used, cols = [], []
     dest = yield from g.choose_column(p, card)
-    cols.append(dest)
     yield from g.place(p, card, dest)
     return True
 
 def _on16_thrud(g, p, card, ev):
     # thrud: 'when game-end: place self in command zone'
     yield from ()
-    used, cols = [], []
     yield from g.place(p, card, None)
 
 def _req17_dagda(g, p, card):
@@ -118,7 +104,6 @@ def _req17_dagda(g, p, card):
 def _on18_dagda(g, p, card, ev):
     # dagda: 'when recruited: discard chosen param(dagda_discards) last dwarf of other columns'
     yield from ()
-    used, cols = [], []
     picked = yield from g.choose_cards(p, g.last_cards(p, card, 'dwarf', True), g.param(p, 'dagda_discards'), 'discard')
     for c in picked:
         yield from g.discard_card(p, c)
@@ -129,7 +114,6 @@ def _req19_bonfur(g, p, card):
 def _on20_bonfur(g, p, card, ev):
     # bonfur: 'when recruited: discard chosen param(bonfur_discards) last dwarf of other columns'
     yield from ()
-    used, cols = [], []
     picked = yield from g.choose_cards(p, g.last_cards(p, card, 'dwarf', True), g.param(p, 'bonfur_discards'), 'discard')
     for c in picked:
         yield from g.discard_card(p, c)
@@ -1002,114 +986,98 @@ SOURCE_MAP = {14: 'rules/base/distinctions.yaml:10:9',
  17: 'rules/base/distinctions.yaml:10:9',
  18: 'rules/base/distinctions.yaml:10:9',
  19: 'rules/base/distinctions.yaml:10:9',
- 20: 'rules/base/distinctions.yaml:10:9',
+ 21: 'rules/base/distinctions.yaml:16:9',
  22: 'rules/base/distinctions.yaml:16:9',
  23: 'rules/base/distinctions.yaml:16:9',
  24: 'rules/base/distinctions.yaml:16:9',
  25: 'rules/base/distinctions.yaml:16:9',
  26: 'rules/base/distinctions.yaml:16:9',
- 27: 'rules/base/distinctions.yaml:16:9',
- 28: 'rules/base/distinctions.yaml:16:9',
+ 28: 'rules/base/distinctions.yaml:22:9',
+ 29: 'rules/base/distinctions.yaml:22:9',
  30: 'rules/base/distinctions.yaml:22:9',
  31: 'rules/base/distinctions.yaml:22:9',
- 32: 'rules/base/distinctions.yaml:22:9',
- 33: 'rules/base/distinctions.yaml:22:9',
- 34: 'rules/base/distinctions.yaml:22:9',
+ 33: 'rules/base/distinctions.yaml:28:9',
+ 34: 'rules/base/distinctions.yaml:28:9',
+ 35: 'rules/base/distinctions.yaml:28:9',
  36: 'rules/base/distinctions.yaml:28:9',
  37: 'rules/base/distinctions.yaml:28:9',
  38: 'rules/base/distinctions.yaml:28:9',
- 39: 'rules/base/distinctions.yaml:28:9',
- 40: 'rules/base/distinctions.yaml:28:9',
- 41: 'rules/base/distinctions.yaml:28:9',
- 42: 'rules/base/distinctions.yaml:28:9',
- 44: 'rules/base/distinctions.yaml:35:9',
- 45: 'rules/base/distinctions.yaml:35:9',
- 46: 'rules/base/distinctions.yaml:35:9',
- 47: 'rules/base/distinctions.yaml:35:9',
- 48: 'rules/base/distinctions.yaml:35:9',
- 50: 'rules/base/distinctions.yaml:36:9',
- 51: 'rules/base/distinctions.yaml:36:9',
- 52: 'rules/base/distinctions.yaml:36:9',
- 53: 'rules/base/distinctions.yaml:36:9',
- 54: 'rules/base/distinctions.yaml:36:9',
- 56: 'rules/base/dwarves.yaml:30:9',
- 57: 'rules/base/dwarves.yaml:30:9',
- 58: 'rules/base/dwarves.yaml:30:9',
- 59: 'rules/base/dwarves.yaml:30:9',
- 60: 'rules/base/dwarves.yaml:30:9',
- 61: 'rules/base/dwarves.yaml:30:9',
- 62: 'rules/base/dwarves.yaml:30:9',
- 64: 'rules/base/dwarves.yaml:35:9',
- 65: 'rules/base/dwarves.yaml:35:9',
- 66: 'rules/base/dwarves.yaml:35:9',
- 67: 'rules/base/dwarves.yaml:35:9',
- 68: 'rules/base/dwarves.yaml:35:9',
- 69: 'rules/base/dwarves.yaml:35:9',
- 70: 'rules/base/dwarves.yaml:35:9',
- 72: 'rules/base/heroes.yaml:13:9',
- 73: 'rules/base/heroes.yaml:13:9',
- 75: 'rules/base/heroes.yaml:25:9',
- 76: 'rules/base/heroes.yaml:25:9',
- 78: 'rules/base/heroes.yaml:32:9',
- 79: 'rules/base/heroes.yaml:32:9',
- 80: 'rules/base/heroes.yaml:32:9',
- 81: 'rules/base/heroes.yaml:32:9',
- 82: 'rules/base/heroes.yaml:32:9',
- 83: 'rules/base/heroes.yaml:32:9',
- 84: 'rules/base/heroes.yaml:32:9',
- 86: 'rules/base/heroes.yaml:39:9',
- 87: 'rules/base/heroes.yaml:39:9',
- 89: 'rules/base/heroes.yaml:50:9',
- 90: 'rules/base/heroes.yaml:50:9',
- 91: 'rules/base/heroes.yaml:50:9',
- 92: 'rules/base/heroes.yaml:50:9',
- 93: 'rules/base/heroes.yaml:50:9',
- 94: 'rules/base/heroes.yaml:50:9',
- 95: 'rules/base/heroes.yaml:50:9',
- 97: 'rules/base/heroes.yaml:51:9',
- 98: 'rules/base/heroes.yaml:51:9',
- 100: 'rules/base/heroes.yaml:63:9',
- 101: 'rules/base/heroes.yaml:63:9',
- 102: 'rules/base/heroes.yaml:63:9',
- 103: 'rules/base/heroes.yaml:63:9',
- 104: 'rules/base/heroes.yaml:63:9',
- 105: 'rules/base/heroes.yaml:63:9',
- 106: 'rules/base/heroes.yaml:63:9',
- 107: 'rules/base/heroes.yaml:63:9',
- 109: 'rules/base/heroes.yaml:64:9',
- 110: 'rules/base/heroes.yaml:64:9',
- 111: 'rules/base/heroes.yaml:64:9',
- 112: 'rules/base/heroes.yaml:64:9',
- 113: 'rules/base/heroes.yaml:64:9',
- 115: 'rules/base/heroes.yaml:80:9',
- 116: 'rules/base/heroes.yaml:80:9',
- 118: 'rules/base/heroes.yaml:81:9',
- 119: 'rules/base/heroes.yaml:81:9',
- 120: 'rules/base/heroes.yaml:81:9',
- 121: 'rules/base/heroes.yaml:81:9',
- 122: 'rules/base/heroes.yaml:81:9',
- 123: 'rules/base/heroes.yaml:81:9',
- 124: 'rules/base/heroes.yaml:81:9',
- 126: 'rules/base/heroes.yaml:93:9',
- 127: 'rules/base/heroes.yaml:93:9',
- 129: 'rules/base/heroes.yaml:94:9',
- 130: 'rules/base/heroes.yaml:94:9',
- 131: 'rules/base/heroes.yaml:94:9',
- 132: 'rules/base/heroes.yaml:94:9',
- 133: 'rules/base/heroes.yaml:94:9',
- 134: 'rules/base/heroes.yaml:94:9',
- 135: 'rules/base/heroes.yaml:94:9',
- 137: 'rules/base/heroes.yaml:107:9',
- 138: 'rules/base/heroes.yaml:107:9',
- 140: 'rules/base/heroes.yaml:114:9',
- 141: 'rules/base/heroes.yaml:114:9',
- 143: 'rules/base/game.yaml:27:14',
- 144: 'rules/base/game.yaml:27:14',
- 146: 'rules/base/game.yaml:30:14',
- 147: 'rules/base/game.yaml:30:14',
- 149: 'rules/base/game.yaml:33:14',
- 150: 'rules/base/game.yaml:33:14',
- 152: 'rules/base/game.yaml:36:14',
- 153: 'rules/base/game.yaml:36:14',
- 155: 'rules/base/game.yaml:39:14',
- 156: 'rules/base/game.yaml:39:14'}
+ 40: 'rules/base/distinctions.yaml:35:9',
+ 41: 'rules/base/distinctions.yaml:35:9',
+ 42: 'rules/base/distinctions.yaml:35:9',
+ 43: 'rules/base/distinctions.yaml:35:9',
+ 45: 'rules/base/distinctions.yaml:36:9',
+ 46: 'rules/base/distinctions.yaml:36:9',
+ 47: 'rules/base/distinctions.yaml:36:9',
+ 48: 'rules/base/distinctions.yaml:36:9',
+ 50: 'rules/base/dwarves.yaml:30:9',
+ 51: 'rules/base/dwarves.yaml:30:9',
+ 52: 'rules/base/dwarves.yaml:30:9',
+ 53: 'rules/base/dwarves.yaml:30:9',
+ 54: 'rules/base/dwarves.yaml:30:9',
+ 55: 'rules/base/dwarves.yaml:30:9',
+ 57: 'rules/base/dwarves.yaml:35:9',
+ 58: 'rules/base/dwarves.yaml:35:9',
+ 59: 'rules/base/dwarves.yaml:35:9',
+ 60: 'rules/base/dwarves.yaml:35:9',
+ 61: 'rules/base/dwarves.yaml:35:9',
+ 62: 'rules/base/dwarves.yaml:35:9',
+ 64: 'rules/base/heroes.yaml:13:9',
+ 65: 'rules/base/heroes.yaml:13:9',
+ 67: 'rules/base/heroes.yaml:25:9',
+ 68: 'rules/base/heroes.yaml:25:9',
+ 70: 'rules/base/heroes.yaml:32:9',
+ 71: 'rules/base/heroes.yaml:32:9',
+ 72: 'rules/base/heroes.yaml:32:9',
+ 73: 'rules/base/heroes.yaml:32:9',
+ 74: 'rules/base/heroes.yaml:32:9',
+ 75: 'rules/base/heroes.yaml:32:9',
+ 77: 'rules/base/heroes.yaml:39:9',
+ 78: 'rules/base/heroes.yaml:39:9',
+ 80: 'rules/base/heroes.yaml:50:9',
+ 81: 'rules/base/heroes.yaml:50:9',
+ 82: 'rules/base/heroes.yaml:50:9',
+ 83: 'rules/base/heroes.yaml:50:9',
+ 84: 'rules/base/heroes.yaml:50:9',
+ 86: 'rules/base/heroes.yaml:51:9',
+ 87: 'rules/base/heroes.yaml:51:9',
+ 89: 'rules/base/heroes.yaml:63:9',
+ 90: 'rules/base/heroes.yaml:63:9',
+ 91: 'rules/base/heroes.yaml:63:9',
+ 92: 'rules/base/heroes.yaml:63:9',
+ 93: 'rules/base/heroes.yaml:63:9',
+ 94: 'rules/base/heroes.yaml:63:9',
+ 96: 'rules/base/heroes.yaml:64:9',
+ 97: 'rules/base/heroes.yaml:64:9',
+ 98: 'rules/base/heroes.yaml:64:9',
+ 99: 'rules/base/heroes.yaml:64:9',
+ 101: 'rules/base/heroes.yaml:80:9',
+ 102: 'rules/base/heroes.yaml:80:9',
+ 104: 'rules/base/heroes.yaml:81:9',
+ 105: 'rules/base/heroes.yaml:81:9',
+ 106: 'rules/base/heroes.yaml:81:9',
+ 107: 'rules/base/heroes.yaml:81:9',
+ 108: 'rules/base/heroes.yaml:81:9',
+ 109: 'rules/base/heroes.yaml:81:9',
+ 111: 'rules/base/heroes.yaml:93:9',
+ 112: 'rules/base/heroes.yaml:93:9',
+ 114: 'rules/base/heroes.yaml:94:9',
+ 115: 'rules/base/heroes.yaml:94:9',
+ 116: 'rules/base/heroes.yaml:94:9',
+ 117: 'rules/base/heroes.yaml:94:9',
+ 118: 'rules/base/heroes.yaml:94:9',
+ 119: 'rules/base/heroes.yaml:94:9',
+ 121: 'rules/base/heroes.yaml:107:9',
+ 122: 'rules/base/heroes.yaml:107:9',
+ 124: 'rules/base/heroes.yaml:114:9',
+ 125: 'rules/base/heroes.yaml:114:9',
+ 127: 'rules/base/game.yaml:27:14',
+ 128: 'rules/base/game.yaml:27:14',
+ 130: 'rules/base/game.yaml:30:14',
+ 131: 'rules/base/game.yaml:30:14',
+ 133: 'rules/base/game.yaml:33:14',
+ 134: 'rules/base/game.yaml:33:14',
+ 136: 'rules/base/game.yaml:36:14',
+ 137: 'rules/base/game.yaml:36:14',
+ 139: 'rules/base/game.yaml:39:14',
+ 140: 'rules/base/game.yaml:39:14'}

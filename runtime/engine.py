@@ -32,7 +32,7 @@ class Engine(CoinActions, CardActions):
         self.defs: list[CardDef] = []      # instance id -> definition (parallel to s.cards)
         self.where: dict[int, tuple[int, str | None]] = {}  # owned card -> (player, column or None)
         self.scores: dict | None = None    # final scores, once the game is over
-        self._names = names
+        self.names = names
 
     # -- setup -----------------------------------------------------------------------------
     def new_card(self, cid: str) -> int:
@@ -52,7 +52,7 @@ class Engine(CoinActions, CardActions):
             raise ValueError(f"these rules play with {lo} to {hi} players, not {n}")
         gems = list(r.per_players(game["gems"]["by_players"], n))
         self.rng.shuffle(gems)
-        for i, name in enumerate(self._names):
+        for i, name in enumerate(self.names):
             p = Player(name=name, gem=gems[i], slots=[None] * len(r.tavern_ids))
             for c in game["coins"]["basic"]:
                 p.hand.append(self.new_coin(Coin(c["value"], BASIC, c.get("trading", False))))

@@ -40,7 +40,7 @@ def engine_from_position(rules: Rules, data: dict[str, Any]) -> Engine:
     used: Counter = Counter()
     basic_values = {c["value"]: c.get("trading", False) for c in rules.game["coins"]["basic"]}
     for i, pdata in enumerate(players):
-        pl = Player(name=e._names[i], gem=pdata.get("gem", 0), slots=[None] * len(rules.tavern_ids))
+        pl = Player(name=e.names[i], gem=pdata.get("gem", 0), slots=[None] * len(rules.tavern_ids))
         e.s.players.append(pl)
         for value in pdata.get("coins", []):
             if value in basic_values:

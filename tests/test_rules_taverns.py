@@ -534,7 +534,7 @@ def test_uline_may_place_the_trading_coin_of_two_equal_coins():
     e = new_engine(2, seed=54)
     set_gems(e, 4, 5)
     give(e, 0, "uline", column=None)
-    special = hunting_master_hand(e, 0)
+    hunting_master_hand(e, 0)
     set_coins(e, 1, slots=[4, 5, 2], pouch=[0, 5])
     log = run_log(resolve_taverns(e), 3, "3@laughing-goblin", "2@hand", "4@hand", 3, 5)
     assert [d.kind for d in log] == ["place-bid", "trade-coin", "coin", "coin", "place-bid", "place-bid"]
