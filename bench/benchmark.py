@@ -110,7 +110,9 @@ def rules_folder() -> Path:
 
 def player_range(rules: Any) -> tuple[int, int]:
     """The player counts a loaded rule set allows (internal: the compiled game data)."""
-    players = rules.game["players"]
+    if hasattr(rules, "min_players"):
+        return rules.min_players, rules.max_players
+    players = rules.game["players"]  # revisions before the typed rule set
     return players.get("min", 2), players.get("max", 5)
 
 
@@ -134,6 +136,7 @@ print(json.dumps({"import_s": t1 - t0, "compile_s": t3 - t2, "expansions": list(
 
 CACHED_CODE = r"""
 import importlib, json, sys, time
+from nidavellir import load_rules
 build = importlib.import_module(sys.argv[1])
 expansions, variant = tuple(json.loads(sys.argv[2])), sys.argv[3]
 compiled = []
@@ -143,7 +146,7 @@ def counting(specs):
     return real_compile(specs)
 build.compile_specs = counting
 t0 = time.perf_counter()
-rules = build.load_rules(expansions, (variant,))
+rules = load_rules(expansions, (variant,))
 t1 = time.perf_counter()
 print(json.dumps({"load_s": t1 - t0, "compiled": bool(compiled), "module": rules.module.__name__,
                   "cards": len(rules.cards)}))

@@ -1,62 +1,56 @@
-"""Resolve names and check types in effect IR against the merged rules data."""
+"""Resolve names and check types in effect IR against the merged rules data and what the runtime
+fires (nidavellir.interface.events): an effect that passes can act."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from nidavellir.errors import suggest
+from nidavellir.interface.events import INSTEAD, INSTEAD_ANY, WHEN, WHENEVER, EventSpec
+
 from . import ir
-from .diagnostics import suggest
-
-INT, BOOL, CLASS = "number", "condition", "class"
-
-# Functions an expression may call: name -> (argument types, result type). `...` repeats the last.
-FUNCTIONS: dict[str, tuple[tuple[str, ...], str]] = {
-    "ranks": ((CLASS,), INT),
-    "points": ((CLASS,), INT),
-    "most_ranks": ((CLASS,), BOOL),
-    "strict_most_ranks": ((CLASS,), BOOL),
-    "param": (("param",), INT),
-    "lookup": ((INT, INT, "..."), INT),
-    "max": ((INT, INT, "..."), INT),
-    "min": ((INT, INT, "..."), INT),
-    "coins_at_least": ((INT,), INT),
-    "cards": (("kind",), INT),
-    "zero_ranks": ((CLASS,), INT),
-    "subject_ranks": ((CLASS,), INT),
-}
-# Functions and variables that read the event a handler reacts to.
-EVENT_ONLY = frozenset({"subject_ranks", "amount", "subject_class"})
-
-# Variables: name -> (type, contexts where it exists). Contexts: card, column, trigger.
-VARIABLES: dict[str, tuple[str, frozenset[str]]] = {
-    "ranks": (INT, frozenset({"column"})),
-    "points": (INT, frozenset({"column"})),
-    "highest_coin": (INT, frozenset({"card", "column", "trigger"})),
-    "lowest_coin": (INT, frozenset({"card", "column", "trigger"})),
-    "coins_total": (INT, frozenset({"card", "column", "trigger"})),
-    "copies": (INT, frozenset({"card", "trigger"})),
-    "heroes": (INT, frozenset({"card", "column", "trigger"})),
-    "age": (INT, frozenset({"card", "column", "trigger"})),
-    "column": (CLASS, frozenset({"card", "trigger"})),
-    "zero_ranks": (INT, frozenset({"column"})),
-    "tokens": (INT, frozenset({"card", "trigger"})),
-    "track": (INT, frozenset({"card", "trigger"})),
-    "chosen_class": (CLASS, frozenset({"card", "trigger"})),
-    "trading_in_pouch": (BOOL, frozenset({"card", "trigger"})),
-    "amount": (INT, frozenset({"trigger"})),
-    "subject_class": (CLASS, frozenset({"trigger"})),
-}
+from .names import (
+    AMOUNT, BOOL, CARD, CLASS, COLUMN, FUNCTIONS, INT, KIND, PARAM, PLAYER, PROVIDES, SUBJECT, VARIABLES,
+    VARIADIC, Builtin,
+)
+from .util import assert_never
 
 
 @dataclass
 class Names:
+    """What the rules define, for resolving names."""
     classes: set[str]
-    events: set[str]
+    events: dict[str, EventSpec]   # the events effects may name: declared and listed, and the windows
     params: set[str]
     coins: set[str]
     gems: set[int]
     cards: set[str]
     ages: set[int]
     kinds: set[str] = field(default_factory=set)
+    undeclared: set[str] = field(default_factory=set)  # runtime events the rules do not list
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Where an expression or action is used: what that place provides, in words for messages."""
+    where: str
+    provides: frozenset[str]
+    replacement: bool = False
+    event: str | None = None
+
+
+CLASS_FORMULA = Scope("a class formula", frozenset({PLAYER, COLUMN}))
+CARD_VALUE = Scope("a card's score", frozenset({PLAYER, CARD}))
+
+
+def event_scope(spec: EventSpec, replacement: bool) -> Scope:
+    provides = {CARD}
+    if spec.player:
+        provides.add(PLAYER)
+    if spec.subject:
+        provides.add(SUBJECT)
+    if spec.amount:
+        provides.add(AMOUNT)
+    return Scope(f"an effect on `{spec.name}`", frozenset(provides), replacement, spec.name)
 
 
 @dataclass
@@ -66,15 +60,40 @@ class Problem:
     hint: str | None = None
 
 
+def form_text(form: str, event: str) -> str:
+    return {WHEN: f"when {event}", WHENEVER: f"whenever {event}", INSTEAD: f"instead of {event}",
+            INSTEAD_ANY: f"instead of any {event}"}[form]
+
+
+def check_effect(effect: ir.Effect, names: Names) -> list[Problem]:
+    checker = Checker(names, CARD_VALUE)
+    checker.effect(effect)
+    return checker.problems
+
+
+def check_formula(expr: ir.Expr, names: Names) -> list[Problem]:
+    checker = Checker(names, CLASS_FORMULA)
+    checker.expr(expr, INT)
+    return checker.problems
+
+
 @dataclass
 class Checker:
     names: Names
-    context: str  # card | column | trigger
+    scope: Scope
     problems: list[Problem] = field(default_factory=list)
 
     def fail(self, node: ir.Node, message: str, hint: str | None = None, at_arg: bool = False) -> None:
         """Report a problem at `node` (with `at_arg`: at the name or number it resolves)."""
         self.problems.append(Problem(getattr(node, "arg_pos", node.pos) if at_arg else node.pos, message, hint))
+
+    def need(self, node: ir.Node, needs: frozenset[str], what: str) -> None:
+        """Refuse `what` where the scope lacks something it reads."""
+        missing = sorted(needs - self.scope.provides)
+        if missing:
+            lacks = " and ".join(PROVIDES[m] for m in missing)
+            self.fail(node, f"{what} cannot be used in {self.scope.where}: it needs {lacks}",
+                      _where_hint(needs))
 
     # -- expressions --------------------------------------------------------------------
     def expr(self, node: ir.Expr, want: str | None = None) -> str | None:
@@ -84,42 +103,44 @@ class Checker:
         return got
 
     def _expr(self, node: ir.Expr) -> str | None:
-        if isinstance(node, ir.Num):
-            return INT
-        if isinstance(node, ir.Var):
-            return self.var(node)
-        if isinstance(node, ir.Call):
-            return self.call(node)
-        if isinstance(node, ir.BinOp):
-            self.expr(node.left, INT)
-            self.expr(node.right, INT)
-            return INT
-        if isinstance(node, ir.Compare):
-            self.expr(node.left, INT)
-            self.expr(node.right, INT)
-            return BOOL
-        if isinstance(node, ir.Is):
-            self.expr(node.subject, CLASS)
-            if node.name not in self.names.classes | {"none"}:
-                self.fail(node, f"unknown class `{node.name}`", suggest(node.name, self.names.classes), True)
-            return BOOL
-        if isinstance(node, ir.Not):
-            self.expr(node.operand, BOOL)
-            return BOOL
-        if isinstance(node, ir.BoolOp):
-            self.expr(node.left, BOOL)
-            self.expr(node.right, BOOL)
-            return BOOL
-        if isinstance(node, ir.IfElse):
-            self.expr(node.cond, BOOL)
-            then = self.expr(node.then)
-            self.expr(node.otherwise, then)
-            return then
-        if isinstance(node, ir.CountSet):
-            if self.context != "trigger" and self.context != "card":
-                self.fail(node, "`count(...)` of cards needs a card: use it in a card's effect")
-            return INT
-        raise AssertionError(node)  # pragma: no cover
+        match node:
+            case ir.Num():
+                return INT
+            case ir.Var():
+                return self.var(node)
+            case ir.Call():
+                return self.call(node)
+            case ir.BinOp():
+                self.expr(node.left, INT)
+                self.expr(node.right, INT)
+                return INT
+            case ir.Compare():
+                self.expr(node.left, INT)
+                self.expr(node.right, INT)
+                return BOOL
+            case ir.Is():
+                self.expr(node.subject, CLASS)
+                if node.name not in self.names.classes | {"none"}:
+                    self.fail(node, f"unknown class `{node.name}`", suggest(node.name, self.names.classes), True)
+                return BOOL
+            case ir.Not():
+                self.expr(node.operand, BOOL)
+                return BOOL
+            case ir.BoolOp():
+                self.expr(node.left, BOOL)
+                self.expr(node.right, BOOL)
+                return BOOL
+            case ir.IfElse():
+                self.expr(node.cond, BOOL)
+                then = self.expr(node.then)
+                self.expr(node.otherwise, then)
+                return then
+            case ir.CountSet():
+                self.need(node, frozenset({PLAYER, CARD}), "`count(...)` of cards")
+                self.card_set(node.cards)
+                return INT
+            case _:
+                assert_never(node)
 
     def var(self, node: ir.Var) -> str | None:
         if node.name in self.names.classes:
@@ -129,12 +150,8 @@ class Checker:
             self.fail(node, f"unknown name `{node.name}`",
                       suggest(node.name, list(VARIABLES) + sorted(self.names.classes)))
             return None
-        kind, contexts = spec
-        if self.context not in contexts:
-            where = {"column": "a class formula", "card": "a card's score", "trigger": "a card's effect"}
-            self.fail(node, f"`{node.name}` cannot be used in {where[self.context]}",
-                      f"`{node.name}` exists in: " + ", ".join(sorted(where[c] for c in contexts)))
-        return kind
+        self.need(node, spec.needs, f"`{node.name}`")
+        return spec.type
 
     def call(self, node: ir.Call) -> str | None:
         spec = FUNCTIONS.get(node.name)
@@ -143,65 +160,92 @@ class Checker:
             for a in node.args:
                 self._expr(a)
             return None
-        params, result = spec
-        variadic = params[-1] == "..."
-        fixed = params[:-1] if variadic else params
+        assert spec.args is not None
+        variadic = spec.args[-1] == VARIADIC
+        fixed = spec.args[:-1] if variadic else spec.args
         if len(node.args) < len(fixed) or (not variadic and len(node.args) > len(fixed)):
             n = f"at least {len(fixed)}" if variadic else str(len(fixed))
             self.fail(node, f"`{node.name}` takes {n} argument(s), got {len(node.args)}")
-            return result
-        if node.name in EVENT_ONLY and self.context != "trigger":
-            self.fail(node, f"`{node.name}(...)` reads the event: use it in a `when`, `whenever` or `instead of` effect")
+            return spec.type
+        self.need(node, spec.needs, f"`{node.name}(...)`")
         for i, arg in enumerate(node.args):
-            kind = fixed[min(i, len(fixed) - 1)]
-            if kind == "kind":
-                if not isinstance(arg, ir.Var) or arg.name not in self.names.kinds:
-                    name = arg.name if isinstance(arg, ir.Var) else "this"
-                    self.fail(arg, f"`{name}` is not a kind of card", suggest(name, self.names.kinds))
-            elif kind == "param":
-                if not isinstance(arg, ir.Var):
-                    self.fail(arg, "`param(...)` takes the name of a param")
-                elif arg.name not in self.names.params:
-                    self.fail(arg, f"unknown param `{arg.name}`", suggest(arg.name, self.names.params))
-            elif kind == CLASS:
-                if isinstance(arg, ir.Var) and VARIABLES.get(arg.name, (None,))[0] == CLASS:
-                    self.var(arg)  # a class-valued variable such as `chosen_class`
-                elif not isinstance(arg, ir.Var) or arg.name not in self.names.classes:
-                    name = arg.name if isinstance(arg, ir.Var) else "this"
-                    self.fail(arg, f"`{name}` is not a class", suggest(name, self.names.classes))
-            else:
-                self.expr(arg, kind)
-        return result
+            self.argument(arg, fixed[min(i, len(fixed) - 1)])
+        return spec.type
 
-    # -- effects and actions ---------------------------------------------------------
+    def argument(self, arg: ir.Expr, kind: str) -> None:
+        name = arg.name if isinstance(arg, ir.Var) else "this"
+        if kind == KIND:
+            if not isinstance(arg, ir.Var) or arg.name not in self.names.kinds:
+                self.fail(arg, f"`{name}` is not a kind of card", suggest(name, self.names.kinds))
+        elif kind == PARAM:
+            if not isinstance(arg, ir.Var):
+                self.fail(arg, "`param(...)` takes the name of a param")
+            elif arg.name not in self.names.params:
+                self.fail(arg, f"unknown param `{arg.name}`", suggest(arg.name, self.names.params))
+        elif kind == CLASS:
+            if isinstance(arg, ir.Var) and arg.name in VARIABLES and VARIABLES[arg.name].type == CLASS:
+                self.var(arg)  # a class-valued variable such as `chosen_class`
+            elif not isinstance(arg, ir.Var) or arg.name not in self.names.classes:
+                self.fail(arg, f"`{name}` is not a class", suggest(name, self.names.classes))
+        else:
+            self.expr(arg, kind)
+
+    def card_set(self, cards: ir.CardSet) -> None:
+        if cards.only is not None and cards.only not in self.names.classes:
+            self.fail(cards, f"unknown column `{cards.only}`", suggest(cards.only, self.names.classes))
+
+    # -- effects ------------------------------------------------------------------------
     def effect(self, effect: ir.Effect) -> None:
-        if isinstance(effect, ir.Triggered):
-            self.event(effect, effect.event)
-            if effect.age is not None and effect.age not in self.names.ages:
-                self.fail(effect, f"there is no age {effect.age}",
-                          "ages: " + ", ".join(map(str, sorted(self.names.ages))), True)
-            if effect.cond is not None:
+        match effect:
+            case ir.Triggered():
+                self.on_event(effect, WHENEVER if effect.owner else WHEN, False)
+                if effect.age is not None and effect.age not in self.names.ages:
+                    self.fail(effect, f"there is no age {effect.age}",
+                              "ages: " + ", ".join(map(str, sorted(self.names.ages))), True)
+                if effect.cond is not None:
+                    self.expr(effect.cond, BOOL)
+                self.actions(effect.actions)
+            case ir.Replacement():
+                self.on_event(effect, INSTEAD_ANY if effect.owner else INSTEAD, True)
+                if effect.cond is not None:
+                    self.expr(effect.cond, BOOL)
+                self.actions(effect.actions)
+            case ir.Modifier():
+                self.scope = Scope("a card's modifier", CARD_VALUE.provides)
+                if effect.param not in self.names.params:
+                    self.fail(effect, f"unknown param `{effect.param}`", suggest(effect.param, self.names.params))
+                self.expr(effect.amount, INT)
+            case ir.Requirement():
+                self.scope = Scope("a card's requirement", CARD_VALUE.provides)
                 self.expr(effect.cond, BOOL)
-            self.actions(effect.actions)
-        elif isinstance(effect, ir.Replacement):
-            self.event(effect, effect.event)
-            if effect.cond is not None:
-                self.expr(effect.cond, BOOL)
-            self.actions(effect.actions, replacement=True)
-        elif isinstance(effect, ir.Modifier):
-            if effect.param not in self.names.params:
-                self.fail(effect, f"unknown param `{effect.param}`", suggest(effect.param, self.names.params))
-            self.expr(effect.amount, INT)
-        elif isinstance(effect, ir.Requirement):
-            self.expr(effect.cond, BOOL)
-        elif isinstance(effect, ir.Score):
-            self.expr(effect.expr, INT)
-        elif isinstance(effect, ir.Enters):
-            self.place(effect.place)
+            case ir.Score():
+                self.expr(effect.expr, INT)
+            case ir.Enters():
+                if effect.place.mode == "another":
+                    self.fail(effect.place, "a card enters one column: `another chosen column` needs a column "
+                                            "chosen before it", "write `enters chosen column`")
+                self.place(effect.place)
+            case _:
+                assert_never(effect)
 
-    def event(self, node: ir.Node, name: str) -> None:
-        if name not in self.names.events:
-            self.fail(node, f"unknown event `{name}`", suggest(name, self.names.events))
+    def on_event(self, effect: ir.Triggered | ir.Replacement, form: str, replacement: bool) -> None:
+        """Resolve the effect's event and make the effect's scope what that event provides."""
+        name = effect.event
+        spec = self.names.events.get(name)
+        if spec is None:
+            if name in self.names.undeclared:
+                self.fail(effect, f"event `{name}` is not listed in `game.events` of these rules",
+                          f"the runtime fires it: add `{name}: <what happens>` under `game.events`")
+            else:
+                self.fail(effect, f"unknown event `{name}`", suggest(name, self.names.events))
+            self.scope = Scope("an effect on an unknown event", frozenset({PLAYER, CARD, SUBJECT, AMOUNT}),
+                               replacement)
+            return
+        if form not in spec.forms:
+            forms = ", ".join(f"`{form_text(f, name)}`" for f in sorted(spec.forms, key=_FORM_ORDER.index))
+            self.fail(effect, f"`{form_text(form, name)}` can never act: the runtime does not fire "
+                              f"`{name}` in that form", f"`{name}` can be used as {forms}")
+        self.scope = event_scope(spec, replacement)
 
     def place(self, place: ir.Place) -> None:
         for column in ((place.column,) if place.mode == "column" else place.among):
@@ -212,48 +256,92 @@ class Checker:
         if deck.age is not None and deck.age not in self.names.ages:
             self.fail(deck, f"there is no age {deck.age} deck")
 
-    def actions(self, actions: tuple[ir.Action, ...], replacement: bool = False) -> None:
-        for a in actions:
-            self.action(a, replacement)
+    def card_ref(self, ref: ir.CardRef) -> None:
+        if ref.subject:
+            self.need(ref, frozenset({SUBJECT}), "`subject`")
+        elif ref.card is not None and ref.card not in self.names.cards:
+            self.fail(ref, f"unknown card `{ref.card}`", suggest(ref.card, self.names.cards))
 
-    def action(self, a: ir.Action, replacement: bool) -> None:
-        if isinstance(a, ir.Transform):
-            self.expr(a.amount, INT)
-        elif isinstance(a, ir.Exchange):
-            if a.coin not in self.names.coins:
-                self.fail(a, f"unknown coin `{a.coin}`", suggest(a.coin, self.names.coins), True)
-        elif isinstance(a, ir.GainGem):
-            if a.value not in self.names.gems:
-                self.fail(a, f"there is no special gem {a.value}",
-                          "special gems: " + ", ".join(map(str, sorted(self.names.gems))), True)
-        elif isinstance(a, (ir.PlaceCard, ir.PlaceUnder)):
-            if a.card.card is not None and a.card.card not in self.names.cards:
-                self.fail(a.card, f"unknown card `{a.card.card}`", suggest(a.card.card, self.names.cards))
-            if isinstance(a, ir.PlaceCard):
+    def actions(self, actions: tuple[ir.Action, ...]) -> None:
+        for a in actions:
+            self.action(a)
+
+    def action(self, a: ir.Action) -> None:
+        player = frozenset({PLAYER})
+        match a:
+            case ir.Transform():
+                self.need(a, player, "`transform`")
+                self.expr(a.amount, INT)
+            case ir.Exchange():
+                self.need(a, player, "`exchange`")
+                if a.coin not in self.names.coins:
+                    self.fail(a, f"unknown coin `{a.coin}`", suggest(a.coin, self.names.coins), True)
+            case ir.DiscardCoin():
+                self.need(a, player, "discarding a coin")
+            case ir.GainGem():
+                self.need(a, player, "`gain gem`")
+                if a.value not in self.names.gems:
+                    self.fail(a, f"there is no special gem {a.value}",
+                              "special gems: " + ", ".join(map(str, sorted(self.names.gems))), True)
+            case ir.PlaceCard():
+                self.need(a, player, "`place`")
+                self.card_ref(a.card)
                 self.place(a.place)
-            else:
+            case ir.PlaceUnder():
+                self.card_ref(a.card)
                 self.deck(a.deck)
-        elif isinstance(a, ir.Discard):
-            self.expr(a.count, INT)
-            if a.cards.only is not None and a.cards.only not in self.names.classes:
-                self.fail(a.cards, f"unknown column `{a.cards.only}`", suggest(a.cards.only, self.names.classes))
-        elif isinstance(a, (ir.DiscardTop, ir.Look)):
-            self.deck(a.deck)
-            if isinstance(a, ir.Look):
+            case ir.Discard():
+                self.need(a, frozenset({PLAYER, CARD}), "discarding cards")
+                self.expr(a.count, INT)
+                self.card_set(a.cards)
+            case ir.DiscardTop():
+                self.deck(a.deck)
+            case ir.Look():
+                self.need(a, player, "`look at`")
+                self.deck(a.deck)
                 self.expr(a.count, INT)
                 self.expr(a.take, INT)
-        elif isinstance(a, ir.TakeFrom):
-            self.expr(a.count, INT)
-        elif isinstance(a, ir.ReturnHero):
-            if a.cls not in self.names.classes | {"neutral"}:
-                self.fail(a, f"unknown class `{a.cls}`", suggest(a.cls, self.names.classes | {"neutral"}), True)
-        elif isinstance(a, ir.AdvanceTrack):
-            if a.steps is not None:
-                self.expr(a.steps, INT)
-        elif isinstance(a, ir.Tokens):
-            self.expr(a.amount, INT)
-        elif isinstance(a, ir.Simple):
-            if a.name in ("cancel", "capture") and not replacement:
-                self.fail(a, f"`{a.name}` only makes sense in an `instead of` effect")
-        elif isinstance(a, ir.EachOther):
-            self.action(a.action, replacement)
+            case ir.TakeFrom():
+                self.need(a, player, "`take`")
+                self.expr(a.count, INT)
+            case ir.RecruitHero():
+                self.need(a, player, "`recruit hero`")
+            case ir.ReturnHero():
+                self.need(a, player, "`return`")
+                if a.cls not in self.names.classes | {"neutral"}:
+                    self.fail(a, f"unknown class `{a.cls}`", suggest(a.cls, self.names.classes | {"neutral"}), True)
+            case ir.ChooseClass():
+                self.need(a, player, "`choose class`")
+            case ir.AdvanceTrack():
+                if a.steps is not None:
+                    self.expr(a.steps, INT)
+            case ir.Tokens():
+                self.expr(a.amount, INT)
+            case ir.Simple():
+                if a.name in ("cancel", "capture") and not self.scope.replacement:
+                    self.fail(a, f"`{a.name}` only makes sense in an `instead of` effect")
+                if a.name == "capture":
+                    self.need(a, frozenset({PLAYER, SUBJECT}), "`capture`")
+                elif a.name == "swap":
+                    self.need(a, player, "`swap`")
+            case ir.EachOther():
+                self.need(a, player, "`each other player`")
+                self.action(a.action)
+            case _:
+                assert_never(a)
+
+
+_FORM_ORDER = [WHEN, WHENEVER, INSTEAD, INSTEAD_ANY]
+
+
+def _where_hint(needs: frozenset[str]) -> str | None:
+    if COLUMN in needs:
+        return "it exists in a class formula"
+    if SUBJECT in needs or AMOUNT in needs:
+        return "it reads an event: use it in a `when`, `whenever` or `instead of` effect on an event that has it"
+    if CARD in needs:
+        return "it exists in a card's effects"
+    return None
+
+
+__all__ = ["Names", "Scope", "Problem", "Checker", "check_effect", "check_formula", "Builtin"]

@@ -1,30 +1,39 @@
-"""Compile merged rules layers into the source of one Python module the runtime imports."""
+"""Compile merged rules layers into the source of one Python module: the handlers and the typed
+rule set (`nidavellir.interface.rules.RuleSet`) a runtime loads."""
 from __future__ import annotations
 
 import hashlib
-import pprint
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+from nidavellir.errors import suggest
+from nidavellir.interface.events import EVENTS, RUNTIME_PARAMS, STEPS, EventSpec, window_spec
 
 from . import ir
-from .check import Checker, Names
-from .diagnostics import Diagnostics, Location, suggest
+from .check import Names, Problem, check_effect, check_formula
+from .diagnostics import Diagnostic, Diagnostics, Location
 from .dsl import DslSyntaxError, parse_effect, parse_expr
-from .emit import ModuleEmitter, escaped
+from .emit import CardEmitter, Ctor, Ref, class_formula, escaped, literal, module, slug
 from .layers import Layer, Merged, Origin, load_layer, merge
+from .names import CLASS_RESERVED, reserved_words, what_it_is
 from .sources import COMPILER_VERSION, grammar_text
+from .structure import check_structure, players
 
 ENTERS = {"own column": ("own", None), "command zone": ("command", None),
           "chosen column": ("chosen", None), "discard": ("discard", None)}
+GAME_KEYS = ("players", "cards_per_tavern", "taverns", "ages", "classes", "coins", "gems", "flow", "kinds")
 
 
 @dataclass
 class Compiled:
     source: str               # the module's Python source
     content_hash: str         # hash of the compiler, grammar and every rules source
-    data: dict                # the RULES table
+    data: dict[str, Any]      # the rule set as plain data (for the docs)
     effects: dict[str, list[tuple[str, ir.Effect]]]  # card id -> (text, IR) for the docs
     merged: Merged
+    warnings: list[Diagnostic] = field(default_factory=list)
 
 
 def content_hash(layers: list[Layer]) -> str:
@@ -49,44 +58,54 @@ def load_layers(specs: list[tuple[Path, str, bool]], diags: Diagnostics) -> list
 def compile_layers(layers: list[Layer], diags: Diagnostics | None = None, chash: str | None = None) -> Compiled:
     """Merge, check and compile; raise RulesError with every problem found (and those in `diags`).
 
-    `chash` names the sources (build.source_hash); without it, a hash of the loaded data."""
+    `chash` names the sources (sources.source_hash); without it, a hash of the loaded data."""
     diags = diags if diags is not None else Diagnostics()
     merged = merge(layers, diags)
     return _Compiler(merged, diags).run(chash or content_hash(layers))
+
+
+def _int_keys(table: dict[str, Any]) -> dict[int, Any]:
+    return {int(k): v for k, v in sorted(table.items(), key=lambda kv: int(kv[0]))}
 
 
 class _Compiler:
     def __init__(self, merged: Merged, diags: Diagnostics):
         self.m = merged
         self.diags = diags
-        self.emitter = ModuleEmitter()
         self.effects: dict[str, list[tuple[str, ir.Effect]]] = {}  # card id -> (text, IR)
+        self.blocks: dict[str, list[str]] = {}        # card id -> its handlers and table
+        self.card_tables: dict[str, Ctor] = {}
+        self.class_blocks: list[list[str]] = []
+        self.class_tables: list[Ctor] = []
+        self.used_events: set[str] = set()
+        self.used_params: set[str] = set(RUNTIME_PARAMS)
 
     def err(self, origin: Origin | None, message: str, hint: str | None = None) -> None:
-        loc = origin.loc if origin else Location("<rules>", 1, 1)
-        self.diags.error(loc, message, hint)
+        self.diags.error(origin.loc if origin else self._nowhere(), message, hint)
+
+    def _nowhere(self) -> Location:
+        return Location(self.m.sources[0].path if self.m.sources else "<rules>", 1, 1)
 
     def run(self, chash: str) -> Compiled:
         m = self.m
         game = m.game
-        missing = [key for key in ("players", "cards_per_tavern", "taverns", "ages", "classes", "coins", "gems",
-                                   "flow", "kinds") if key not in game]
+        missing = [key for key in GAME_KEYS if key not in game]
         for key in missing:
             self.err(m.game_origin.get(("game",)) or self._first_origin(), f"the rules define no `game.{key}`")
         if missing:  # the checks below need the whole game
             self.diags.raise_if_any()
+        check_structure(m, self.diags)
         names = self.names()
         data_cards = {cid: self.card(cid, card, names) for cid, card in m.cards.items()}
         classes = self.classes(names)
         decks = self.decks()
-        self.flow_check()
+        self.flow_check(names)
+        params = self.params(data_cards)
+        self.unused(params)
         self.diags.raise_if_any()
-        params = dict(game.get("params", {}))
-        for card in data_cards.values():
-            params.update(card["params"])
         data = {
-            "layers": [{"id": l.id, "name": l.name, "description": l.description, "source": l.source,
-                        "variant": l.is_variant} for l in m.layers],
+            "layers": [{"id": lay.id, "name": lay.name, "description": lay.description, "source": lay.source,
+                        "variant": lay.is_variant} for lay in m.layers],
             "game": {k: v for k, v in game.items() if k != "classes"},
             "classes": classes,
             "cards": data_cards,
@@ -94,21 +113,50 @@ class _Compiler:
             "params": params,
             "interpretations": list(m.interpretations.values()),
         }
-        return Compiled(self.source(data, chash), chash, data, self.effects, m)
+        warnings = list(self.diags.warnings)
+        return Compiled(self.source(data, chash, warnings), chash, data, self.effects, m, warnings)
 
     def _first_origin(self) -> Origin | None:
         return Origin(self.m.sources[0], ()) if self.m.sources else None
 
+    # -- names ----------------------------------------------------------------------------
     def names(self) -> Names:
         g = self.m.game
-        events = set(g.get("events", {}))
-        for part in g.get("flow", {}).values():
-            events |= {s["window"] for s in part if isinstance(s, dict) and "window" in s}
-        params = set(g.get("params", {}))
+        go = self.m.game_origin
+        reserved = reserved_words()
+        events: dict[str, EventSpec] = {}
+        for name in g.get("events", {}):
+            if name in EVENTS:
+                events[name] = EVENTS[name]
+            else:
+                self.err(go.get(("events", name)), f"`{name}` is not an event the runtime fires",
+                         suggest(name, EVENTS) or "events the runtime fires: " + ", ".join(EVENTS))
+        for part in ("turn", "age_end"):
+            for step in g.get("flow", {}).get(part, []):
+                window = step.get("window")
+                if window is None:
+                    continue
+                where = go.get(("flow", part, step["id"], "window"))
+                if window in EVENTS:
+                    self.err(where, f"a flow window cannot be named `{window}`: that is an event the runtime fires",
+                             "a name means one thing; give the window another name")
+                else:
+                    events[window] = window_spec(window)
+        params = set(g.get("params", {})) | set(RUNTIME_PARAMS)
         for card in self.m.cards.values():
             params |= set(card.get("params", {}))
+        classes = {c["id"] for c in g["classes"]}
+        # A name means one thing: no id of the rules data is a word of the DSL.
+        self._refuse_reserved("class", classes, lambda c: go.get(("classes", c, "id")), reserved | CLASS_RESERVED)
+        self._refuse_reserved("card", set(self.m.cards), lambda c: self.m.card_origin[c].get("id"), reserved)
+        self._refuse_reserved("event", set(g.get("events", {})), lambda e: go.get(("events", e)), reserved)
+        self._refuse_reserved("param", set(g.get("params", {})), lambda q: go.get(("params", q)), reserved)
+        for cid, card in self.m.cards.items():
+            origin = self.m.card_origin[cid].get("params")
+            self._refuse_reserved("param", set(card.get("params", {})),
+                                  lambda q, o=origin: o.at(q) if o else None, reserved)
         return Names(
-            classes={c["id"] for c in g["classes"]},
+            classes=classes,
             events=events,
             params=params,
             coins={c["id"] for c in g["coins"].get("special", [])},
@@ -116,12 +164,22 @@ class _Compiler:
             cards=set(self.m.cards),
             ages=set(g["ages"]),
             kinds=set(g["kinds"]),
+            undeclared=set(EVENTS) - set(events),
         )
 
+    def _refuse_reserved(self, what: str, ids: set[str], origin: Callable[[str], Origin | None],
+                         reserved: frozenset[str]) -> None:
+        for ident in sorted(ids & reserved):
+            self.err(origin(ident), f"a {what} cannot be called `{ident}`: in the effect DSL `{ident}` is "
+                                    f"{what_it_is(ident)}", "a name means one thing; choose another id")
+
     # -- cards ------------------------------------------------------------------------
-    def card(self, cid: str, card: dict, names: Names) -> dict:
+    def card(self, cid: str, card: dict[str, Any], names: Names) -> dict[str, Any]:
         origin = self.m.card_origin[cid]
-        at = lambda key: origin.get(key) or origin["@"]  # noqa: E731
+
+        def at(key: str) -> Origin:
+            return origin.get(key) or origin["@"]
+
         kinds = self.m.game["kinds"]
         kind = card.get("kind")
         if kind is None:
@@ -131,29 +189,32 @@ class _Compiler:
         cls = card.get("class", "neutral")
         if cls != "neutral" and cls not in names.classes:
             self.err(at("class"), f"unknown class `{cls}`", suggest(cls, names.classes | {"neutral"}))
-        ranks = card.get("ranks", [])
-        ranks = [0] * ranks if isinstance(ranks, int) else list(ranks)
-        enters = ENTERS.get(kinds.get(kind, {}).get("enters", "own column"), ("own", None))
+        raw_ranks = card.get("ranks", [])
+        ranks = [0] * raw_ranks if isinstance(raw_ranks, int) else list(raw_ranks)
+        enters: tuple[str, str | None] = ENTERS.get(kinds.get(kind, {}).get("enters", "own column"), ("own", None))
+        among: tuple[str, ...] = ()
+        emitter = CardEmitter(cid)
         compiled_effects = []
         for i, text in enumerate(card.get("effects", [])):
             eff_origin = at("effects").at(i) if "effects" in origin else origin["@"]
             effect = self.parse(text, eff_origin)
             if effect is None:
                 continue
-            checker = Checker(names, "trigger" if isinstance(effect, (ir.Triggered, ir.Replacement)) else "card")
-            checker.effect(effect)
-            for prob in checker.problems:
-                self.diags.error(eff_origin.loaded.locate_in_string(eff_origin.path, prob.pos),
-                                 prob.message, prob.hint)
-            if checker.problems:
+            problems = check_effect(effect, names)
+            self.report(problems, eff_origin)
+            if problems:
                 continue
             compiled_effects.append((text, effect))
+            self.note_uses(effect)
             if isinstance(effect, ir.Enters):
-                enters = (effect.place.mode, effect.place.column)
-            else:
-                self.emitter.card_effect(cid, effect, str(eff_origin.loc), text)
+                place = effect.place
+                mode = "chosen" if place.mode == "among" else place.mode
+                enters, among = (mode, place.column), place.among
+            loaded, path = eff_origin.loaded, eff_origin.path
+            emitter.effect(i, effect, str(eff_origin.loc), text,
+                           lambda off, ld=loaded, pa=path: str(ld.locate_in_string(pa, off)))
         self.effects[cid] = compiled_effects
-        return {
+        data = {
             "id": cid,
             "name": card.get("name") or _default_name(cid),
             "kind": kind,
@@ -167,6 +228,36 @@ class _Compiler:
             "source": str(origin["@"].loc),
             "layers": self.m.card_layers.get(cid, []),
         }
+        fields: dict[str, Any] = {"id": cid, "name": data["name"], "kind": kind or "", "cls": cls}
+        optional = {"ranks": tuple(ranks), "points": data["points"], "copies": data["copies"],
+                    "enters": enters[0], "enters_column": enters[1], "enters_among": among,
+                    "track": tuple(data["track"]), "params": data["params"]}
+        defaults: dict[str, Any] = {"ranks": (), "points": 0, "copies": 1, "enters": "own", "enters_column": None,
+                                    "enters_among": (), "track": (), "params": {}}
+        fields.update({k: v for k, v in optional.items() if v != defaults[k]})
+        fields.update(emitter.table())
+        fields.update(source=data["source"], layers=tuple(data["layers"]))
+        table = f"_CARD_{slug(cid)}"
+        self.card_tables[cid] = Ctor("CardDef", tuple(fields.items()), multiline=True)
+        title = f"# -- card {cid} "  # an id: lowercase letters, digits, `-` and `:`
+        self.blocks[cid] = [title + "-" * max(4, 100 - len(title)), "", *emitter.w.lines,
+                            f"{table} = {literal(self.card_tables[cid])}", ""]
+        return data
+
+    def note_uses(self, effect: ir.Effect) -> None:
+        """Remember which events and params the effects read (for the unused-name warnings)."""
+        for node in ir.walk(effect):
+            if isinstance(node, (ir.Triggered, ir.Replacement)):
+                self.used_events.add(node.event)
+            elif isinstance(node, ir.Modifier):
+                self.used_params.add(node.param)
+            elif isinstance(node, ir.Call) and node.name == "param" and node.args \
+                    and isinstance(node.args[0], ir.Var):
+                self.used_params.add(node.args[0].name)
+
+    def report(self, problems: list[Problem], origin: Origin) -> None:
+        for prob in problems:
+            self.diags.error(origin.loaded.locate_in_string(origin.path, prob.pos), prob.message, prob.hint)
 
     def parse(self, text: str, origin: Origin) -> ir.Effect | None:
         try:
@@ -175,7 +266,7 @@ class _Compiler:
             self.diags.error(origin.loaded.locate_in_string(origin.path, err.offset), err.message, err.hint)
             return None
 
-    def classes(self, names: Names) -> list[dict]:
+    def classes(self, names: Names) -> list[dict[str, Any]]:
         out = []
         for c in self.m.game["classes"]:
             origin = self.m.game_origin.get(("classes", c["id"], "score")) or self.m.game_origin.get(("classes",))
@@ -183,21 +274,27 @@ class _Compiler:
             if not text:
                 self.err(origin, f"class `{c['id']}` has no `score` formula")
                 continue
+            assert origin is not None
             try:
                 expr = parse_expr(text)
             except DslSyntaxError as err:
                 self.diags.error(origin.loaded.locate_in_string(origin.path, err.offset), err.message, err.hint)
                 continue
-            checker = Checker(names, "column")
-            checker.expr(expr, "number")
-            for prob in checker.problems:
-                self.diags.error(origin.loaded.locate_in_string(origin.path, prob.pos), prob.message, prob.hint)
-            if not checker.problems:
-                self.emitter.class_score(c["id"], expr, str(origin.loc))
+            problems = check_formula(expr, names)
+            self.report(problems, origin)
+            if not problems:
+                for node in ir.walk(expr):
+                    if isinstance(node, ir.Call) and node.name == "param" and isinstance(node.args[0], ir.Var):
+                        self.used_params.add(node.args[0].name)
+                name, lines = class_formula(c["id"], expr, str(origin.loc), text)
+                self.class_blocks.append(lines)
+                self.class_tables.append(Ctor("ClassDef", (
+                    ("id", c["id"]), ("name", c.get("name", c["id"])), ("formula", text), ("score", Ref(name)),
+                    ("source", str(origin.loc)))))
             out.append({"id": c["id"], "name": c.get("name", c["id"]), "score": text, "expr": expr})
         return out
 
-    def decks(self) -> dict:
+    def decks(self) -> dict[int, list[list[Any]]]:
         decks = {}
         for age in sorted(set(self.m.decks) - set(self.m.game["ages"])):
             self.err(self.m.deck_origin[(age, None)], f"there is no age {age}",
@@ -210,43 +307,139 @@ class _Compiler:
             for e in self.m.decks[age]:
                 key = (e["card"], e.get("min_players", 0))
                 if e["card"] not in self.m.cards:
-                    self.err(self.m.deck_origin[(age, key)].at("card"), f"unknown card `{e['card']}` in the age {age} deck",
-                             suggest(e["card"], self.m.cards))
+                    self.err(self.m.deck_origin[(age, key)].at("card"),
+                             f"unknown card `{e['card']}` in the age {age} deck", suggest(e["card"], self.m.cards))
                 entries.append([e["card"], e["count"], e.get("min_players", 0)])
             decks[age] = entries
         return decks
 
-    def flow_check(self) -> None:
-        from nidavellir.runtime.flow import STEPS
+    def flow_check(self, names: Names) -> None:
         flow = self.m.game["flow"]
+        go = self.m.game_origin
+        windows = set()
         for part in ("turn", "age_end"):
             for step in flow.get(part, []):
                 if "do" in step and step["do"] not in STEPS:
-                    self.err(self.m.game_origin.get(("flow", part, step["id"], "do")),
+                    self.err(go.get(("flow", part, step["id"], "do")),
                              f"unknown flow step `{step['do']}`", suggest(step["do"], STEPS))
+                if "window" in step:
+                    windows.add(step["window"])
+                for age in step.get("ages", []):
+                    if age not in names.ages:
+                        self.err(go.get(("flow", part, step["id"], "ages")), f"there is no age {age}",
+                                 "ages: " + ", ".join(map(str, sorted(names.ages))))
+        for i, window in enumerate(flow.get("before_scoring", [])):
+            if window not in windows:
+                self.err(go.get(("flow", "before_scoring")), f"`before_scoring` names `{window}`, "
+                                                               "which is no window of the flow", suggest(window, windows))
+
+    def params(self, data_cards: dict[str, dict[str, Any]]) -> dict[str, int]:
+        """Every param with its value: the runtime's defaults, the game's, then the cards'."""
+        params = {name: default for name, (default, _) in RUNTIME_PARAMS.items()}
+        params.update(self.m.game.get("params", {}))
+        owner: dict[str, str] = {}
+        for cid, card in data_cards.items():
+            for name, value in card["params"].items():
+                if name in owner and params[name] != value:
+                    origin = self.m.card_origin[cid].get("params")
+                    self.err(origin.at(name) if origin else None,
+                             f"param `{name}` is {value} here but {params[name]} on card `{owner[name]}`",
+                             "a param has one value; modifiers change it in play")
+                owner.setdefault(name, cid)
+                params[name] = value
+        return params
+
+    def unused(self, params: dict[str, int]) -> None:
+        """Warn of listed events and params no effect reads. A card a later layer removed still
+        counts as a reader (a variant without Thrud does not make `covered` a mistake)."""
+        for card in self.m.removed.values():
+            for text in card.get("effects", []):
+                try:
+                    self.note_uses(parse_effect(text))
+                except DslSyntaxError:
+                    pass
+        go = self.m.game_origin
+        for name in self.m.game.get("events", {}):
+            if name in EVENTS and name not in self.used_events:
+                self.diags.warning(go[("events", name)].loc, f"no effect reacts to the event `{name}`",
+                                   "remove it from `game.events`, or give a card an effect on it")
+        for name in sorted(set(params) - self.used_params):
+            where = go.get(("params", name))
+            if where is None:
+                cid = next(c for c, card in self.m.cards.items() if name in card.get("params", {}))
+                origin = self.m.card_origin[cid].get("params")
+                where = origin.at(name) if origin else self.m.card_origin[cid]["@"]
+            self.diags.warning(where.loc, f"no effect reads the param `{name}`",
+                               "read it with `param(...)`, change it with `modify`, or remove it")
 
     # -- source ---------------------------------------------------------------------------
-    def source(self, data: dict, chash: str) -> str:
-        em = self.emitter
-        em.tables()
-        head = [
-            '"""Compiled rules: generated by `nidavellir build` from the rules data. Do not edit.',
+    def source(self, data: dict[str, Any], chash: str, warnings: list[Diagnostic]) -> str:
+        m, g = self.m, self.m.game
+        header = [
+            "Compiled rules: generated by `nidavellir build` from the rules data. Do not edit.",
             "",
-            "Layers: " + ", ".join(escaped(l["id"]) for l in data["layers"]),
+            "Layers: " + ", ".join(escaped(lay["id"]) for lay in data["layers"]),
             "Sources:",
-            *[f"  {escaped(f.path)}" for f in self.m.sources],
-            '"""',
-            f"CONTENT_HASH = {chash!r}",
-            "",
-            "from nidavellir.runtime.support import div as _div, lookup as _lookup",
-            "",
+            *[f"  {escaped(f.path)}" for f in m.sources],
         ]
-        plain = dict(data, classes=[{k: v for k, v in c.items() if k != "expr"} for c in data["classes"]])
-        offset = len(head)
-        body = em.w.lines
-        tail = ["", "RULES = " + pprint.pformat(plain, width=110, sort_dicts=True), "",
-                "SOURCE_MAP = " + pprint.pformat({k + offset: v for k, v in em.w.source_map.items()}, width=110), ""]
-        return "\n".join(head + body + tail)
+        coins = g["coins"]
+        flow = g["flow"]
+
+        def steps(part: str) -> tuple[Ctor, ...]:
+            out = []
+            for s in flow.get(part, []):
+                origin = m.game_origin.get(("flow", part, s["id"], "id"))
+                kw: list[tuple[str, Any]] = [("id", s["id"])]
+                kw += [(k, s[k]) for k in ("do", "window") if k in s]
+                if "ages" in s:
+                    kw.append(("ages", tuple(s["ages"])))
+                kw.append(("source", str(origin.loc) if origin else ""))
+                out.append(Ctor("Step", tuple(kw)))
+            return tuple(out)
+
+        flow_origin = m.game_origin.get(("flow", "turn"))
+        lo, hi = players(m)
+        rules = Ctor("RuleSet", (
+            ("content_hash", Ref("CONTENT_HASH")),
+            ("layers", tuple(Ctor("Layer", (("id", lay["id"]), ("name", lay["name"]),
+                                            ("description", lay["description"]), ("source", lay["source"]),
+                                            ("variant", lay["variant"]))) for lay in data["layers"])),
+            ("players", (lo, hi)),
+            ("cards_per_tavern", _int_keys(g["cards_per_tavern"])),
+            ("taverns", tuple(Ctor("Tavern", (("id", t["id"]), ("name", t.get("name", t["id"]))))
+                              for t in g["taverns"])),
+            ("ages", tuple(g["ages"])),
+            ("classes", tuple(self.class_tables)),
+            ("basic_coins", tuple(Ctor("BasicCoin", (("value", c["value"]), ("trading", c.get("trading", False))))
+                                  for c in coins.get("basic", []))),
+            ("special_coins", tuple(Ctor("SpecialCoin", (("id", c["id"]), ("value", c["value"]),
+                                                         ("trading", c.get("trading", False)),
+                                                         ("name", c.get("name", c["id"]))))
+                                    for c in coins.get("special", []))),
+            ("treasure", _int_keys(coins.get("treasure", {}))),
+            ("treasure_removed", {n: _int_keys(r) for n, r in _int_keys(coins.get("treasure_removed", {})).items()}),
+            ("gems", {n: tuple(v) for n, v in _int_keys(g["gems"].get("by_players", {})).items()}),
+            ("special_gems", tuple(Ctor("SpecialGem", (("value", s["value"]), ("points", s.get("points", 0)),
+                                                       ("tradable", s.get("tradable", True))))
+                                   for s in g["gems"].get("special", []))),
+            ("params", dict(sorted(data["params"].items()))),
+            ("events", dict(g.get("events", {}))),
+            ("turn", steps("turn")),
+            ("age_end", steps("age_end")),
+            ("before_scoring", tuple(flow.get("before_scoring", []))),
+            ("cards", {cid: Ref(f"_CARD_{slug(cid)}") for cid in sorted(self.card_tables)}),
+            ("decks", {age: tuple(Ctor("DeckEntry", (("card", c), ("count", n), ("min_players", mp)))
+                                  for c, n, mp in entries) for age, entries in sorted(data["decks"].items())}),
+            ("interpretations", tuple(Ctor("Interpretation", (("id", i["id"]), ("text", i.get("text", "")),
+                                                              ("source", i.get("source", "")),
+                                                              ("layer", i.get("layer", ""))))
+                                      for i in data["interpretations"])),
+            ("warnings", tuple(d.format() for d in warnings)),
+            ("flow_source", str(flow_origin.loc) if flow_origin else ""),
+            ("kinds", {k: v.get("enters", "own column") for k, v in sorted(g["kinds"].items())}),
+        ), multiline=True)
+        blocks = [*self.class_blocks, *self.blocks.values()]
+        return module(header, chash, blocks, rules)
 
 
 def _default_name(cid: str) -> str:

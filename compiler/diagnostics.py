@@ -10,11 +10,12 @@ A formatted diagnostic looks like::
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+from nidavellir.errors import NidavellirError, suggest
 
 __all__ = [
     "Location",
@@ -86,15 +87,17 @@ class Location:
 
 @dataclass(frozen=True)
 class Diagnostic:
-    """One error, optionally located, with an optional hint."""
+    """One error or warning, optionally located, with an optional hint."""
 
     loc: Location | None
     message: str
     hint: str | None = None
+    severity: str = "error"  # error | warning
 
     def format(self) -> str:
         """Render as ``path:line:col: error: ...`` plus source line, caret and hint."""
-        out = [f"{self.loc}: error: {self.message}" if self.loc else f"error: {self.message}"]
+        head = f"{self.severity}: {self.message}"
+        out = [f"{self.loc}: {head}" if self.loc else head]
         if self.loc is not None:
             text = source_line(self.loc.path, self.loc.line)
             if text is not None:
@@ -111,8 +114,8 @@ class Diagnostic:
         return self.format()
 
 
-class RulesError(Exception):
-    """Raised with every diagnostic of a failed step."""
+class RulesError(NidavellirError):
+    """Raised with every diagnostic of a failed step (its errors, and the warnings found with them)."""
 
     def __init__(self, diagnostics: Iterable[Diagnostic]) -> None:
         self.diagnostics: list[Diagnostic] = list(diagnostics)
@@ -134,6 +137,20 @@ class Diagnostics:
         self.items.append(diag)
         return diag
 
+    def warning(self, loc: Location | None, message: str, hint: str | None = None) -> Diagnostic:
+        """Record a warning: legal, but likely not what the designer meant."""
+        diag = Diagnostic(loc, message, hint, "warning")
+        self.items.append(diag)
+        return diag
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.items if d.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Diagnostic]:
+        return [d for d in self.items if d.severity == "warning"]
+
     def add(self, diag: Diagnostic) -> None:
         """Record an existing diagnostic."""
         self.items.append(diag)
@@ -143,7 +160,8 @@ class Diagnostics:
         self.items.extend(other)
 
     def __bool__(self) -> bool:
-        return bool(self.items)
+        """Whether there is an error (warnings alone do not stop a compile)."""
+        return any(d.severity == "error" for d in self.items)
 
     def __len__(self) -> int:
         return len(self.items)
@@ -152,8 +170,8 @@ class Diagnostics:
         return iter(self.items)
 
     def raise_if_any(self) -> None:
-        """Raise a RulesError holding every recorded diagnostic, if there are any."""
-        if self.items:
+        """Raise a RulesError holding every recorded diagnostic, if there is an error."""
+        if self:
             raise RulesError(self.items)
 
     def format_all(self) -> str:
@@ -169,13 +187,3 @@ def in_file_order(diagnostics: Iterable[Diagnostic], paths: Iterable[str] = ()) 
         if d.loc is not None:
             files.setdefault(d.loc.path, len(files))
     return sorted(items, key=lambda d: (files[d.loc.path], d.loc.line, d.loc.col) if d.loc else (-1, 0, 0))
-
-
-def suggest(name: str, candidates: Iterable[str]) -> str | None:
-    """Return "did you mean `x`?" for the closest candidate (difflib, cutoff 0.6;
-    a match ignoring case wins), or None."""
-    name = str(name)
-    options = [str(c) for c in candidates if str(c) != name]
-    folded = [c for c in options if c.lower() == name.lower()]
-    match = folded or difflib.get_close_matches(name, options, n=1, cutoff=0.6)
-    return f"did you mean `{match[0]}`?" if match else None

@@ -1,14 +1,31 @@
-"""Emit Python source for effect handlers from the IR.
+"""Emit the Python module of a compiled rule set from the IR: handler functions and the typed
+model (`nidavellir.interface.rules`) that holds them, one table per card.
 
-Safe by construction: every value from the rules reaches the source through `repr` of a
-validated value; function names are generated here. Each emitted line records the rules
-location it came from (SOURCE_MAP), so a failure inside a handler names the YAML line.
+Safe by construction: every value from the rules reaches the source through `repr` of a validated
+value, and every Python name is made here (`Ref` names are checked identifiers).
+
+Stable: handlers are named by card and effect (`_grid_0`, `_class_warrior`), and each card's
+handlers and table are written together, so adding an effect to one card changes only that card's
+lines. Locations: each handler's docstring is `@ file:line:col` and its DSL text, and each action
+starts with a string statement `'@ file:line:col'` of that action in the DSL string (Python drops
+such statements: they cost nothing); a failure inside a handler is located by the nearest marker
+above the failing line. Paths and texts reach the source only inside these string literals.
 """
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
+
+from nidavellir.interface.rules import SOURCE_MARKER
 
 from . import ir
+from .names import FUNCTIONS, VARIABLES, expand
+from .util import assert_never
+
+MARKER = SOURCE_MARKER
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
 def escaped(text: str) -> str:
@@ -16,323 +33,426 @@ def escaped(text: str) -> str:
     return repr(text)[1:-1].replace('"', '\\"')
 
 
+def slug(ident: str) -> str:
+    """A rules id as part of a Python name, one to one: `-` becomes `_`, `:` becomes `__`
+    (ids never hold `_` and never two separators in a row)."""
+    out = ident.replace(":", "__").replace("-", "_")
+    assert re.fullmatch(r"[a-z0-9_]+", out), ident
+    return out
+
+
+# -- Python literals ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Ref:
+    """A name defined in the generated module (a handler, a card table)."""
+    name: str
+
+    def __post_init__(self) -> None:
+        assert _IDENT.match(self.name), self.name
+
+
+@dataclass(frozen=True)
+class Ctor:
+    """A call of one of the interface's model classes with keyword arguments."""
+    cls: str
+    kwargs: tuple[tuple[str, Any], ...]
+    multiline: bool = False
+
+    def __post_init__(self) -> None:
+        assert _IDENT.match(self.cls) and all(_IDENT.match(k) for k, _ in self.kwargs), self
+
+
+def literal(value: Any, indent: int = 0) -> str:
+    """Python source for a value built of primitives, tuples, dicts, `Ref`s and `Ctor`s."""
+    pad = "    " * (indent + 1)
+    if isinstance(value, Ref):
+        return value.name
+    if isinstance(value, Ctor):
+        if value.multiline:
+            inner = "".join(f"{pad}{k}={literal(v, indent + 1)},\n" for k, v in value.kwargs)
+            return f"{value.cls}(\n{inner}{'    ' * indent})"
+        return f"{value.cls}(" + ", ".join(f"{k}={literal(v, indent)}" for k, v in value.kwargs) + ")"
+    if isinstance(value, tuple):
+        items = [literal(v, indent) for v in value]
+        return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{literal(k, indent)}: {literal(v, indent)}" for k, v in value.items()) + "}"
+    if value is None or isinstance(value, (bool, int, str)):
+        return repr(value)
+    raise TypeError(f"no literal for {value!r}")  # pragma: no cover
+
+
+# -- writing lines ------------------------------------------------------------------------
+
 @dataclass
 class Writer:
     lines: list[str] = field(default_factory=list)
-    source_map: dict[int, str] = field(default_factory=dict)
     indent: int = 0
-    origin: str = ""
-    track_coins: bool = False    # the effect has an `other coin`: remember the coins it chose
-    track_columns: bool = False  # the effect has `another chosen column`: remember the columns
 
     def line(self, text: str = "") -> None:
         self.lines.append("    " * self.indent + text if text else "")
-        if self.origin and text:
-            self.source_map[len(self.lines)] = self.origin
 
-
-class ExprEmitter:
-    """Python expression text for an IR expression. `col` is the Python text naming the column."""
-
-    def __init__(self, col: str):
-        self.col = col
-
-    def __call__(self, node: ir.Expr) -> str:
-        return getattr(self, type(node).__name__)(node)
-
-    def Num(self, n: ir.Num) -> str:
-        return repr(n.value)
-
-    def Var(self, n: ir.Var) -> str:
-        simple = {
-            "highest_coin": "g.highest_coin(p)",
-            "lowest_coin": "g.lowest_coin(p)",
-            "coins_total": "g.coins_total(p)",
-            "copies": "g.copies(p, card)",
-            "heroes": "g.heroes(p)",
-            "age": "g.age",
-            "column": "g.column_of(card)",
-            "ranks": f"g.ranks(p, {self.col})",
-            "points": f"g.points(p, {self.col})",
-            "zero_ranks": f"g.zero_ranks(p, {self.col})",
-            "tokens": "g.mark(card, 'tokens')",
-            "track": "g.track_value(card)",
-            "chosen_class": "g.mark(card, 'class', None)",
-            "trading_in_pouch": "g.trading_in_pouch(p)",
-            "amount": "ev.amount",
-            "subject_class": "g.card_class(ev.subject)",
-        }
-        return simple.get(n.name) or repr(n.name)  # a class name
-
-    def Call(self, n: ir.Call) -> str:
-        args = [self(a) for a in n.args]
-        if n.name in ("ranks", "points", "most_ranks", "strict_most_ranks", "zero_ranks", "coins_at_least"):
-            return f"g.{n.name}(p, {args[0]})"
-        if n.name == "cards":
-            return f"g.cards_of_kind(p, {args[0]})"
-        if n.name == "subject_ranks":
-            return f"g.ranks_of(ev.subject, {args[0]})"
-        if n.name == "param":
-            return f"g.param(p, {args[0]})"
-        if n.name == "lookup":
-            return f"_lookup({args[0]}, ({', '.join(args[1:])},))"
-        return f"{n.name}({', '.join(args)})"  # max, min
-
-    def BinOp(self, n: ir.BinOp) -> str:
-        if n.op == "/":
-            return f"_div({self(n.left)}, {self(n.right)})"
-        return f"({self(n.left)} {n.op} {self(n.right)})"
-
-    def Compare(self, n: ir.Compare) -> str:
-        return f"({self(n.left)} {n.op} {self(n.right)})"
-
-    def Is(self, n: ir.Is) -> str:
-        name = None if n.name == "none" else n.name
-        return f"({self(n.subject)} == {name!r})"
-
-    def Not(self, n: ir.Not) -> str:
-        return f"(not {self(n.operand)})"
-
-    def BoolOp(self, n: ir.BoolOp) -> str:
-        return f"({self(n.left)} {n.op} {self(n.right)})"
-
-    def IfElse(self, n: ir.IfElse) -> str:
-        return f"({self(n.then)} if {self(n.cond)} else {self(n.otherwise)})"
-
-    def CountSet(self, n: ir.CountSet) -> str:
-        return f"len({card_set(n.cards)})"
-
-
-def card_set(s: ir.CardSet) -> str:
-    only = f", {s.only!r}" if s.only else ""
-    return f"g.last_cards(p, card, {s.kind!r}, {s.other!r}{only})"
-
-
-CARD_EXPR = ExprEmitter("g.column_of(card)")
-
-
-def coin_selector(sel: ir.CoinSel, purpose: str) -> tuple[str, bool]:
-    """Python text giving the coin(s); True when it is a generator to `yield from`.
-
-    `used` lists the coins this effect already chose (for `other coin`)."""
-    where = ", 'pouch'" if sel.pouch else ""
-    if sel.mode in ("chosen", "other"):
-        exclude = ", exclude=tuple(used)" if sel.mode == "other" else ""
-        where = where or (", None" if exclude else "")
-        return f"g.choose_coin(p, g.transformable_coins(p{where}{exclude}), {purpose!r})", True
-    if sel.mode == "each":
-        return f"g.transformable_coins(p{where})", False
-    return {"lowest": f"g.lowest_transformable(p{where})", "highest": f"g.highest_transformable(p{where})",
-            "trading": f"g.trading_coin(p{where})"}[sel.mode], False
-
-
-def place_target(w: Writer, place: ir.Place, ref: str) -> str:
-    if place.mode in ("chosen", "another", "among"):
-        extra = ", exclude=tuple(cols)" if place.mode == "another" else ""
-        if place.mode == "among":
-            extra = f", among={place.among!r}"
-        w.line(f"dest = yield from g.choose_column(p, {ref}{extra})")
-        if w.track_columns:
-            w.line("cols.append(dest)")
-        return "dest"
-    if place.mode == "column":
-        return repr(place.column)
-    if place.mode == "own":
-        return f"g.own_column({ref})"
-    return "None"
-
-
-def _kept(call: str, w: Writer) -> str:
-    """A transformation, its resulting coin remembered when the effect needs it."""
-    return f"used.append(({call}))" if w.track_coins else call
-
-
-def card_ref(w: Writer, ref: ir.CardRef) -> str | None:
-    """Python text naming the card; None-safe block opened for a supply card."""
-    if ref.subject:
-        return "ev.subject"
-    if ref.card is None:
-        return "card"
-    w.line(f"placed = g.supply_card({ref.card!r})")
-    w.line("if placed is not None:")
-    w.indent += 1
-    return "placed"
-
-
-def emit_actions(w: Writer, actions: tuple[ir.Action, ...]) -> None:
-    for a in actions:
-        emit_action(w, a)
-
-
-def emit_action(w: Writer, a: ir.Action) -> None:
-    e = CARD_EXPR
-    if isinstance(a, ir.Transform):
-        amount = e(a.amount)
-        text, gen = coin_selector(a.coins, f"transform a coin by {amount}")
-        if a.coins.mode == "each":
-            w.line(f"for coin in list({text}):")
-            w.line(f"    {_kept('yield from g.transform(p, coin, ' + amount + ')', w)}")
-        else:
-            w.line(f"coin = {'yield from ' if gen else ''}{text}")
-            w.line("if coin is not None:")
-            w.line(f"    {_kept('yield from g.transform(p, coin, ' + amount + ')', w)}")
-    elif isinstance(a, ir.Exchange):
-        text, gen = coin_selector(a.coins, f"exchange for {a.coin}")
-        w.line(f"coin = {'yield from ' if gen else ''}{text}")
-        w.line("if coin is not None:")
-        w.line(f"    g.exchange_coin(p, coin, {a.coin!r})")
-    elif isinstance(a, ir.DiscardCoin):
-        text, gen = coin_selector(a.coins, "discard")
-        w.line(f"g.discard_coin(p, {'(yield from ' + text + ')' if gen else text})")
-    elif isinstance(a, ir.GainGem):
-        w.line(f"g.gain_gem(p, {a.value!r})")
-    elif isinstance(a, (ir.PlaceCard, ir.PlaceUnder)):
-        depth = w.indent
-        ref = card_ref(w, a.card)
-        if isinstance(a, ir.PlaceUnder):
-            w.line(f"g.put_under_deck({ref}, {a.deck.age!r})")
-        else:
-            dest = place_target(w, a.place, ref)
-            w.line(f"yield from g.place(p, {ref}, {dest})")
-        w.indent = depth
-    elif isinstance(a, ir.Discard):
-        w.line(f"picked = yield from g.choose_cards(p, {card_set(a.cards)}, {e(a.count)}, 'discard')")
-        w.line("for c in picked:")
-        w.line("    yield from g.discard_card(p, c)")
-    elif isinstance(a, ir.DiscardTop):
-        w.line(f"g.discard_top({a.deck.age!r})")
-    elif isinstance(a, ir.Look):
-        w.line(f"yield from g.look(p, {a.deck.age!r}, {e(a.count)}, {e(a.take)}, {a.rest!r})")
-    elif isinstance(a, ir.TakeFrom):
-        w.line(f"yield from g.take_from(p, {a.zone!r}, {e(a.count)})")
-    elif isinstance(a, ir.RecruitHero):
-        w.line(f"yield from g.recruit_hero(p, counted={a.counted!r})")
-    elif isinstance(a, ir.ReturnHero):
-        w.line(f"yield from g.return_hero(p, {a.cls!r})")
-    elif isinstance(a, ir.ChooseClass):
-        w.line("yield from g.choose_class(p, card)")
-    elif isinstance(a, ir.AdvanceTrack):
-        w.line(f"g.advance_track(card, {e(a.steps) if a.steps is not None else 1})")
-    elif isinstance(a, ir.Tokens):
-        w.line(f"g.add_tokens(card, {'' if a.sign > 0 else '-'}{e(a.amount)})")
-    elif isinstance(a, ir.Simple):
-        w.line({"swap": "yield from g.swap_tavern_cards(p)", "capture": "yield from g.capture(p, card, ev.subject)",
-                "cancel": "pass  # the event does not happen", "face-down": "g.use(card)"}[a.name])
-    elif isinstance(a, ir.EachOther):
-        w.line("owner = p")
-        w.line("for p in g.other_players(owner):")
-        w.indent += 1
-        emit_action(w, a.action)
-        w.indent -= 1
-        w.line("p = owner")
-    else:  # pragma: no cover
-        raise AssertionError(a)
+    def marker(self, loc: str, text: str | None = None) -> None:
+        """A location marker: a string statement (with `text`, the function's docstring)."""
+        self.line(repr(MARKER + loc + ("" if text is None else "\n" + text)))
 
 
 @dataclass
+class Scope:
+    """The Python names the code at hand reads: acting player, the effect's card, the event,
+    the scored column; `fresh` makes a temporary no other code of the handler uses."""
+    p: str = "p"
+    card: str = "card"
+    ev: str = "ev"
+    col: str = "col"
+    counter: list[int] = field(default_factory=lambda: [0])
+    chosen_coins: str | None = None    # list of the coins the effect chose (for `other coin`)
+    chosen_columns: str | None = None  # list of the columns it chose (for `another chosen column`)
+
+    def fresh(self, base: str) -> str:
+        self.counter[0] += 1
+        return f"{base}{self.counter[0]}"
+
+    def names(self) -> dict[str, str]:
+        return {"p": self.p, "card": self.card, "ev": self.ev, "col": self.col}
+
+    def acting(self, player: str) -> "Scope":
+        """The same scope with another acting player (shares the temporaries' counter)."""
+        return Scope(player, self.card, self.ev, self.col, self.counter, self.chosen_coins, self.chosen_columns)
+
+
+# -- expressions ----------------------------------------------------------------------------
+
+def expr(node: ir.Expr, sc: Scope) -> str:
+    """Python expression text for an IR expression."""
+    match node:
+        case ir.Num():
+            return repr(node.value)
+        case ir.Var():
+            spec = VARIABLES.get(node.name)
+            return expand(spec.emit, sc.names()) if spec else repr(node.name)  # else a class name
+        case ir.Call():
+            fn = FUNCTIONS[node.name]
+            assert fn.args is not None
+            args = [_argument(a, fn.args[min(i, len(fn.args) - 1)], sc) for i, a in enumerate(node.args)]
+            return expand(fn.emit, sc.names(), args)
+        case ir.BinOp():
+            if node.op == "/":
+                return f"_div({expr(node.left, sc)}, {expr(node.right, sc)})"
+            return f"({expr(node.left, sc)} {node.op} {expr(node.right, sc)})"
+        case ir.Compare():
+            return f"({expr(node.left, sc)} {node.op} {expr(node.right, sc)})"
+        case ir.Is():
+            name = None if node.name == "none" else node.name
+            return f"({expr(node.subject, sc)} == {name!r})"
+        case ir.Not():
+            return f"(not {expr(node.operand, sc)})"
+        case ir.BoolOp():
+            return f"({expr(node.left, sc)} {node.op} {expr(node.right, sc)})"
+        case ir.IfElse():
+            return f"({expr(node.then, sc)} if {expr(node.cond, sc)} else {expr(node.otherwise, sc)})"
+        case ir.CountSet():
+            return f"len({card_set(node.cards, sc)})"
+        case _:
+            assert_never(node)
+
+
+def _argument(arg: ir.Expr, kind: str, sc: Scope) -> str:
+    if kind in ("kind", "param") and isinstance(arg, ir.Var):
+        return repr(arg.name)
+    return expr(arg, sc)
+
+
+def card_set(s: ir.CardSet, sc: Scope) -> str:
+    only = f", {s.only!r}" if s.only else ""
+    return f"g.last_cards({sc.p}, {sc.card}, {s.kind!r}, {s.other!r}{only})"
+
+
+# -- actions --------------------------------------------------------------------------------
+
+def _coins(w: Writer, sel: ir.CoinSel, purpose: str, sc: Scope) -> tuple[str, bool]:
+    """Write the choice of the coin(s) `sel` names; return the Python naming it (a coin or None,
+    or with `each`, a list of coins) and whether it is a list."""
+    where = "'pouch'" if sel.pouch else "None"
+    if sel.mode == "each":
+        return f"list(g.transformable_coins({sc.p}, {where}))", True
+    coin = sc.fresh("coin")
+    if sel.mode in ("chosen", "other"):
+        exclude = f", tuple({sc.chosen_coins})" if sel.mode == "other" and sc.chosen_coins else ""
+        w.line(f"{coin} = yield from g.choose_coin({sc.p}, g.transformable_coins({sc.p}, {where}{exclude}), "
+               f"{purpose!r})")
+    else:
+        method = {"lowest": "lowest_transformable", "highest": "highest_transformable",
+                  "trading": "trading_coin"}[sel.mode]
+        w.line(f"{coin} = g.{method}({sc.p}, {where})")
+    return coin, False
+
+
+def _on_coins(w: Writer, sel: ir.CoinSel, purpose: str, sc: Scope, body: Callable[[str], None]) -> None:
+    """Write `body(coin)` for the coin(s) `sel` names (nothing when there is none)."""
+    found, many = _coins(w, sel, purpose, sc)
+    if many:
+        coin = sc.fresh("coin")
+        w.line(f"for {coin} in {found}:")
+    else:
+        coin = found
+        w.line(f"if {coin} is not None:")
+    w.indent += 1
+    body(coin)
+    w.indent -= 1
+
+
+def _card(w: Writer, ref: ir.CardRef, sc: Scope) -> str:
+    """Python naming the card; for a card of the supply, a guarded block is opened (the caller
+    restores the indent)."""
+    if ref.subject:
+        return f"{sc.ev}.subject"
+    if ref.card is None:
+        return sc.card
+    placed = sc.fresh("placed")
+    w.line(f"{placed} = g.supply_card({ref.card!r})")
+    w.line(f"if {placed} is not None:")
+    w.indent += 1
+    return placed
+
+
+def _destination(w: Writer, place: ir.Place, card: str, sc: Scope) -> str:
+    if place.mode in ("chosen", "another", "among"):
+        dest = sc.fresh("dest")
+        extra = ""
+        if place.mode == "another" and sc.chosen_columns:
+            extra = f", exclude=tuple({sc.chosen_columns})"
+        elif place.mode == "among":
+            extra = f", among={place.among!r}"
+        w.line(f"{dest} = yield from g.choose_column({sc.p}, {card}{extra})")
+        if sc.chosen_columns:
+            w.line(f"{sc.chosen_columns}.append({dest})")
+        return dest
+    if place.mode == "column":
+        return repr(place.column)
+    if place.mode == "own":
+        return f"g.own_column({card})"
+    return "None"  # the command zone
+
+
+def action(w: Writer, a: ir.Action, sc: Scope, locate: Callable[[int], str]) -> None:
+    w.marker(locate(a.pos))
+    depth = w.indent
+    match a:
+        case ir.Transform():
+            amount = expr(a.amount, sc)
+
+            def transform(coin: str) -> None:
+                call = f"yield from g.transform({sc.p}, {coin}, {amount})"
+                w.line(f"{sc.chosen_coins}.append(({call}))" if sc.chosen_coins else call)
+
+            _on_coins(w, a.coins, f"transform a coin by {amount}", sc, transform)
+        case ir.Exchange():
+            _on_coins(w, a.coins, f"exchange for {a.coin}", sc,
+                      lambda coin: w.line(f"g.exchange_coin({sc.p}, {coin}, {a.coin!r})"))
+        case ir.DiscardCoin():
+            _on_coins(w, a.coins, "discard", sc, lambda coin: w.line(f"g.discard_coin({sc.p}, {coin})"))
+        case ir.GainGem():
+            w.line(f"g.gain_gem({sc.p}, {a.value!r})")
+        case ir.PlaceCard():
+            card = _card(w, a.card, sc)
+            dest = _destination(w, a.place, card, sc)
+            w.line(f"yield from g.place({sc.p}, {card}, {dest})")
+        case ir.PlaceUnder():
+            card = _card(w, a.card, sc)
+            w.line(f"g.put_under_deck({card}, {a.deck.age!r})")
+        case ir.Discard():
+            picked, each = sc.fresh("picked"), sc.fresh("card")
+            w.line(f"{picked} = yield from g.choose_cards({sc.p}, {card_set(a.cards, sc)}, {expr(a.count, sc)}, "
+                   "'discard')")
+            w.line(f"for {each} in {picked}:")
+            w.line(f"    yield from g.discard_card({sc.p}, {each})")
+        case ir.DiscardTop():
+            w.line(f"g.discard_top({a.deck.age!r})")
+        case ir.Look():
+            w.line(f"yield from g.look({sc.p}, {a.deck.age!r}, {expr(a.count, sc)}, {expr(a.take, sc)}, "
+                   f"{a.rest!r})")
+        case ir.TakeFrom():
+            w.line(f"yield from g.take_from({sc.p}, {a.zone!r}, {expr(a.count, sc)})")
+        case ir.RecruitHero():
+            w.line(f"yield from g.recruit_hero({sc.p}, counted={a.counted!r})")
+        case ir.ReturnHero():
+            w.line(f"yield from g.return_hero({sc.p}, {a.cls!r})")
+        case ir.ChooseClass():
+            w.line(f"yield from g.choose_class({sc.p}, {sc.card})")
+        case ir.AdvanceTrack():
+            w.line(f"g.advance_track({sc.card}, {expr(a.steps, sc) if a.steps is not None else 1})")
+        case ir.Tokens():
+            amount = expr(a.amount, sc)
+            w.line(f"g.add_tokens({sc.card}, {amount if a.sign > 0 else f'-{amount}'})")
+        case ir.Simple():
+            w.line({"swap": f"yield from g.swap_tavern_cards({sc.p})",
+                    "capture": f"yield from g.capture({sc.p}, {sc.card}, {sc.ev}.subject)",
+                    "cancel": "pass  # the event does not happen",
+                    "face-down": f"g.use({sc.card})"}[a.name])
+        case ir.EachOther():
+            other = sc.fresh("player")
+            w.line(f"for {other} in g.other_players({sc.p}):")
+            w.indent += 1
+            action(w, a.action, sc.acting(other), locate)
+        case _:
+            assert_never(a)
+    w.indent = depth
+
+
+# -- effects, cards and the module ---------------------------------------------------------------
+
+@dataclass
 class CardCode:
-    on: dict[str, list[str]] = field(default_factory=dict)
-    any: dict[str, list[str]] = field(default_factory=dict)
+    """What a card's table refers to: handler names by role."""
+    when: dict[str, list[str]] = field(default_factory=dict)
+    whenever: dict[str, list[str]] = field(default_factory=dict)
     instead: dict[str, list[str]] = field(default_factory=dict)
     instead_any: dict[str, list[str]] = field(default_factory=dict)
     score: str | None = None
-    once: bool = False
+    score_once: bool = False
     requires: list[str] = field(default_factory=list)
     mods: list[tuple[str, str, str]] = field(default_factory=list)
 
 
-class ModuleEmitter:
-    def __init__(self) -> None:
+HANDLER_ARGS = "g: EngineAPI, p: int, card: int, ev: Event"
+VALUE_ARGS = "g: EngineAPI, p: int, card: int"
+
+
+class CardEmitter:
+    """The handlers of one card, written in the order of its effects."""
+
+    def __init__(self, cid: str):
+        self.cid = cid
         self.w = Writer()
-        self.count = 0
-        self.cards: dict[str, CardCode] = {}
-        self.classes: dict[str, str] = {}
+        self.code = CardCode()
 
-    def _name(self, prefix: str, ident: str) -> str:
-        self.count += 1
-        safe = "".join(ch if ch.isascii() and ch.isalnum() else "_" for ch in ident)
-        return f"_{prefix}{self.count}_{safe}"
-
-    def card_effect(self, card_id: str, effect: ir.Effect, origin: str, text: str) -> None:
-        code = self.cards.setdefault(card_id, CardCode())
-        w = self.w
-        w.origin = origin
-        if isinstance(effect, (ir.Triggered, ir.Replacement)):
-            replacement = isinstance(effect, ir.Replacement)
-            name = self._name("instead" if replacement else "on", card_id)
-            stop = "return False" if replacement else "return"
-            w.line(f"def {name}(g, p, card, ev):")
-            w.indent += 1
-            w.line(f"# {escaped(card_id)}: {text!r}")
-            w.line("yield from ()")
-            if getattr(effect, "age", None) is not None:
-                w.line(f"if g.age != {effect.age!r}:")
-                w.line(f"    {stop}")
-            if effect.cond is not None:
-                w.line(f"if not {CARD_EXPR(effect.cond)}:")
-                w.line(f"    {stop}")
-            if effect.once:
-                w.line("if g.used(card):")
-                w.line(f"    {stop}")
-            if effect.may:
-                w.line(f"if not (yield from g.may(p, card, {text!r})):")
-                w.line(f"    {stop}")
-            if effect.once:
-                w.line("g.use(card)")
-            w.track_coins = any(isinstance(n, ir.CoinSel) and n.mode == "other" for n in ir.walk(effect))
-            w.track_columns = any(isinstance(n, ir.Place) and n.mode == "another" for n in ir.walk(effect))
-            if w.track_coins:
-                w.line("used = []  # coins this effect chose")
-            if w.track_columns:
-                w.line("cols = []  # columns this effect chose")
-            emit_actions(w, effect.actions)
-            if replacement:
-                w.line("return True")
-            table = (code.instead_any if effect.owner else code.instead) if replacement else \
-                (code.any if effect.owner else code.on)
-            table.setdefault(effect.event, []).append(name)
-            w.indent -= 1
-        elif isinstance(effect, ir.Score):
-            name = self._name("score", card_id)
-            w.line(f"def {name}(g, p, card):")
-            w.line(f"    return {CARD_EXPR(effect.expr)}")
-            code.score, code.once = name, effect.once
-        elif isinstance(effect, ir.Requirement):
-            name = self._name("req", card_id)
-            w.line(f"def {name}(g, p, card):")
-            w.line(f"    return bool({CARD_EXPR(effect.cond)})")
-            code.requires.append(name)
-        elif isinstance(effect, ir.Modifier):
-            name = self._name("mod", card_id)
-            w.line(f"def {name}(g, p, card):")
-            w.line(f"    return {CARD_EXPR(effect.amount)}")
-            code.mods.append((effect.param, effect.op, name))
+    def effect(self, index: int, effect: ir.Effect, loc: str, text: str, locate: Callable[[int], str]) -> None:
+        name = f"_{slug(self.cid)}_{index}"
+        w, code = self.w, self.code
+        sc = Scope()
+        match effect:
+            case ir.Triggered() | ir.Replacement():
+                replacement = isinstance(effect, ir.Replacement)
+                stop = "return False" if replacement else "return"
+                w.line(f"def {name}({HANDLER_ARGS}) -> Gen[{'bool' if replacement else 'None'}]:")
+                w.indent += 1
+                self._head(loc, text)
+                w.line("yield from ()")
+                if isinstance(effect, ir.Triggered) and effect.age is not None:
+                    w.line(f"if g.age != {effect.age!r}:")
+                    w.line(f"    {stop}")
+                if effect.cond is not None:
+                    w.line(f"if not {expr(effect.cond, sc)}:")
+                    w.line(f"    {stop}")
+                if effect.once:
+                    w.line("if g.used(card):")
+                    w.line(f"    {stop}")
+                if effect.may:
+                    w.line(f"if not (yield from g.may(p, card, {text!r})):")
+                    w.line(f"    {stop}")
+                if effect.once:
+                    w.line("g.use(card)")
+                nodes = list(ir.walk(effect))
+                if any(isinstance(n, ir.CoinSel) and n.mode == "other" for n in nodes):
+                    sc.chosen_coins = sc.fresh("chosen_coins")
+                    w.line(f"{sc.chosen_coins}: list[int] = []")
+                if any(isinstance(n, ir.Place) and n.mode == "another" for n in nodes):
+                    sc.chosen_columns = sc.fresh("chosen_columns")
+                    w.line(f"{sc.chosen_columns}: list[str] = []")
+                for a in effect.actions:
+                    action(w, a, sc, locate)
+                if replacement:
+                    w.line("return True")
+                w.indent -= 1
+                if replacement:
+                    table = code.instead_any if effect.owner else code.instead
+                else:
+                    table = code.whenever if effect.owner else code.when
+                table.setdefault(effect.event, []).append(name)
+            case ir.Score():
+                self._value(name, "int", loc, text, expr(effect.expr, sc))
+                code.score, code.score_once = name, effect.once
+            case ir.Requirement():
+                self._value(name, "bool", loc, text, expr(effect.cond, sc))
+                code.requires.append(name)
+            case ir.Modifier():
+                self._value(name, "int", loc, text, expr(effect.amount, sc))
+                code.mods.append((effect.param, effect.op, name))
+            case ir.Enters():
+                return  # data: where the card goes (CardDef.enters)
+            case _:
+                assert_never(effect)
         w.line()
-        w.origin = ""
 
-    def class_score(self, cls: str, expr: ir.Expr, origin: str) -> None:
-        name = self._name("class", cls)
-        self.w.origin = origin
-        self.w.line(f"def {name}(g, p, col):")
-        self.w.line(f"    return {ExprEmitter('col')(expr)}")
-        self.w.line()
-        self.w.origin = ""
-        self.classes[cls] = name
+    def _head(self, loc: str, text: str) -> None:
+        self.w.marker(loc, text)
 
-    def tables(self) -> None:
-        w = self.w
-        w.line("CARD_CODE = {")
-        for cid in sorted(self.cards):
-            c = self.cards[cid]
-            tables = ", ".join(f"{key!r}: {_table(getattr(c, key))}" for key in ("on", "any", "instead", "instead_any"))
-            req = "(" + "".join(f"{r}, " for r in c.requires) + ")"
-            mods = "(" + "".join(f"({m[0]!r}, {m[1]!r}, {m[2]}), " for m in c.mods) + ")"
-            w.line(f"    {cid!r}: {{{tables}, 'score': {c.score}, "
-                   f"'once': {c.once!r}, 'requires': {req}, 'mods': {mods}}},")
-        w.line("}")
-        w.line()
-        w.line("CLASS_SCORE = {" + ", ".join(f"{k!r}: {v}" for k, v in self.classes.items()) + "}")
+    def _value(self, name: str, result: str, loc: str, text: str, body: str) -> None:
+        self.w.line(f"def {name}({VALUE_ARGS}) -> {result}:")
+        self.w.indent += 1
+        self._head(loc, text)
+        self.w.line(f"return {body}")
+        self.w.indent -= 1
+
+    def table(self) -> dict[str, Any]:
+        """The handler fields of the card's `CardDef`, as literals."""
+        c = self.code
+        out: dict[str, Any] = {}
+        for key in ("when", "whenever", "instead", "instead_any"):
+            handlers: dict[str, list[str]] = getattr(c, key)
+            if handlers:
+                out[key] = {event: tuple(Ref(n) for n in names) for event, names in sorted(handlers.items())}
+        if c.score:
+            out["score"] = Ref(c.score)
+            if c.score_once:
+                out["score_once"] = True
+        if c.requires:
+            out["requires"] = tuple(Ref(n) for n in c.requires)
+        if c.mods:
+            out["mods"] = tuple(Ctor("Modifier", (("param", m[0]), ("op", m[1]), ("amount", Ref(m[2]))))
+                                for m in c.mods)
+        return out
 
 
-def _table(handlers: dict[str, list[str]]) -> str:
-    return "{" + ", ".join(f"{k!r}: ({', '.join(v)},)" for k, v in sorted(handlers.items())) + "}"
+def class_formula(cls: str, node: ir.Expr, loc: str, text: str) -> tuple[str, list[str]]:
+    """The function of a class's scoring formula: its name and lines."""
+    name = f"_class_{slug(cls)}"
+    w = Writer()
+    w.line(f"def {name}(g: EngineAPI, p: int, col: str) -> int:")
+    w.indent += 1
+    w.marker(loc, text)
+    w.line(f"return {expr(node, Scope())}")
+    w.indent -= 1
+    w.line()
+    return name, w.lines
+
+
+MODEL_NAMES = ("BasicCoin", "CardDef", "ClassDef", "DeckEntry", "Interpretation", "Layer", "Modifier",
+               "RuleSet", "SpecialCoin", "SpecialGem", "Step", "Tavern")
+
+
+def module(header: list[str], content_hash: str, blocks: list[list[str]], rules: Ctor) -> str:
+    """The whole module: header, imports, each block (a class formula, a card), then RULES."""
+    lines = ['"""' + header[0], *header[1:], '"""',
+             "from __future__ import annotations",
+             "",
+             "from nidavellir.interface.engine import EngineAPI, Event, Gen",
+             "from nidavellir.interface.rules import (",
+             *[f"    {n}," for n in MODEL_NAMES],
+             ")",
+             "from nidavellir.interface.support import div as _div, lookup as _lookup",
+             "",
+             f"CONTENT_HASH = {content_hash!r}",
+             "", ""]
+    for block in blocks:
+        lines.extend(block)
+        lines.append("")
+    lines.append(f"RULES = {literal(rules)}")
+    lines.append("")
+    return "\n".join(lines)
+
+
+__all__ = ["MARKER", "escaped", "slug", "Ref", "Ctor", "literal", "CardEmitter", "class_formula", "module",
+           "expr", "Scope"]

@@ -9,11 +9,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .diagnostics import Diagnostics, Location, RulesError, suggest
+from nidavellir.errors import suggest
+
+from .diagnostics import Diagnostics, Location, RulesError
 from .schema import is_valid, load_schema, validate
 from .yamlload import Loaded, load_yaml
 
-MAX_FILES_PER_LAYER = 200
+# A rules folder with more files than this is refused (never silently cut short).
+MAX_FILES_PER_LAYER = 2000
 
 
 @dataclass
@@ -54,17 +57,37 @@ class Merged:
     deck_origin: dict[tuple, Origin] = field(default_factory=dict)  # (age, (card, min_players)); (age, None): the deck
     interpretations: dict[str, dict] = field(default_factory=dict)
     sources: list[Loaded] = field(default_factory=list)
+    removed: dict[str, dict] = field(default_factory=dict)  # id -> a card a later layer removed
 
 
 def layer_files(path: Path) -> list[Path]:
+    """Every `.yaml` file of a rules folder, by name (or the one variant file)."""
     if path.is_dir():
-        return sorted(p for p in path.glob("*.yaml") if p.is_file())[:MAX_FILES_PER_LAYER]
+        return sorted(p for p in path.glob("*.yaml") if p.is_file())
     return [path]
+
+
+def shown_name(name: str) -> str:
+    """A file name fit to print: bytes that are not UTF-8 (kept by the OS as surrogates) as escapes."""
+    try:
+        name.encode("utf-8")
+        return name
+    except UnicodeEncodeError:
+        return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def _valid_name(name: str) -> bool:
+    try:
+        name.encode("utf-8")
+        return True
+    except UnicodeEncodeError:
+        return False
 
 
 def load_layer(path: Path, display: str, diags: Diagnostics, is_variant: bool) -> Layer | None:
     """Load and schema-check every file of one layer; None if nothing could be read."""
     schema = load_schema("layer")
+    display = shown_name(display)
     files: list[Loaded] = []
     broken: dict[str, set[int]] = {}
     complete = True
@@ -84,8 +107,17 @@ def load_layer(path: Path, display: str, diags: Diagnostics, is_variant: bool) -
     if is_dir and not paths:
         diags.error(Location(display, 1, 1), "rules folder holds no .yaml file")
         return None
+    if len(paths) > MAX_FILES_PER_LAYER:
+        diags.error(Location(display, 1, 1), f"rules folder holds {len(paths)} .yaml files, more than the "
+                                             f"{MAX_FILES_PER_LAYER} a layer may have", "split it into layers")
+        return None
     for p in paths:
-        shown = display if not is_dir else f"{display.rstrip('/')}/{p.name}"
+        shown = display if not is_dir else f"{display.rstrip('/')}/{shown_name(p.name)}"
+        if not _valid_name(p.name):
+            diags.error(Location(shown, 1, 1), "the file name is not valid UTF-8",
+                        "rename the file: rules files are named in UTF-8")
+            complete = False
+            continue
         try:
             loaded = load_yaml(p, name=shown)
         except RulesError as err:
@@ -138,7 +170,8 @@ def merge(layers: list[Layer], diags: Diagnostics) -> Merged:
                     continue  # reported by the schema check
                 origin = Origin(f, ("cards", i))
                 _once(seen, ("card", card["id"]), origin, diags, layer)
-                _merge_card(m, layer, card, origin, diags)
+                if _new_id_checked(m, layer, card, origin, diags):
+                    _merge_card(m, layer, card, origin, diags)
             for i, deck in enumerate(data.get("decks", [])):
                 _merge_deck(m, deck, Origin(f, ("decks", i)))
             for i, item in enumerate(data.get("interpretations", [])):
@@ -147,7 +180,7 @@ def merge(layers: list[Layer], diags: Diagnostics) -> Merged:
             for i, rid in enumerate(data.get("remove", [])):
                 origin = Origin(f, ("remove", i))
                 if rid in m.cards:
-                    del m.cards[rid]
+                    m.removed[rid] = m.cards.pop(rid)
                     m.card_layers.setdefault(rid, []).append(layer.id)
                     for age, entries in m.decks.items():
                         m.decks[age] = [e for e in entries if e["card"] != rid]
@@ -168,6 +201,24 @@ def _once(seen: dict, key: tuple, origin: Origin, diags: Diagnostics, layer: Lay
                     "a layer defines each id once; a later layer may override it")
     else:
         seen[key] = origin
+
+
+def _new_id_checked(m: Merged, layer: Layer, card: dict, origin: Origin, diags: Diagnostics) -> bool:
+    """A card a later layer names but no earlier layer defines: without a `kind` it is a change to a
+    card that does not exist (an error, with the likely id); in a variant, a new card whose id is
+    close to an existing one is likely a typo (a warning). False: leave the entry out."""
+    cid = card["id"]
+    if cid in m.cards or layer is m.layers[0]:
+        return True
+    hint = suggest(cid, m.cards)
+    if "kind" not in card:
+        diags.error(origin.at("id").loc, f"unknown card `{cid}`: no earlier layer defines it",
+                    hint or "a new card needs a `kind`; to change a card, give the id of one that exists")
+        return False
+    if layer.is_variant and hint:
+        diags.warning(origin.at("id").loc, f"the variant adds a new card `{cid}`",
+                      f"{hint} (to change a card, use its id)")
+    return True
 
 
 def _merge_card(m: Merged, layer: Layer, card: dict, origin: Origin, diags: Diagnostics) -> None:
@@ -200,23 +251,23 @@ def _merge_deck(m: Merged, deck: dict, origin: Origin) -> None:
 def _merge_game(m: Merged, layer: Layer, f: Loaded, game: Any, diags: Diagnostics) -> None:
     if not game:
         return
-    _merge_value(m.game, game, Origin(f, ("game",)), (), m.game_origin, diags)
+    _merge_value(m.game, game, Origin(f, ("game",)), (), m.game_origin, diags, layer.is_variant)
 
 
 def _merge_value(target: dict, new: dict, origin: Origin, key_path: tuple, origins: dict,
-                 diags: Diagnostics) -> None:
+                 diags: Diagnostics, variant: bool = False) -> None:
     for key, value in new.items():
         here = origin.at(key)
         kp = key_path + (key,)
         old = target.get(key)
         if key_path == ("flow",) and _is_id_list(value) and _is_id_list(old):
-            target[key] = _merge_steps(old, value, here, kp, origins, diags)
+            target[key] = _merge_steps(old, value, here, kp, origins, diags, variant)
         elif isinstance(value, dict):
             if not isinstance(old, dict):
                 old = target[key] = {}
-            _merge_value(old, value, here, kp, origins, diags)
+            _merge_value(old, value, here, kp, origins, diags, variant)
         elif _is_id_list(value):
-            target[key] = _merge_by_id(old if _is_id_list(old) else [], value, here, kp, origins, diags)
+            target[key] = _merge_by_id(old if _is_id_list(old) else [], value, here, kp, origins, diags, variant)
         else:
             target[key] = value
         origins[kp] = here
@@ -238,8 +289,16 @@ def _unique_ids(new: list, origin: Origin, key_path: tuple, diags: Diagnostics) 
         first.setdefault(item["id"], i)
 
 
+def _warn_new_id(ident: str, existing: list[str], here: Origin, key_path: tuple, diags: Diagnostics) -> None:
+    """A variant that adds an entry whose id is close to an existing one most likely misspelt it."""
+    hint = suggest(ident, existing)
+    if existing and hint:
+        diags.warning(here.at("id").loc, f"the variant adds a new entry `{ident}` to `game.{'.'.join(key_path)}`",
+                      f"{hint} (to change an entry, use its id)")
+
+
 def _merge_by_id(old: list, new: list, origin: Origin, key_path: tuple, origins: dict,
-                 diags: Diagnostics) -> list:
+                 diags: Diagnostics, variant: bool = False) -> list:
     _unique_ids(new, origin, key_path, diags)
     result = [dict(v) for v in old]
     index = {v["id"]: i for i, v in enumerate(result)}
@@ -247,6 +306,8 @@ def _merge_by_id(old: list, new: list, origin: Origin, key_path: tuple, origins:
         if item["id"] in index:
             result[index[item["id"]]].update(item)
         else:
+            if variant:
+                _warn_new_id(item["id"], list(index), origin.at(i), key_path, diags)
             index[item["id"]] = len(result)
             result.append(dict(item))
         for k in item:
@@ -255,7 +316,7 @@ def _merge_by_id(old: list, new: list, origin: Origin, key_path: tuple, origins:
 
 
 def _merge_steps(old: list, new: list, origin: Origin, key_path: tuple, origins: dict,
-                 diags: Diagnostics) -> list:
+                 diags: Diagnostics, variant: bool = False) -> list:
     _unique_ids(new, origin, key_path, diags)
     steps = [dict(s) for s in old]
     for i, step in enumerate(new):
@@ -272,6 +333,8 @@ def _merge_steps(old: list, new: list, origin: Origin, key_path: tuple, origins:
             continue
         anchor = step.get("before") or step.get("after")
         clean = {k: v for k, v in step.items() if k not in ("before", "after")}
+        if variant and step["id"] not in ids:
+            _warn_new_id(step["id"], ids, here, key_path, diags)
         if step["id"] in ids:
             steps[ids.index(step["id"])].update(clean)
         elif anchor is None:

@@ -9,20 +9,20 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
-COMPILER_VERSION = "2"
+COMPILER_VERSION = "3"
 
 Spec = tuple[Path, str, bool]  # path, display name, is a variant
-# Modules that render references from compiled rules; they do not change what compiles.
-DOCS_MODULES = frozenset({"text.py", "docs.py", "docmodel.py", "docscore.py", "sheets.py"})
 
 
 @lru_cache(maxsize=1)
 def compiler_digest() -> bytes:
-    """The compiler's own code: a change to it invalidates every compiled rule set."""
+    """The compiler's own code and the interface it compiles against (not the docs back end, which
+    does not change what compiles): a change to either invalidates every compiled rule set."""
     h = hashlib.sha256(f"nidavellir-compiler {COMPILER_VERSION}\n".encode())
-    for f in sorted(Path(__file__).parent.glob("*.py")):
-        if f.name not in DOCS_MODULES:
-            h.update(f.name.encode() + b"\0" + f.read_bytes())
+    interface = Path(str(resources.files("nidavellir.interface")))
+    for folder in (Path(__file__).parent, interface):
+        for f in sorted(folder.glob("*.py")):
+            h.update(f"{folder.name}/{f.name}".encode() + b"\0" + f.read_bytes())
     h.update(grammar_text().encode())
     return h.digest()
 
@@ -46,3 +46,41 @@ def source_hash(specs: list[Spec]) -> str | None:
     except OSError:  # (a name too long, a folder given as a file, ...): compiling reports it
         return None
     return h.hexdigest()
+
+
+# -- the shipped layers ---------------------------------------------------------------------------
+
+EXPANSIONS = ("thingvellir", "idavoll")
+# Rule sets committed under generated/: module name -> expansions.
+DEFAULT_SETS: dict[str, tuple[str, ...]] = {"rules_base": ()}
+
+
+def rules_dir() -> Path:
+    return Path(str(resources.files("nidavellir.rules")))
+
+
+def generated_dir() -> Path:
+    return Path(str(resources.files("nidavellir.generated")))
+
+
+def layer_specs(expansions: tuple[str, ...] = (), variants: tuple[str, ...] = ()) -> list[Spec]:
+    """The layers of a rule set: the base game, the expansions in their fixed order, the variants."""
+    root = rules_dir()
+    specs: list[Spec] = [(root / "base", "rules/base", False)]
+    for name in EXPANSIONS:
+        if name in expansions:
+            specs.append((root / name, f"rules/{name}", False))
+    for v in variants:
+        specs.append((Path(v), v, True))
+    return specs
+
+
+def validate_expansions(expansions: tuple[str, ...]) -> None:
+    """Refuse an expansion that is not one of the boxes, or whose rules are not written."""
+    from .diagnostics import Diagnostic, RulesError
+
+    for name in expansions:
+        if name not in EXPANSIONS:
+            raise RulesError([Diagnostic(None, f"unknown expansion `{name}` (choose from: {', '.join(EXPANSIONS)})")])
+        if not (rules_dir() / name).is_dir():
+            raise RulesError([Diagnostic(None, f"the expansion `{name}` is not written yet: no rules/{name}/ folder")])

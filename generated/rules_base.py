@@ -7,1077 +7,836 @@ Sources:
   rules/base/game.yaml
   rules/base/heroes.yaml
 """
-CONTENT_HASH = '6481903cfadfba51caeec5bab087d965c0289f4b6ebaaad9924b3ca395ec3128'
+from __future__ import annotations
 
-from nidavellir.runtime.support import div as _div, lookup as _lookup
+from nidavellir.interface.engine import EngineAPI, Event, Gen
+from nidavellir.interface.rules import (
+    BasicCoin,
+    CardDef,
+    ClassDef,
+    DeckEntry,
+    Interpretation,
+    Layer,
+    Modifier,
+    RuleSet,
+    SpecialCoin,
+    SpecialGem,
+    Step,
+    Tavern,
+)
+from nidavellir.interface.support import div as _div, lookup as _lookup
 
-def _on1_distinction_warrior(g, p, card, ev):
-    # distinction:warrior: 'when won: transform chosen coin by 5'
-    yield from ()
-    coin = yield from g.choose_coin(p, g.transformable_coins(p), 'transform a coin by 5')
-    if coin is not None:
-        yield from g.transform(p, coin, 5)
+CONTENT_HASH = '9b828c53d6c018b8f9ebca6ed4b6ecdfb4b56b54543fd3c20b997a8f9f2e0648'
 
-def _on2_distinction_hunter(g, p, card, ev):
-    # distinction:hunter: 'when won: exchange trading coin for coin hunter-3'
-    yield from ()
-    coin = g.trading_coin(p)
-    if coin is not None:
-        g.exchange_coin(p, coin, 'hunter-3')
 
-def _on3_distinction_miner(g, p, card, ev):
-    # distinction:miner: 'when won: gain gem 6'
-    yield from ()
-    g.gain_gem(p, 6)
-
-def _on4_distinction_blacksmith(g, p, card, ev):
-    # distinction:blacksmith: 'when won: place card special-blacksmith in column blacksmith'
-    yield from ()
-    placed = g.supply_card('special-blacksmith')
-    if placed is not None:
-        yield from g.place(p, placed, 'blacksmith')
-
-def _on5_distinction_explorer(g, p, card, ev):
-    # distinction:explorer: 'when won: look at param(explorer_draw) from age 2 deck, take 1, rest shuffled'
-    yield from ()
-    yield from g.look(p, 2, g.param(p, 'explorer_draw'), 1, 'shuffled')
-
-def _on6_distinction_explorer(g, p, card, ev):
-    # distinction:explorer: 'when unclaimed: discard top of age 2 deck'
-    yield from ()
-    g.discard_top(2)
-
-def _on7_royal_offering_3(g, p, card, ev):
-    # royal-offering:3: 'when taken: transform chosen coin by 3'
-    yield from ()
-    coin = yield from g.choose_coin(p, g.transformable_coins(p), 'transform a coin by 3')
-    if coin is not None:
-        yield from g.transform(p, coin, 3)
-
-def _on8_royal_offering_5(g, p, card, ev):
-    # royal-offering:5: 'when taken: transform chosen coin by 5'
-    yield from ()
-    coin = yield from g.choose_coin(p, g.transformable_coins(p), 'transform a coin by 5')
-    if coin is not None:
-        yield from g.transform(p, coin, 5)
-
-def _score9_dwerg(g, p, card):
-    return _lookup(g.copies(p, card), (0, 13, 40, 81, 108, 135,))
-
-def _score10_astrid(g, p, card):
-    return g.highest_coin(p)
-
-def _on11_grid(g, p, card, ev):
-    # grid: 'when recruited: transform chosen coin by 7'
-    yield from ()
-    coin = yield from g.choose_coin(p, g.transformable_coins(p), 'transform a coin by 7')
-    if coin is not None:
-        yield from g.transform(p, coin, 7)
-
-def _mod12_uline(g, p, card):
-    return 1
-
-def _on13_ylud(g, p, card, ev):
-    # ylud: 'when age-end: place self in chosen column'
-    yield from ()
-    dest = yield from g.choose_column(p, card)
-    yield from g.place(p, card, dest)
-
-def _score14_ylud(g, p, card):
-    return (11 if (g.column_of(card) == 'explorer') else (7 if (g.column_of(card) == 'warrior') else (1 if (g.column_of(card) == 'miner') else 0)))
-
-def _instead15_thrud(g, p, card, ev):
-    # thrud: 'instead of covered: place self in chosen column'
-    yield from ()
-    dest = yield from g.choose_column(p, card)
-    yield from g.place(p, card, dest)
-    return True
-
-def _on16_thrud(g, p, card, ev):
-    # thrud: 'when game-end: place self in command zone'
-    yield from ()
-    yield from g.place(p, card, None)
-
-def _req17_dagda(g, p, card):
-    return bool((len(g.last_cards(p, card, 'dwarf', True)) >= g.param(p, 'dagda_discards')))
-
-def _on18_dagda(g, p, card, ev):
-    # dagda: 'when recruited: discard chosen param(dagda_discards) last dwarf of other columns'
-    yield from ()
-    picked = yield from g.choose_cards(p, g.last_cards(p, card, 'dwarf', True), g.param(p, 'dagda_discards'), 'discard')
-    for c in picked:
-        yield from g.discard_card(p, c)
-
-def _req19_bonfur(g, p, card):
-    return bool((len(g.last_cards(p, card, 'dwarf', True)) >= g.param(p, 'bonfur_discards')))
-
-def _on20_bonfur(g, p, card, ev):
-    # bonfur: 'when recruited: discard chosen param(bonfur_discards) last dwarf of other columns'
-    yield from ()
-    picked = yield from g.choose_cards(p, g.last_cards(p, card, 'dwarf', True), g.param(p, 'bonfur_discards'), 'discard')
-    for c in picked:
-        yield from g.discard_card(p, c)
-
-def _req21_hourya(g, p, card):
-    return bool((g.ranks(p, 'explorer') >= 5))
-
-def _score22_idunn(g, p, card):
-    return (2 * g.ranks(p, 'explorer'))
-
-def _class23_warrior(g, p, col):
+def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
+    '@ rules/base/game.yaml:27:14\npoints + (highest_coin if most_ranks(warrior) else 0)'
     return (g.points(p, col) + (g.highest_coin(p) if g.most_ranks(p, 'warrior') else 0))
 
-def _class24_hunter(g, p, col):
+
+def _class_hunter(g: EngineAPI, p: int, col: str) -> int:
+    '@ rules/base/game.yaml:30:14\nranks * ranks'
     return (g.ranks(p, col) * g.ranks(p, col))
 
-def _class25_miner(g, p, col):
+
+def _class_miner(g: EngineAPI, p: int, col: str) -> int:
+    '@ rules/base/game.yaml:33:14\npoints * ranks'
     return (g.points(p, col) * g.ranks(p, col))
 
-def _class26_blacksmith(g, p, col):
+
+def _class_blacksmith(g: EngineAPI, p: int, col: str) -> int:
+    '@ rules/base/game.yaml:36:14\nranks * (ranks + 5) / 2'
     return _div((g.ranks(p, col) * (g.ranks(p, col) + 5)), 2)
 
-def _class27_explorer(g, p, col):
+
+def _class_explorer(g: EngineAPI, p: int, col: str) -> int:
+    '@ rules/base/game.yaml:39:14\npoints'
     return g.points(p, col)
 
-CARD_CODE = {
-    'astrid': {'on': {}, 'any': {}, 'instead': {}, 'instead_any': {}, 'score': _score10_astrid, 'once': False, 'requires': (), 'mods': ()},
-    'bonfur': {'on': {'recruited': (_on20_bonfur,)}, 'any': {}, 'instead': {}, 'instead_any': {}, 'score': None, 'once': False, 'requires': (_req19_bonfur, ), 'mods': ()},
-    'dagda': {'on': {'recruited': (_on18_dagda,)}, 'any': {}, 'instead': {}, 'instead_any': {}, 'score': None, 'once': False, 'requires': (_req17_dagda, ), 'mods': ()},
-    'distinction:blacksmith': {'on': {'won': (_on4_distinction_blacksmith,)}, 'any': {}, 'instead': {}, 'instead_any': {}, 'score': None, 'once': False, 'requires': (), 'mods': ()},
-    'distinction:explorer': {'on': {'unclaimed': (_on6_distinction_explorer,), 'won': (_on5_distinction_explorer,)}, 'any': {}, 'instead': {}, 'instead_any': {}, 'score': None, 'once': False, 'requires': (), 'mods': ()},
-    'distinction:hunter': {'on': {'won': (_on2_distinction_hunter,)}, 'any': {}, 'instead': {}, 'instead_any': {}, 'score': None, 'once': False, 'requires': (), 'mods': ()},
-    'distinction:miner': {'on': {'won': (_on3_distinction_miner,)}, 'any': {}, 'instead': {}, 'instead_any': {}, 'score': None, 'once': False, 'requires': (), 'mods': ()},
-    'distinction:warrior': {'on': {'won': (_on1_distinction_warrior,)}, 'any': {}, 'instead': {}, 'instead_any': {}, 'score': None, 'once': False, 'requires': (), 'mods': ()},
-    'dwerg': {'on': {}, 'any': {}, 'instead': {}, 'instead_any': {}, 'score': _score9_dwerg, 'once': True, 'requires': (), 'mods': ()},
-    'grid': {'on': {'recruited': (_on11_grid,)}, 'any': {}, 'instead': {}, 'instead_any': {}, 'score': None, 'once': False, 'requires': (), 'mods': ()},
-    'hourya': {'on': {}, 'any': {}, 'instead': {}, 'instead_any': {}, 'score': None, 'once': False, 'requires': (_req21_hourya, ), 'mods': ()},
-    'idunn': {'on': {}, 'any': {}, 'instead': {}, 'instead_any': {}, 'score': _score22_idunn, 'once': False, 'requires': (), 'mods': ()},
-    'royal-offering:3': {'on': {'taken': (_on7_royal_offering_3,)}, 'any': {}, 'instead': {}, 'instead_any': {}, 'score': None, 'once': False, 'requires': (), 'mods': ()},
-    'royal-offering:5': {'on': {'taken': (_on8_royal_offering_5,)}, 'any': {}, 'instead': {}, 'instead_any': {}, 'score': None, 'once': False, 'requires': (), 'mods': ()},
-    'thrud': {'on': {'game-end': (_on16_thrud,)}, 'any': {}, 'instead': {'covered': (_instead15_thrud,)}, 'instead_any': {}, 'score': None, 'once': False, 'requires': (), 'mods': ()},
-    'uline': {'on': {}, 'any': {}, 'instead': {}, 'instead_any': {}, 'score': None, 'once': False, 'requires': (), 'mods': (('bid_from_hand', '+', _mod12_uline), )},
-    'ylud': {'on': {'age-end': (_on13_ylud,)}, 'any': {}, 'instead': {}, 'instead_any': {}, 'score': _score14_ylud, 'once': False, 'requires': (), 'mods': ()},
-}
 
-CLASS_SCORE = {'warrior': _class23_warrior, 'hunter': _class24_hunter, 'miner': _class25_miner, 'blacksmith': _class26_blacksmith, 'explorer': _class27_explorer}
+# -- card distinction:warrior ----------------------------------------------------------------------
 
-RULES = {'cards': {'aegur': {'class': 'blacksmith',
-                     'copies': 1,
-                     'enters': ['own', None],
-                     'id': 'aegur',
-                     'kind': 'hero',
-                     'layers': ['base'],
-                     'name': 'Aëgur Fist of Steel',
-                     'params': {},
-                     'points': 0,
-                     'ranks': [0, 0],
-                     'source': 'rules/base/heroes.yaml:85:5',
-                     'track': []},
-           'aral': {'class': 'hunter',
-                    'copies': 1,
-                    'enters': ['own', None],
-                    'id': 'aral',
-                    'kind': 'hero',
-                    'layers': ['base'],
-                    'name': 'Aral Eagle Claws',
-                    'params': {},
-                    'points': 0,
-                    'ranks': [0, 0],
-                    'source': 'rules/base/heroes.yaml:72:5',
-                    'track': []},
-           'astrid': {'class': 'neutral',
-                      'copies': 1,
-                      'enters': ['own', None],
-                      'id': 'astrid',
-                      'kind': 'hero',
-                      'layers': ['base'],
-                      'name': 'Astrid the Wealthy',
-                      'params': {},
-                      'points': 0,
-                      'ranks': [],
-                      'source': 'rules/base/heroes.yaml:20:5',
-                      'track': []},
-           'blacksmith': {'class': 'blacksmith',
-                          'copies': 1,
-                          'enters': ['own', None],
-                          'id': 'blacksmith',
-                          'kind': 'dwarf',
-                          'layers': ['base'],
-                          'name': 'Blacksmith',
-                          'params': {},
-                          'points': 0,
-                          'ranks': [0],
-                          'source': 'rules/base/dwarves.yaml:25:5',
-                          'track': []},
-           'bonfur': {'class': 'blacksmith',
-                      'copies': 1,
-                      'enters': ['own', None],
-                      'id': 'bonfur',
-                      'kind': 'hero',
-                      'layers': ['base'],
-                      'name': 'Bonfur the Tyrannical',
-                      'params': {'bonfur_discards': 1},
-                      'points': 0,
-                      'ranks': [0, 0, 0],
-                      'source': 'rules/base/heroes.yaml:86:5',
-                      'track': []},
-           'dagda': {'class': 'hunter',
-                     'copies': 1,
-                     'enters': ['own', None],
-                     'id': 'dagda',
-                     'kind': 'hero',
-                     'layers': ['base'],
-                     'name': 'Dagda the Explosive',
-                     'params': {'dagda_discards': 2},
-                     'points': 0,
-                     'ranks': [0, 0, 0],
-                     'source': 'rules/base/heroes.yaml:73:5',
-                     'track': []},
-           'distinction:blacksmith': {'class': 'blacksmith',
-                                      'copies': 1,
-                                      'enters': ['command', None],
-                                      'id': 'distinction:blacksmith',
-                                      'kind': 'distinction',
-                                      'layers': ['base'],
-                                      'name': "King's Great Armorer",
-                                      'params': {},
-                                      'points': 0,
-                                      'ranks': [],
-                                      'source': 'rules/base/distinctions.yaml:23:5',
-                                      'track': []},
-           'distinction:explorer': {'class': 'explorer',
-                                    'copies': 1,
-                                    'enters': ['command', None],
-                                    'id': 'distinction:explorer',
-                                    'kind': 'distinction',
-                                    'layers': ['base'],
-                                    'name': 'Pioneer of the Kingdom',
-                                    'params': {'explorer_draw': 3},
-                                    'points': 0,
-                                    'ranks': [],
-                                    'source': 'rules/base/distinctions.yaml:29:5',
-                                    'track': []},
-           'distinction:hunter': {'class': 'hunter',
-                                  'copies': 1,
-                                  'enters': ['command', None],
-                                  'id': 'distinction:hunter',
-                                  'kind': 'distinction',
-                                  'layers': ['base'],
-                                  'name': 'Hunting Master',
-                                  'params': {},
-                                  'points': 0,
-                                  'ranks': [],
-                                  'source': 'rules/base/distinctions.yaml:11:5',
-                                  'track': []},
-           'distinction:miner': {'class': 'miner',
-                                 'copies': 1,
-                                 'enters': ['command', None],
-                                 'id': 'distinction:miner',
-                                 'kind': 'distinction',
-                                 'layers': ['base'],
-                                 'name': 'Crown Jeweler',
-                                 'params': {},
-                                 'points': 0,
-                                 'ranks': [],
-                                 'source': 'rules/base/distinctions.yaml:17:5',
-                                 'track': []},
-           'distinction:warrior': {'class': 'warrior',
-                                   'copies': 1,
-                                   'enters': ['command', None],
-                                   'id': 'distinction:warrior',
-                                   'kind': 'distinction',
-                                   'layers': ['base'],
-                                   'name': "The King's Hand",
-                                   'params': {},
-                                   'points': 0,
-                                   'ranks': [],
-                                   'source': 'rules/base/distinctions.yaml:5:5',
-                                   'track': []},
-           'dwerg': {'class': 'neutral',
-                     'copies': 5,
-                     'enters': ['own', None],
-                     'id': 'dwerg',
-                     'kind': 'hero',
-                     'layers': ['base'],
-                     'name': 'Dwerg the 5 Brothers',
-                     'params': {},
-                     'points': 0,
-                     'ranks': [],
-                     'source': 'rules/base/heroes.yaml:7:5',
-                     'track': []},
-           'explorer:10': {'class': 'explorer',
-                           'copies': 1,
-                           'enters': ['own', None],
-                           'id': 'explorer:10',
-                           'kind': 'dwarf',
-                           'layers': ['base'],
-                           'name': 'Explorer 10',
-                           'params': {},
-                           'points': 0,
-                           'ranks': [10],
-                           'source': 'rules/base/dwarves.yaml:21:5',
-                           'track': []},
-           'explorer:11': {'class': 'explorer',
-                           'copies': 1,
-                           'enters': ['own', None],
-                           'id': 'explorer:11',
-                           'kind': 'dwarf',
-                           'layers': ['base'],
-                           'name': 'Explorer 11',
-                           'params': {},
-                           'points': 0,
-                           'ranks': [11],
-                           'source': 'rules/base/dwarves.yaml:22:5',
-                           'track': []},
-           'explorer:12': {'class': 'explorer',
-                           'copies': 1,
-                           'enters': ['own', None],
-                           'id': 'explorer:12',
-                           'kind': 'dwarf',
-                           'layers': ['base'],
-                           'name': 'Explorer 12',
-                           'params': {},
-                           'points': 0,
-                           'ranks': [12],
-                           'source': 'rules/base/dwarves.yaml:23:5',
-                           'track': []},
-           'explorer:5': {'class': 'explorer',
-                          'copies': 1,
-                          'enters': ['own', None],
-                          'id': 'explorer:5',
-                          'kind': 'dwarf',
-                          'layers': ['base'],
-                          'name': 'Explorer 5',
-                          'params': {},
-                          'points': 0,
-                          'ranks': [5],
-                          'source': 'rules/base/dwarves.yaml:16:5',
-                          'track': []},
-           'explorer:6': {'class': 'explorer',
-                          'copies': 1,
-                          'enters': ['own', None],
-                          'id': 'explorer:6',
-                          'kind': 'dwarf',
-                          'layers': ['base'],
-                          'name': 'Explorer 6',
-                          'params': {},
-                          'points': 0,
-                          'ranks': [6],
-                          'source': 'rules/base/dwarves.yaml:17:5',
-                          'track': []},
-           'explorer:7': {'class': 'explorer',
-                          'copies': 1,
-                          'enters': ['own', None],
-                          'id': 'explorer:7',
-                          'kind': 'dwarf',
-                          'layers': ['base'],
-                          'name': 'Explorer 7',
-                          'params': {},
-                          'points': 0,
-                          'ranks': [7],
-                          'source': 'rules/base/dwarves.yaml:18:5',
-                          'track': []},
-           'explorer:8': {'class': 'explorer',
-                          'copies': 1,
-                          'enters': ['own', None],
-                          'id': 'explorer:8',
-                          'kind': 'dwarf',
-                          'layers': ['base'],
-                          'name': 'Explorer 8',
-                          'params': {},
-                          'points': 0,
-                          'ranks': [8],
-                          'source': 'rules/base/dwarves.yaml:19:5',
-                          'track': []},
-           'explorer:9': {'class': 'explorer',
-                          'copies': 1,
-                          'enters': ['own', None],
-                          'id': 'explorer:9',
-                          'kind': 'dwarf',
-                          'layers': ['base'],
-                          'name': 'Explorer 9',
-                          'params': {},
-                          'points': 0,
-                          'ranks': [9],
-                          'source': 'rules/base/dwarves.yaml:20:5',
-                          'track': []},
-           'grid': {'class': 'neutral',
-                    'copies': 1,
-                    'enters': ['own', None],
-                    'id': 'grid',
-                    'kind': 'hero',
-                    'layers': ['base'],
-                    'name': 'Grid the Mercantile',
-                    'params': {},
-                    'points': 7,
-                    'ranks': [],
-                    'source': 'rules/base/heroes.yaml:26:5',
-                    'track': []},
-           'hourya': {'class': 'explorer',
-                      'copies': 1,
-                      'enters': ['own', None],
-                      'id': 'hourya',
-                      'kind': 'hero',
-                      'layers': ['base'],
-                      'name': 'Hourya the Elusive',
-                      'params': {},
-                      'points': 0,
-                      'ranks': [20],
-                      'source': 'rules/base/heroes.yaml:101:5',
-                      'track': []},
-           'hunter': {'class': 'hunter',
-                      'copies': 1,
-                      'enters': ['own', None],
-                      'id': 'hunter',
-                      'kind': 'dwarf',
-                      'layers': ['base'],
-                      'name': 'Hunter',
-                      'params': {},
-                      'points': 0,
-                      'ranks': [0],
-                      'source': 'rules/base/dwarves.yaml:24:5',
-                      'track': []},
-           'idunn': {'class': 'explorer',
-                     'copies': 1,
-                     'enters': ['own', None],
-                     'id': 'idunn',
-                     'kind': 'hero',
-                     'layers': ['base'],
-                     'name': 'Idunn the Furtive',
-                     'params': {},
-                     'points': 0,
-                     'ranks': [7],
-                     'source': 'rules/base/heroes.yaml:108:5',
-                     'track': []},
-           'kraal': {'class': 'warrior',
-                     'copies': 1,
-                     'enters': ['own', None],
-                     'id': 'kraal',
-                     'kind': 'hero',
-                     'layers': ['base'],
-                     'name': 'Kraal the Venal',
-                     'params': {},
-                     'points': 0,
-                     'ranks': [7, 0],
-                     'source': 'rules/base/heroes.yaml:68:5',
-                     'track': []},
-           'lokdur': {'class': 'miner',
-                      'copies': 1,
-                      'enters': ['own', None],
-                      'id': 'lokdur',
-                      'kind': 'hero',
-                      'layers': ['base'],
-                      'name': 'Lokdur Greedy Heart',
-                      'params': {},
-                      'points': 0,
-                      'ranks': [3],
-                      'source': 'rules/base/heroes.yaml:98:5',
-                      'track': []},
-           'miner:0': {'class': 'miner',
-                       'copies': 1,
-                       'enters': ['own', None],
-                       'id': 'miner:0',
-                       'kind': 'dwarf',
-                       'layers': ['base'],
-                       'name': 'Miner 0',
-                       'params': {},
-                       'points': 0,
-                       'ranks': [0],
-                       'source': 'rules/base/dwarves.yaml:13:5',
-                       'track': []},
-           'miner:1': {'class': 'miner',
-                       'copies': 1,
-                       'enters': ['own', None],
-                       'id': 'miner:1',
-                       'kind': 'dwarf',
-                       'layers': ['base'],
-                       'name': 'Miner 1',
-                       'params': {},
-                       'points': 0,
-                       'ranks': [1],
-                       'source': 'rules/base/dwarves.yaml:14:5',
-                       'track': []},
-           'miner:2': {'class': 'miner',
-                       'copies': 1,
-                       'enters': ['own', None],
-                       'id': 'miner:2',
-                       'kind': 'dwarf',
-                       'layers': ['base'],
-                       'name': 'Miner 2',
-                       'params': {},
-                       'points': 0,
-                       'ranks': [2],
-                       'source': 'rules/base/dwarves.yaml:15:5',
-                       'track': []},
-           'royal-offering:3': {'class': 'neutral',
-                                'copies': 1,
-                                'enters': ['discard', None],
-                                'id': 'royal-offering:3',
-                                'kind': 'royal-offering',
-                                'layers': ['base'],
-                                'name': 'Royal Offering +3',
-                                'params': {},
-                                'points': 0,
-                                'ranks': [],
-                                'source': 'rules/base/dwarves.yaml:26:5',
-                                'track': []},
-           'royal-offering:5': {'class': 'neutral',
-                                'copies': 1,
-                                'enters': ['discard', None],
-                                'id': 'royal-offering:5',
-                                'kind': 'royal-offering',
-                                'layers': ['base'],
-                                'name': 'Royal Offering +5',
-                                'params': {},
-                                'points': 0,
-                                'ranks': [],
-                                'source': 'rules/base/dwarves.yaml:31:5',
-                                'track': []},
-           'skaa': {'class': 'neutral',
-                    'copies': 1,
-                    'enters': ['own', None],
-                    'id': 'skaa',
-                    'kind': 'hero',
-                    'layers': ['base'],
-                    'name': 'Skaa the Unfathomable',
-                    'params': {},
-                    'points': 17,
-                    'ranks': [],
-                    'source': 'rules/base/heroes.yaml:15:5',
-                    'track': []},
-           'special-blacksmith': {'class': 'blacksmith',
-                                  'copies': 1,
-                                  'enters': ['own', None],
-                                  'id': 'special-blacksmith',
-                                  'kind': 'dwarf',
-                                  'layers': ['base'],
-                                  'name': 'Special Blacksmith',
-                                  'params': {},
-                                  'points': 0,
-                                  'ranks': [0, 0],
-                                  'source': 'rules/base/distinctions.yaml:37:5',
-                                  'track': []},
-           'tarah': {'class': 'warrior',
-                     'copies': 1,
-                     'enters': ['own', None],
-                     'id': 'tarah',
-                     'kind': 'hero',
-                     'layers': ['base'],
-                     'name': 'Tarah Lethal Strike',
-                     'params': {},
-                     'points': 0,
-                     'ranks': [14],
-                     'source': 'rules/base/heroes.yaml:69:5',
-                     'track': []},
-           'thrud': {'class': 'neutral',
-                     'copies': 1,
-                     'enters': ['chosen', None],
-                     'id': 'thrud',
-                     'kind': 'hero',
-                     'layers': ['base'],
-                     'name': 'Thrud the Headhunter',
-                     'params': {},
-                     'points': 13,
-                     'ranks': [0],
-                     'source': 'rules/base/heroes.yaml:55:5',
-                     'track': []},
-           'uline': {'class': 'neutral',
-                     'copies': 1,
-                     'enters': ['own', None],
-                     'id': 'uline',
-                     'kind': 'hero',
-                     'layers': ['base'],
-                     'name': 'Uline the Seer',
-                     'params': {},
-                     'points': 9,
-                     'ranks': [],
-                     'source': 'rules/base/heroes.yaml:33:5',
-                     'track': []},
-           'warrior:10': {'class': 'warrior',
-                          'copies': 1,
-                          'enters': ['own', None],
-                          'id': 'warrior:10',
-                          'kind': 'dwarf',
-                          'layers': ['base'],
-                          'name': 'Warrior 10',
-                          'params': {},
-                          'points': 0,
-                          'ranks': [10],
-                          'source': 'rules/base/dwarves.yaml:12:5',
-                          'track': []},
-           'warrior:3': {'class': 'warrior',
-                         'copies': 1,
-                         'enters': ['own', None],
-                         'id': 'warrior:3',
-                         'kind': 'dwarf',
-                         'layers': ['base'],
-                         'name': 'Warrior 3',
-                         'params': {},
-                         'points': 0,
-                         'ranks': [3],
-                         'source': 'rules/base/dwarves.yaml:5:5',
-                         'track': []},
-           'warrior:4': {'class': 'warrior',
-                         'copies': 1,
-                         'enters': ['own', None],
-                         'id': 'warrior:4',
-                         'kind': 'dwarf',
-                         'layers': ['base'],
-                         'name': 'Warrior 4',
-                         'params': {},
-                         'points': 0,
-                         'ranks': [4],
-                         'source': 'rules/base/dwarves.yaml:6:5',
-                         'track': []},
-           'warrior:5': {'class': 'warrior',
-                         'copies': 1,
-                         'enters': ['own', None],
-                         'id': 'warrior:5',
-                         'kind': 'dwarf',
-                         'layers': ['base'],
-                         'name': 'Warrior 5',
-                         'params': {},
-                         'points': 0,
-                         'ranks': [5],
-                         'source': 'rules/base/dwarves.yaml:7:5',
-                         'track': []},
-           'warrior:6': {'class': 'warrior',
-                         'copies': 1,
-                         'enters': ['own', None],
-                         'id': 'warrior:6',
-                         'kind': 'dwarf',
-                         'layers': ['base'],
-                         'name': 'Warrior 6',
-                         'params': {},
-                         'points': 0,
-                         'ranks': [6],
-                         'source': 'rules/base/dwarves.yaml:8:5',
-                         'track': []},
-           'warrior:7': {'class': 'warrior',
-                         'copies': 1,
-                         'enters': ['own', None],
-                         'id': 'warrior:7',
-                         'kind': 'dwarf',
-                         'layers': ['base'],
-                         'name': 'Warrior 7',
-                         'params': {},
-                         'points': 0,
-                         'ranks': [7],
-                         'source': 'rules/base/dwarves.yaml:9:5',
-                         'track': []},
-           'warrior:8': {'class': 'warrior',
-                         'copies': 1,
-                         'enters': ['own', None],
-                         'id': 'warrior:8',
-                         'kind': 'dwarf',
-                         'layers': ['base'],
-                         'name': 'Warrior 8',
-                         'params': {},
-                         'points': 0,
-                         'ranks': [8],
-                         'source': 'rules/base/dwarves.yaml:10:5',
-                         'track': []},
-           'warrior:9': {'class': 'warrior',
-                         'copies': 1,
-                         'enters': ['own', None],
-                         'id': 'warrior:9',
-                         'kind': 'dwarf',
-                         'layers': ['base'],
-                         'name': 'Warrior 9',
-                         'params': {},
-                         'points': 0,
-                         'ranks': [9],
-                         'source': 'rules/base/dwarves.yaml:11:5',
-                         'track': []},
-           'ylud': {'class': 'neutral',
-                    'copies': 1,
-                    'enters': ['command', None],
-                    'id': 'ylud',
-                    'kind': 'hero',
-                    'layers': ['base'],
-                    'name': 'Ylud the Unpredictable',
-                    'params': {},
-                    'points': 0,
-                    'ranks': [0],
-                    'source': 'rules/base/heroes.yaml:43:5',
-                    'track': []},
-           'zoral': {'class': 'miner',
-                     'copies': 1,
-                     'enters': ['own', None],
-                     'id': 'zoral',
-                     'kind': 'hero',
-                     'layers': ['base'],
-                     'name': 'Zoral the Foreman',
-                     'params': {},
-                     'points': 0,
-                     'ranks': [1, 0, 0],
-                     'source': 'rules/base/heroes.yaml:97:5',
-                     'track': []}},
- 'classes': [{'id': 'warrior',
-              'name': 'Warriors',
-              'score': 'points + (highest_coin if most_ranks(warrior) else 0)'},
-             {'id': 'hunter', 'name': 'Hunters', 'score': 'ranks * ranks'},
-             {'id': 'miner', 'name': 'Miners', 'score': 'points * ranks'},
-             {'id': 'blacksmith', 'name': 'Blacksmiths', 'score': 'ranks * (ranks + 5) / 2'},
-             {'id': 'explorer', 'name': 'Explorers', 'score': 'points'}],
- 'decks': {1: [['blacksmith', 8, 0],
-               ['hunter', 6, 0],
-               ['explorer:5', 1, 0],
-               ['explorer:6', 1, 0],
-               ['explorer:7', 1, 0],
-               ['explorer:8', 1, 0],
-               ['explorer:9', 1, 0],
-               ['explorer:10', 1, 0],
-               ['explorer:11', 1, 0],
-               ['warrior:3', 1, 0],
-               ['warrior:4', 1, 0],
-               ['warrior:5', 1, 0],
-               ['warrior:6', 2, 0],
-               ['warrior:7', 1, 0],
-               ['warrior:8', 1, 0],
-               ['warrior:9', 1, 0],
-               ['miner:0', 2, 0],
-               ['miner:1', 2, 0],
-               ['miner:2', 2, 0],
-               ['royal-offering:3', 1, 0],
-               ['blacksmith', 2, 5],
-               ['hunter', 2, 5],
-               ['explorer:12', 1, 5],
-               ['warrior:10', 1, 5],
-               ['miner:0', 1, 5],
-               ['miner:1', 1, 5],
-               ['royal-offering:3', 1, 5]],
-           2: [['blacksmith', 8, 0],
-               ['hunter', 6, 0],
-               ['explorer:5', 1, 0],
-               ['explorer:6', 1, 0],
-               ['explorer:7', 1, 0],
-               ['explorer:8', 1, 0],
-               ['explorer:9', 1, 0],
-               ['explorer:10', 1, 0],
-               ['explorer:11', 1, 0],
-               ['warrior:3', 1, 0],
-               ['warrior:4', 1, 0],
-               ['warrior:5', 1, 0],
-               ['warrior:6', 2, 0],
-               ['warrior:7', 1, 0],
-               ['warrior:8', 1, 0],
-               ['warrior:9', 1, 0],
-               ['miner:0', 2, 0],
-               ['miner:1', 2, 0],
-               ['miner:2', 2, 0],
-               ['royal-offering:5', 2, 0],
-               ['blacksmith', 2, 5],
-               ['hunter', 2, 5],
-               ['explorer:12', 1, 5],
-               ['warrior:10', 1, 5],
-               ['miner:0', 1, 5],
-               ['miner:1', 1, 5],
-               ['royal-offering:5', 1, 5]]},
- 'game': {'ages': [1, 2],
-          'cards_per_tavern': {'2': 3, '3': 3, '4': 4, '5': 5},
-          'coins': {'basic': [{'trading': True, 'value': 0},
-                              {'value': 2},
-                              {'value': 3},
-                              {'value': 4},
-                              {'value': 5}],
-                    'special': [{'id': 'hunter-3',
-                                 'name': 'special coin 3 (Hunting Master)',
-                                 'trading': True,
-                                 'value': 3}],
-                    'treasure': {'10': 2,
-                                 '11': 3,
-                                 '12': 2,
-                                 '13': 2,
-                                 '14': 2,
-                                 '15': 1,
-                                 '16': 1,
-                                 '17': 1,
-                                 '18': 1,
-                                 '19': 1,
-                                 '20': 1,
-                                 '21': 1,
-                                 '22': 1,
-                                 '23': 1,
-                                 '24': 1,
-                                 '25': 1,
-                                 '5': 2,
-                                 '6': 2,
-                                 '7': 3,
-                                 '8': 2,
-                                 '9': 3},
-                    'treasure_removed': {'2': {'11': 2, '7': 2, '9': 2}, '3': {'11': 2, '7': 2, '9': 2}}},
-          'events': {'bid-won': "a player's bid is the highest of a tavern and they choose first",
-                     'captured': "a card captured another (the capturing card's event)",
-                     'coin-bettered': 'a trade or transformation gave a player a better coin (amount = '
-                                      'points gained)',
-                     'coin-traded': 'a player traded coins',
-                     'covered': 'another card is about to be placed on top of this card',
-                     'discarded': "a card of a player's army is about to be discarded",
-                     'picked': 'a player has chosen a card in the tavern being resolved',
-                     'recruited': 'a hero is recruited',
-                     'taken': 'a card is taken from a tavern or a draw',
-                     'unclaimed': 'no one wins a distinction',
-                     'won': 'a distinction is won at the Troop Evaluation'},
-          'flow': {'age_end': [{'id': 'age-end', 'window': 'age-end'},
-                               {'ages': [1], 'do': 'troop-evaluation', 'id': 'troop-evaluation'},
-                               {'ages': [2], 'id': 'game-end', 'window': 'game-end'},
-                               {'ages': [2], 'do': 'final-scoring', 'id': 'final-scoring'}],
-                   'before_scoring': ['game-end'],
-                   'turn': [{'do': 'enter-dwarves', 'id': 'enter-dwarves'},
-                            {'id': 'dwarves-entered', 'window': 'dwarves-entered'},
-                            {'do': 'bids', 'id': 'bids'},
-                            {'do': 'resolve-taverns', 'id': 'taverns'},
-                            {'id': 'turn-end', 'window': 'turn-end'}]},
-          'gems': {'by_players': {'2': [4, 5], '3': [3, 4, 5], '4': [2, 3, 4, 5], '5': [1, 2, 3, 4, 5]},
-                   'special': [{'points': 3, 'tradable': False, 'value': 6}]},
-          'kinds': {'distinction': {'enters': 'command zone'},
-                    'dwarf': {'enters': 'own column'},
-                    'hero': {'enters': 'own column'},
-                    'royal-offering': {'enters': 'discard'}},
-          'params': {'bid_from_hand': 0, 'recruit_by_lines': 1, 'trade_lower': 0, 'transform_bonus': 0},
-          'players': {'max': 5, 'min': 2},
-          'taverns': [{'id': 'laughing-goblin', 'name': 'the Laughing Goblin'},
-                      {'id': 'dancing-dragon', 'name': 'the Dancing Dragon'},
-                      {'id': 'shining-horse', 'name': 'the Shining Horse'}]},
- 'interpretations': [{'id': 'special-blacksmith-is-a-dwarf',
-                      'layer': 'base',
-                      'source': '003 "Game Components" - "87 Dwarf cards in 5 classes: 18 Warrior, 16 '
-                                'Hunter, 16 Miner, 20 Blacksmith, 16 Explorer, plus 1 Special Blacksmith '
-                                'card"; "Bonfur and Dagda" - "only Dwarf cards".',
-                      'text': 'The special Blacksmith card is a Dwarf card (it never enters a deck): Dagda '
-                              'may discard it from the top of the blacksmith column like any other dwarf.'},
-                     {'id': 'troop-evaluation-once',
-                      'layer': 'base',
-                      'source': '003 "End of Age 1" - "the King performs a Troop Evaluation. The Elvaland '
-                                'with the strict majority of ranks in each class wins the corresponding '
-                                'Distinction" and "Award the Distinctions in this order"; glossary - "Troop '
-                                'Evaluation: the majority count at the end of Age 1".',
-                      'text': "The Troop Evaluation counts every class's majority once, at the end of Age 1, "
-                              'before any distinction is awarded; the distinctions are then awarded in class '
-                              "order. A hero recruited through the King's Great Armorer (or a card kept by "
-                              'the Pioneer) does not change who wins a later distinction.'},
-                     {'id': 'same-dwarves-both-ages',
-                      'layer': 'base',
-                      'source': '001 "Card Distribution"; 003 "Game Components" (87 dwarf cards, 5 royal '
-                                'offerings).',
-                      'text': 'Age 1 and Age 2 hold the same dwarves; only the royal offerings differ (Age '
-                              "1: one +3, Age 2: two +5; a 5-player game adds one more of each). Age 2's "
-                              'extra card is the one the Explorer distinction takes (or discards when nobody '
-                              'wins it).'},
-                     {'id': 'royal-offerings-discarded',
-                      'layer': 'base',
-                      'source': '002_3fed4e836b428413.txt glossary (used royal offerings are discarded).',
-                      'text': 'A royal offering goes to the discard pile once resolved.'},
-                     {'id': 'treasure-two-three-players',
-                      'layer': 'base',
-                      'source': '003 "Player Counts" - "remove the two coins worth 7 and 9 (and 11)"; the '
-                                'treasure holds three of each.',
-                      'text': 'With 2 and 3 players, two coins each of value 7, 9 and 11 leave the Royal '
-                              'Treasure and one of each stays: 28 coins instead of 34.'},
-                     {'id': 'age-end-by-deck',
-                      'layer': 'base',
-                      'source': '003 "End of Age 1" - "At the end of the turn in which the Age 1 deck is '
-                                'exhausted".',
-                      'text': 'An age ends at the end of the turn in which its deck runs out; turns are not '
-                              'counted.'},
-                     {'id': 'untaken-cards-discarded',
-                      'layer': 'base',
-                      'source': '003 "Player Counts" - "the untaken card is discarded".',
-                      'text': 'Cards left in a tavern after every player has chosen are discarded at the end '
-                              "of that tavern's resolution (this only happens with 2 players in the base "
-                              'game).'},
-                     {'id': 'warrior-majority-ties',
-                      'layer': 'base',
-                      'source': '003 "Determining the Bravery Value" - "On a tie for the majority, every '
-                                'tied Elvaland adds their highest-value coin".',
-                      'text': 'At final scoring every player tied for the most warrior ranks (at least one) '
-                              'adds their highest coin.'},
-                     {'id': 'distinction-ties',
-                      'layer': 'base',
-                      'source': '003 "End of Age 1" - "On a tie, no one takes that Distinction".',
-                      'text': 'At the Troop Evaluation a tie gives the distinction to no one; gems do not '
-                              'break it.'},
-                     {'id': 'unbounded-formulas',
-                      'layer': 'base',
-                      'source': '003 "Determining the Bravery Value of Each Class".',
-                      'text': "Hunters score n² and blacksmiths n·(n+5)/2 for n ranks, without the board's "
-                              'upper limit.'},
-                     {'id': 'trading-coins-never-transform',
-                      'layer': 'base',
-                      'source': '003 "Transforming a Coin" - "The coin value 0 can never be transformed"; '
-                                '"cannot be transformed" (Hunting Master).',
-                      'text': 'Neither the 0 coin nor the special coin 3 of the Hunting Master is ever '
-                              'transformed.'},
-                     {'id': 'simultaneous-triggers',
-                      'layer': 'base',
-                      'source': 'DESIGN §7 (no rule in 003; a defined order).',
-                      'text': 'Effects that trigger in the same window run player by player, highest gem '
-                              "first (the order gems give ties), each player's cards in command-zone order "
-                              'then army columns in class order, bottom to top. An event runs the concerned '
-                              "card's own `when` effects first, then the `whenever` effects of its owner's "
-                              'cards in that order.'},
-                     {'id': 'board-reference-values',
-                      'layer': 'base',
-                      'source': '003 "Determining the Bravery Value" - "Hunters: the number of Hunters '
-                                'squared"; "The board reference values ... run: rank 1 = 3/1, and up through '
-                                'rank 25 = 375 (Blacksmith) / 441 (Hunter), following the sequence and the '
-                                'squares respectively".',
-                      'text': '"rank 25 = 375 (Blacksmith) / 441 (Hunter)" lists the last value of each '
-                              'reference box on the board: the Blacksmith box ends at 25 ranks (3 + 4 + … + '
-                              '27 = 375), the Hunter box at 21 ranks (21² = 441, 16 hunters with Aral and '
-                              'Dagda). Hunters always score the square of their ranks (25 hunters would be '
-                              '625), as the formula says.'},
-                     {'id': 'last-dwarf',
-                      'layer': 'base',
-                      'source': '003 "Bonfur and Dagda" - "You can never discard a Hero card with their '
-                                'power — only Dwarf cards".',
-                      'text': 'Dagda and Bonfur discard, from each chosen column, its topmost dwarf card; '
-                              'heroes above it stay. A column whose cards are all heroes offers nothing.'},
-                     {'id': 'ylud-points',
-                      'layer': 'base',
-                      'source': '003 "Ylud the Unpredictable"; 001 "11 points if explorer, 7 points if '
-                                'warrior and 1 point if miner".',
-                      'text': 'Ylud has one rank; in the explorer column it is worth 11 points, warrior 7, '
-                              'miner 1, and 0 points in the hunter and blacksmith columns (those count ranks '
-                              'only). In the command zone she scores nothing.'},
-                     {'id': 'hero-available',
-                      'layer': 'base',
-                      'source': '003 "Recruiting a Hero" - complete lines equal recruited heroes + 1.',
-                      'text': 'A completed line recruits a hero only if one can be taken: still available '
-                              'and its requirement met. Otherwise the line stays open and a later placement '
-                              'may use it.'},
-                     {'id': 'uline-recruited-mid-turn',
-                      'layer': 'base',
-                      'source': '003 "Uline the Seer" - "Her power activates as soon as you take her card. '
-                                '... coins placed on your board stay there until the end of the current '
-                                'turn"; "Trading Coins" - "Reveal the two coins in your pouch".',
-                      'text': "Uline's coins are taken from the hand only once they are there: in the turn "
-                              "she is recruited the player's coins are already on the board and stay there, "
-                              'so a coin trade that turn adds the two pouch coins as usual. From the next '
-                              'turn on, her trades add two coins chosen from the hand.'},
-                     {'id': 'lines-and-heroes',
-                      'layer': 'base',
-                      'source': '003 "Recruiting a Hero" - "When placing a Dwarf card in your army creates a '
-                                'line consisting of one Rank of each of the 5 classes, you must immediately '
-                                'recruit an available Hero card"; 003 "Heroes" - "to recruit a new Hero, the '
-                                'number of complete lines in your army must always equal your number of '
-                                'recruited Heroes +1".',
-                      'text': 'The first complete line recruits the first hero, and each later hero needs '
-                              'one more complete line than the heroes already recruited by lines. The rule '
-                              'of thumb\'s "+1" counts the line being completed when the next hero is '
-                              'recruited; it does not hold back the first hero.'}],
- 'layers': [{'description': '',
-             'id': 'base',
-             'name': 'Nidavellir',
-             'source': '003_87e0c83f3aec659f.txt',
-             'variant': False}],
- 'params': {'bid_from_hand': 0,
-            'bonfur_discards': 1,
-            'dagda_discards': 2,
-            'explorer_draw': 3,
-            'recruit_by_lines': 1,
-            'trade_lower': 0,
-            'transform_bonus': 0}}
+def _distinction__warrior_0(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
+    '@ rules/base/distinctions.yaml:10:9\nwhen won: transform chosen coin by 5'
+    yield from ()
+    '@ rules/base/distinctions.yaml:10:20'
+    coin1 = yield from g.choose_coin(p, g.transformable_coins(p, None), 'transform a coin by 5')
+    if coin1 is not None:
+        yield from g.transform(p, coin1, 5)
 
-SOURCE_MAP = {14: 'rules/base/distinctions.yaml:10:9',
- 15: 'rules/base/distinctions.yaml:10:9',
- 16: 'rules/base/distinctions.yaml:10:9',
- 17: 'rules/base/distinctions.yaml:10:9',
- 18: 'rules/base/distinctions.yaml:10:9',
- 19: 'rules/base/distinctions.yaml:10:9',
- 21: 'rules/base/distinctions.yaml:16:9',
- 22: 'rules/base/distinctions.yaml:16:9',
- 23: 'rules/base/distinctions.yaml:16:9',
- 24: 'rules/base/distinctions.yaml:16:9',
- 25: 'rules/base/distinctions.yaml:16:9',
- 26: 'rules/base/distinctions.yaml:16:9',
- 28: 'rules/base/distinctions.yaml:22:9',
- 29: 'rules/base/distinctions.yaml:22:9',
- 30: 'rules/base/distinctions.yaml:22:9',
- 31: 'rules/base/distinctions.yaml:22:9',
- 33: 'rules/base/distinctions.yaml:28:9',
- 34: 'rules/base/distinctions.yaml:28:9',
- 35: 'rules/base/distinctions.yaml:28:9',
- 36: 'rules/base/distinctions.yaml:28:9',
- 37: 'rules/base/distinctions.yaml:28:9',
- 38: 'rules/base/distinctions.yaml:28:9',
- 40: 'rules/base/distinctions.yaml:35:9',
- 41: 'rules/base/distinctions.yaml:35:9',
- 42: 'rules/base/distinctions.yaml:35:9',
- 43: 'rules/base/distinctions.yaml:35:9',
- 45: 'rules/base/distinctions.yaml:36:9',
- 46: 'rules/base/distinctions.yaml:36:9',
- 47: 'rules/base/distinctions.yaml:36:9',
- 48: 'rules/base/distinctions.yaml:36:9',
- 50: 'rules/base/dwarves.yaml:30:9',
- 51: 'rules/base/dwarves.yaml:30:9',
- 52: 'rules/base/dwarves.yaml:30:9',
- 53: 'rules/base/dwarves.yaml:30:9',
- 54: 'rules/base/dwarves.yaml:30:9',
- 55: 'rules/base/dwarves.yaml:30:9',
- 57: 'rules/base/dwarves.yaml:35:9',
- 58: 'rules/base/dwarves.yaml:35:9',
- 59: 'rules/base/dwarves.yaml:35:9',
- 60: 'rules/base/dwarves.yaml:35:9',
- 61: 'rules/base/dwarves.yaml:35:9',
- 62: 'rules/base/dwarves.yaml:35:9',
- 64: 'rules/base/heroes.yaml:13:9',
- 65: 'rules/base/heroes.yaml:13:9',
- 67: 'rules/base/heroes.yaml:25:9',
- 68: 'rules/base/heroes.yaml:25:9',
- 70: 'rules/base/heroes.yaml:32:9',
- 71: 'rules/base/heroes.yaml:32:9',
- 72: 'rules/base/heroes.yaml:32:9',
- 73: 'rules/base/heroes.yaml:32:9',
- 74: 'rules/base/heroes.yaml:32:9',
- 75: 'rules/base/heroes.yaml:32:9',
- 77: 'rules/base/heroes.yaml:39:9',
- 78: 'rules/base/heroes.yaml:39:9',
- 80: 'rules/base/heroes.yaml:50:9',
- 81: 'rules/base/heroes.yaml:50:9',
- 82: 'rules/base/heroes.yaml:50:9',
- 83: 'rules/base/heroes.yaml:50:9',
- 84: 'rules/base/heroes.yaml:50:9',
- 86: 'rules/base/heroes.yaml:51:9',
- 87: 'rules/base/heroes.yaml:51:9',
- 89: 'rules/base/heroes.yaml:63:9',
- 90: 'rules/base/heroes.yaml:63:9',
- 91: 'rules/base/heroes.yaml:63:9',
- 92: 'rules/base/heroes.yaml:63:9',
- 93: 'rules/base/heroes.yaml:63:9',
- 94: 'rules/base/heroes.yaml:63:9',
- 96: 'rules/base/heroes.yaml:64:9',
- 97: 'rules/base/heroes.yaml:64:9',
- 98: 'rules/base/heroes.yaml:64:9',
- 99: 'rules/base/heroes.yaml:64:9',
- 101: 'rules/base/heroes.yaml:80:9',
- 102: 'rules/base/heroes.yaml:80:9',
- 104: 'rules/base/heroes.yaml:81:9',
- 105: 'rules/base/heroes.yaml:81:9',
- 106: 'rules/base/heroes.yaml:81:9',
- 107: 'rules/base/heroes.yaml:81:9',
- 108: 'rules/base/heroes.yaml:81:9',
- 109: 'rules/base/heroes.yaml:81:9',
- 111: 'rules/base/heroes.yaml:93:9',
- 112: 'rules/base/heroes.yaml:93:9',
- 114: 'rules/base/heroes.yaml:94:9',
- 115: 'rules/base/heroes.yaml:94:9',
- 116: 'rules/base/heroes.yaml:94:9',
- 117: 'rules/base/heroes.yaml:94:9',
- 118: 'rules/base/heroes.yaml:94:9',
- 119: 'rules/base/heroes.yaml:94:9',
- 121: 'rules/base/heroes.yaml:107:9',
- 122: 'rules/base/heroes.yaml:107:9',
- 124: 'rules/base/heroes.yaml:114:9',
- 125: 'rules/base/heroes.yaml:114:9',
- 127: 'rules/base/game.yaml:27:14',
- 128: 'rules/base/game.yaml:27:14',
- 130: 'rules/base/game.yaml:30:14',
- 131: 'rules/base/game.yaml:30:14',
- 133: 'rules/base/game.yaml:33:14',
- 134: 'rules/base/game.yaml:33:14',
- 136: 'rules/base/game.yaml:36:14',
- 137: 'rules/base/game.yaml:36:14',
- 139: 'rules/base/game.yaml:39:14',
- 140: 'rules/base/game.yaml:39:14'}
+_CARD_distinction__warrior = CardDef(
+    id='distinction:warrior',
+    name="The King's Hand",
+    kind='distinction',
+    cls='warrior',
+    enters='command',
+    when={'won': (_distinction__warrior_0,)},
+    source='rules/base/distinctions.yaml:5:5',
+    layers=('base',),
+)
+
+
+# -- card distinction:hunter -----------------------------------------------------------------------
+
+def _distinction__hunter_0(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
+    '@ rules/base/distinctions.yaml:16:9\nwhen won: exchange trading coin for coin hunter-3'
+    yield from ()
+    '@ rules/base/distinctions.yaml:16:20'
+    coin1 = g.trading_coin(p, None)
+    if coin1 is not None:
+        g.exchange_coin(p, coin1, 'hunter-3')
+
+_CARD_distinction__hunter = CardDef(
+    id='distinction:hunter',
+    name='Hunting Master',
+    kind='distinction',
+    cls='hunter',
+    enters='command',
+    when={'won': (_distinction__hunter_0,)},
+    source='rules/base/distinctions.yaml:11:5',
+    layers=('base',),
+)
+
+
+# -- card distinction:miner ------------------------------------------------------------------------
+
+def _distinction__miner_0(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
+    '@ rules/base/distinctions.yaml:22:9\nwhen won: gain gem 6'
+    yield from ()
+    '@ rules/base/distinctions.yaml:22:20'
+    g.gain_gem(p, 6)
+
+_CARD_distinction__miner = CardDef(
+    id='distinction:miner',
+    name='Crown Jeweler',
+    kind='distinction',
+    cls='miner',
+    enters='command',
+    when={'won': (_distinction__miner_0,)},
+    source='rules/base/distinctions.yaml:17:5',
+    layers=('base',),
+)
+
+
+# -- card distinction:blacksmith -------------------------------------------------------------------
+
+def _distinction__blacksmith_0(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
+    '@ rules/base/distinctions.yaml:28:9\nwhen won: place card special-blacksmith in column blacksmith'
+    yield from ()
+    '@ rules/base/distinctions.yaml:28:20'
+    placed1 = g.supply_card('special-blacksmith')
+    if placed1 is not None:
+        yield from g.place(p, placed1, 'blacksmith')
+
+_CARD_distinction__blacksmith = CardDef(
+    id='distinction:blacksmith',
+    name="King's Great Armorer",
+    kind='distinction',
+    cls='blacksmith',
+    enters='command',
+    when={'won': (_distinction__blacksmith_0,)},
+    source='rules/base/distinctions.yaml:23:5',
+    layers=('base',),
+)
+
+
+# -- card distinction:explorer ---------------------------------------------------------------------
+
+def _distinction__explorer_0(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
+    '@ rules/base/distinctions.yaml:35:9\nwhen won: look at param(explorer_draw) from age 2 deck, take 1, rest shuffled'
+    yield from ()
+    '@ rules/base/distinctions.yaml:35:20'
+    yield from g.look(p, 2, g.param(p, 'explorer_draw'), 1, 'shuffled')
+
+def _distinction__explorer_1(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
+    '@ rules/base/distinctions.yaml:36:9\nwhen unclaimed: discard top of age 2 deck'
+    yield from ()
+    '@ rules/base/distinctions.yaml:36:26'
+    g.discard_top(2)
+
+_CARD_distinction__explorer = CardDef(
+    id='distinction:explorer',
+    name='Pioneer of the Kingdom',
+    kind='distinction',
+    cls='explorer',
+    enters='command',
+    params={'explorer_draw': 3},
+    when={'unclaimed': (_distinction__explorer_1,), 'won': (_distinction__explorer_0,)},
+    source='rules/base/distinctions.yaml:29:5',
+    layers=('base',),
+)
+
+
+# -- card special-blacksmith -----------------------------------------------------------------------
+
+_CARD_special_blacksmith = CardDef(
+    id='special-blacksmith',
+    name='Special Blacksmith',
+    kind='dwarf',
+    cls='blacksmith',
+    ranks=(0, 0),
+    source='rules/base/distinctions.yaml:37:5',
+    layers=('base',),
+)
+
+
+# -- card warrior:3 --------------------------------------------------------------------------------
+
+_CARD_warrior__3 = CardDef(
+    id='warrior:3',
+    name='Warrior 3',
+    kind='dwarf',
+    cls='warrior',
+    ranks=(3,),
+    source='rules/base/dwarves.yaml:5:5',
+    layers=('base',),
+)
+
+
+# -- card warrior:4 --------------------------------------------------------------------------------
+
+_CARD_warrior__4 = CardDef(
+    id='warrior:4',
+    name='Warrior 4',
+    kind='dwarf',
+    cls='warrior',
+    ranks=(4,),
+    source='rules/base/dwarves.yaml:6:5',
+    layers=('base',),
+)
+
+
+# -- card warrior:5 --------------------------------------------------------------------------------
+
+_CARD_warrior__5 = CardDef(
+    id='warrior:5',
+    name='Warrior 5',
+    kind='dwarf',
+    cls='warrior',
+    ranks=(5,),
+    source='rules/base/dwarves.yaml:7:5',
+    layers=('base',),
+)
+
+
+# -- card warrior:6 --------------------------------------------------------------------------------
+
+_CARD_warrior__6 = CardDef(
+    id='warrior:6',
+    name='Warrior 6',
+    kind='dwarf',
+    cls='warrior',
+    ranks=(6,),
+    source='rules/base/dwarves.yaml:8:5',
+    layers=('base',),
+)
+
+
+# -- card warrior:7 --------------------------------------------------------------------------------
+
+_CARD_warrior__7 = CardDef(
+    id='warrior:7',
+    name='Warrior 7',
+    kind='dwarf',
+    cls='warrior',
+    ranks=(7,),
+    source='rules/base/dwarves.yaml:9:5',
+    layers=('base',),
+)
+
+
+# -- card warrior:8 --------------------------------------------------------------------------------
+
+_CARD_warrior__8 = CardDef(
+    id='warrior:8',
+    name='Warrior 8',
+    kind='dwarf',
+    cls='warrior',
+    ranks=(8,),
+    source='rules/base/dwarves.yaml:10:5',
+    layers=('base',),
+)
+
+
+# -- card warrior:9 --------------------------------------------------------------------------------
+
+_CARD_warrior__9 = CardDef(
+    id='warrior:9',
+    name='Warrior 9',
+    kind='dwarf',
+    cls='warrior',
+    ranks=(9,),
+    source='rules/base/dwarves.yaml:11:5',
+    layers=('base',),
+)
+
+
+# -- card warrior:10 -------------------------------------------------------------------------------
+
+_CARD_warrior__10 = CardDef(
+    id='warrior:10',
+    name='Warrior 10',
+    kind='dwarf',
+    cls='warrior',
+    ranks=(10,),
+    source='rules/base/dwarves.yaml:12:5',
+    layers=('base',),
+)
+
+
+# -- card miner:0 ----------------------------------------------------------------------------------
+
+_CARD_miner__0 = CardDef(
+    id='miner:0',
+    name='Miner 0',
+    kind='dwarf',
+    cls='miner',
+    ranks=(0,),
+    source='rules/base/dwarves.yaml:13:5',
+    layers=('base',),
+)
+
+
+# -- card miner:1 ----------------------------------------------------------------------------------
+
+_CARD_miner__1 = CardDef(
+    id='miner:1',
+    name='Miner 1',
+    kind='dwarf',
+    cls='miner',
+    ranks=(1,),
+    source='rules/base/dwarves.yaml:14:5',
+    layers=('base',),
+)
+
+
+# -- card miner:2 ----------------------------------------------------------------------------------
+
+_CARD_miner__2 = CardDef(
+    id='miner:2',
+    name='Miner 2',
+    kind='dwarf',
+    cls='miner',
+    ranks=(2,),
+    source='rules/base/dwarves.yaml:15:5',
+    layers=('base',),
+)
+
+
+# -- card explorer:5 -------------------------------------------------------------------------------
+
+_CARD_explorer__5 = CardDef(
+    id='explorer:5',
+    name='Explorer 5',
+    kind='dwarf',
+    cls='explorer',
+    ranks=(5,),
+    source='rules/base/dwarves.yaml:16:5',
+    layers=('base',),
+)
+
+
+# -- card explorer:6 -------------------------------------------------------------------------------
+
+_CARD_explorer__6 = CardDef(
+    id='explorer:6',
+    name='Explorer 6',
+    kind='dwarf',
+    cls='explorer',
+    ranks=(6,),
+    source='rules/base/dwarves.yaml:17:5',
+    layers=('base',),
+)
+
+
+# -- card explorer:7 -------------------------------------------------------------------------------
+
+_CARD_explorer__7 = CardDef(
+    id='explorer:7',
+    name='Explorer 7',
+    kind='dwarf',
+    cls='explorer',
+    ranks=(7,),
+    source='rules/base/dwarves.yaml:18:5',
+    layers=('base',),
+)
+
+
+# -- card explorer:8 -------------------------------------------------------------------------------
+
+_CARD_explorer__8 = CardDef(
+    id='explorer:8',
+    name='Explorer 8',
+    kind='dwarf',
+    cls='explorer',
+    ranks=(8,),
+    source='rules/base/dwarves.yaml:19:5',
+    layers=('base',),
+)
+
+
+# -- card explorer:9 -------------------------------------------------------------------------------
+
+_CARD_explorer__9 = CardDef(
+    id='explorer:9',
+    name='Explorer 9',
+    kind='dwarf',
+    cls='explorer',
+    ranks=(9,),
+    source='rules/base/dwarves.yaml:20:5',
+    layers=('base',),
+)
+
+
+# -- card explorer:10 ------------------------------------------------------------------------------
+
+_CARD_explorer__10 = CardDef(
+    id='explorer:10',
+    name='Explorer 10',
+    kind='dwarf',
+    cls='explorer',
+    ranks=(10,),
+    source='rules/base/dwarves.yaml:21:5',
+    layers=('base',),
+)
+
+
+# -- card explorer:11 ------------------------------------------------------------------------------
+
+_CARD_explorer__11 = CardDef(
+    id='explorer:11',
+    name='Explorer 11',
+    kind='dwarf',
+    cls='explorer',
+    ranks=(11,),
+    source='rules/base/dwarves.yaml:22:5',
+    layers=('base',),
+)
+
+
+# -- card explorer:12 ------------------------------------------------------------------------------
+
+_CARD_explorer__12 = CardDef(
+    id='explorer:12',
+    name='Explorer 12',
+    kind='dwarf',
+    cls='explorer',
+    ranks=(12,),
+    source='rules/base/dwarves.yaml:23:5',
+    layers=('base',),
+)
+
+
+# -- card hunter -----------------------------------------------------------------------------------
+
+_CARD_hunter = CardDef(
+    id='hunter',
+    name='Hunter',
+    kind='dwarf',
+    cls='hunter',
+    ranks=(0,),
+    source='rules/base/dwarves.yaml:24:5',
+    layers=('base',),
+)
+
+
+# -- card blacksmith -------------------------------------------------------------------------------
+
+_CARD_blacksmith = CardDef(
+    id='blacksmith',
+    name='Blacksmith',
+    kind='dwarf',
+    cls='blacksmith',
+    ranks=(0,),
+    source='rules/base/dwarves.yaml:25:5',
+    layers=('base',),
+)
+
+
+# -- card royal-offering:3 -------------------------------------------------------------------------
+
+def _royal_offering__3_0(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
+    '@ rules/base/dwarves.yaml:30:9\nwhen taken: transform chosen coin by 3'
+    yield from ()
+    '@ rules/base/dwarves.yaml:30:22'
+    coin1 = yield from g.choose_coin(p, g.transformable_coins(p, None), 'transform a coin by 3')
+    if coin1 is not None:
+        yield from g.transform(p, coin1, 3)
+
+_CARD_royal_offering__3 = CardDef(
+    id='royal-offering:3',
+    name='Royal Offering +3',
+    kind='royal-offering',
+    cls='neutral',
+    enters='discard',
+    when={'taken': (_royal_offering__3_0,)},
+    source='rules/base/dwarves.yaml:26:5',
+    layers=('base',),
+)
+
+
+# -- card royal-offering:5 -------------------------------------------------------------------------
+
+def _royal_offering__5_0(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
+    '@ rules/base/dwarves.yaml:35:9\nwhen taken: transform chosen coin by 5'
+    yield from ()
+    '@ rules/base/dwarves.yaml:35:22'
+    coin1 = yield from g.choose_coin(p, g.transformable_coins(p, None), 'transform a coin by 5')
+    if coin1 is not None:
+        yield from g.transform(p, coin1, 5)
+
+_CARD_royal_offering__5 = CardDef(
+    id='royal-offering:5',
+    name='Royal Offering +5',
+    kind='royal-offering',
+    cls='neutral',
+    enters='discard',
+    when={'taken': (_royal_offering__5_0,)},
+    source='rules/base/dwarves.yaml:31:5',
+    layers=('base',),
+)
+
+
+# -- card dwerg ------------------------------------------------------------------------------------
+
+def _dwerg_0(g: EngineAPI, p: int, card: int) -> int:
+    '@ rules/base/heroes.yaml:13:9\nscore once lookup(copies, 0, 13, 40, 81, 108, 135)'
+    return _lookup(g.copies(p, card), (0, 13, 40, 81, 108, 135,))
+
+_CARD_dwerg = CardDef(
+    id='dwerg',
+    name='Dwerg the 5 Brothers',
+    kind='hero',
+    cls='neutral',
+    copies=5,
+    score=_dwerg_0,
+    score_once=True,
+    source='rules/base/heroes.yaml:7:5',
+    layers=('base',),
+)
+
+
+# -- card skaa -------------------------------------------------------------------------------------
+
+_CARD_skaa = CardDef(
+    id='skaa',
+    name='Skaa the Unfathomable',
+    kind='hero',
+    cls='neutral',
+    points=17,
+    source='rules/base/heroes.yaml:15:5',
+    layers=('base',),
+)
+
+
+# -- card astrid -----------------------------------------------------------------------------------
+
+def _astrid_0(g: EngineAPI, p: int, card: int) -> int:
+    '@ rules/base/heroes.yaml:25:9\nscore highest_coin'
+    return g.highest_coin(p)
+
+_CARD_astrid = CardDef(
+    id='astrid',
+    name='Astrid the Wealthy',
+    kind='hero',
+    cls='neutral',
+    score=_astrid_0,
+    source='rules/base/heroes.yaml:20:5',
+    layers=('base',),
+)
+
+
+# -- card grid -------------------------------------------------------------------------------------
+
+def _grid_0(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
+    '@ rules/base/heroes.yaml:32:9\nwhen recruited: transform chosen coin by 7'
+    yield from ()
+    '@ rules/base/heroes.yaml:32:26'
+    coin1 = yield from g.choose_coin(p, g.transformable_coins(p, None), 'transform a coin by 7')
+    if coin1 is not None:
+        yield from g.transform(p, coin1, 7)
+
+_CARD_grid = CardDef(
+    id='grid',
+    name='Grid the Mercantile',
+    kind='hero',
+    cls='neutral',
+    points=7,
+    when={'recruited': (_grid_0,)},
+    source='rules/base/heroes.yaml:26:5',
+    layers=('base',),
+)
+
+
+# -- card uline ------------------------------------------------------------------------------------
+
+def _uline_0(g: EngineAPI, p: int, card: int) -> int:
+    '@ rules/base/heroes.yaml:39:9\nmodify bid_from_hand + 1'
+    return 1
+
+_CARD_uline = CardDef(
+    id='uline',
+    name='Uline the Seer',
+    kind='hero',
+    cls='neutral',
+    points=9,
+    mods=(Modifier(param='bid_from_hand', op='+', amount=_uline_0),),
+    source='rules/base/heroes.yaml:33:5',
+    layers=('base',),
+)
+
+
+# -- card ylud -------------------------------------------------------------------------------------
+
+def _ylud_1(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
+    '@ rules/base/heroes.yaml:50:9\nwhen age-end: place self in chosen column'
+    yield from ()
+    '@ rules/base/heroes.yaml:50:24'
+    dest1 = yield from g.choose_column(p, card)
+    yield from g.place(p, card, dest1)
+
+def _ylud_2(g: EngineAPI, p: int, card: int) -> int:
+    '@ rules/base/heroes.yaml:51:9\nscore 11 if column is explorer else 7 if column is warrior else 1 if column is miner else 0'
+    return (11 if (g.column_of(card) == 'explorer') else (7 if (g.column_of(card) == 'warrior') else (1 if (g.column_of(card) == 'miner') else 0)))
+
+_CARD_ylud = CardDef(
+    id='ylud',
+    name='Ylud the Unpredictable',
+    kind='hero',
+    cls='neutral',
+    ranks=(0,),
+    enters='command',
+    when={'age-end': (_ylud_1,)},
+    score=_ylud_2,
+    source='rules/base/heroes.yaml:43:5',
+    layers=('base',),
+)
+
+
+# -- card thrud ------------------------------------------------------------------------------------
+
+def _thrud_1(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[bool]:
+    '@ rules/base/heroes.yaml:63:9\ninstead of covered: place self in chosen column'
+    yield from ()
+    '@ rules/base/heroes.yaml:63:30'
+    dest1 = yield from g.choose_column(p, card)
+    yield from g.place(p, card, dest1)
+    return True
+
+def _thrud_2(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
+    '@ rules/base/heroes.yaml:64:9\nwhen game-end: place self in command zone'
+    yield from ()
+    '@ rules/base/heroes.yaml:64:25'
+    yield from g.place(p, card, None)
+
+_CARD_thrud = CardDef(
+    id='thrud',
+    name='Thrud the Headhunter',
+    kind='hero',
+    cls='neutral',
+    ranks=(0,),
+    points=13,
+    enters='chosen',
+    when={'game-end': (_thrud_2,)},
+    instead={'covered': (_thrud_1,)},
+    source='rules/base/heroes.yaml:55:5',
+    layers=('base',),
+)
+
+
+# -- card kraal ------------------------------------------------------------------------------------
+
+_CARD_kraal = CardDef(
+    id='kraal',
+    name='Kraal the Venal',
+    kind='hero',
+    cls='warrior',
+    ranks=(7, 0),
+    source='rules/base/heroes.yaml:68:5',
+    layers=('base',),
+)
+
+
+# -- card tarah ------------------------------------------------------------------------------------
+
+_CARD_tarah = CardDef(
+    id='tarah',
+    name='Tarah Lethal Strike',
+    kind='hero',
+    cls='warrior',
+    ranks=(14,),
+    source='rules/base/heroes.yaml:69:5',
+    layers=('base',),
+)
+
+
+# -- card aral -------------------------------------------------------------------------------------
+
+_CARD_aral = CardDef(
+    id='aral',
+    name='Aral Eagle Claws',
+    kind='hero',
+    cls='hunter',
+    ranks=(0, 0),
+    source='rules/base/heroes.yaml:72:5',
+    layers=('base',),
+)
+
+
+# -- card dagda ------------------------------------------------------------------------------------
+
+def _dagda_0(g: EngineAPI, p: int, card: int) -> bool:
+    '@ rules/base/heroes.yaml:80:9\nrequires count(last dwarf of other columns) >= param(dagda_discards)'
+    return (len(g.last_cards(p, card, 'dwarf', True)) >= g.param(p, 'dagda_discards'))
+
+def _dagda_1(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
+    '@ rules/base/heroes.yaml:81:9\nwhen recruited: discard chosen param(dagda_discards) last dwarf of other columns'
+    yield from ()
+    '@ rules/base/heroes.yaml:81:26'
+    picked1 = yield from g.choose_cards(p, g.last_cards(p, card, 'dwarf', True), g.param(p, 'dagda_discards'), 'discard')
+    for card2 in picked1:
+        yield from g.discard_card(p, card2)
+
+_CARD_dagda = CardDef(
+    id='dagda',
+    name='Dagda the Explosive',
+    kind='hero',
+    cls='hunter',
+    ranks=(0, 0, 0),
+    params={'dagda_discards': 2},
+    when={'recruited': (_dagda_1,)},
+    requires=(_dagda_0,),
+    source='rules/base/heroes.yaml:73:5',
+    layers=('base',),
+)
+
+
+# -- card aegur ------------------------------------------------------------------------------------
+
+_CARD_aegur = CardDef(
+    id='aegur',
+    name='Aëgur Fist of Steel',
+    kind='hero',
+    cls='blacksmith',
+    ranks=(0, 0),
+    source='rules/base/heroes.yaml:85:5',
+    layers=('base',),
+)
+
+
+# -- card bonfur -----------------------------------------------------------------------------------
+
+def _bonfur_0(g: EngineAPI, p: int, card: int) -> bool:
+    '@ rules/base/heroes.yaml:93:9\nrequires count(last dwarf of other columns) >= param(bonfur_discards)'
+    return (len(g.last_cards(p, card, 'dwarf', True)) >= g.param(p, 'bonfur_discards'))
+
+def _bonfur_1(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
+    '@ rules/base/heroes.yaml:94:9\nwhen recruited: discard chosen param(bonfur_discards) last dwarf of other columns'
+    yield from ()
+    '@ rules/base/heroes.yaml:94:26'
+    picked1 = yield from g.choose_cards(p, g.last_cards(p, card, 'dwarf', True), g.param(p, 'bonfur_discards'), 'discard')
+    for card2 in picked1:
+        yield from g.discard_card(p, card2)
+
+_CARD_bonfur = CardDef(
+    id='bonfur',
+    name='Bonfur the Tyrannical',
+    kind='hero',
+    cls='blacksmith',
+    ranks=(0, 0, 0),
+    params={'bonfur_discards': 1},
+    when={'recruited': (_bonfur_1,)},
+    requires=(_bonfur_0,),
+    source='rules/base/heroes.yaml:86:5',
+    layers=('base',),
+)
+
+
+# -- card zoral ------------------------------------------------------------------------------------
+
+_CARD_zoral = CardDef(
+    id='zoral',
+    name='Zoral the Foreman',
+    kind='hero',
+    cls='miner',
+    ranks=(1, 0, 0),
+    source='rules/base/heroes.yaml:97:5',
+    layers=('base',),
+)
+
+
+# -- card lokdur -----------------------------------------------------------------------------------
+
+_CARD_lokdur = CardDef(
+    id='lokdur',
+    name='Lokdur Greedy Heart',
+    kind='hero',
+    cls='miner',
+    ranks=(3,),
+    source='rules/base/heroes.yaml:98:5',
+    layers=('base',),
+)
+
+
+# -- card hourya -----------------------------------------------------------------------------------
+
+def _hourya_0(g: EngineAPI, p: int, card: int) -> bool:
+    '@ rules/base/heroes.yaml:107:9\nrequires ranks(explorer) >= 5'
+    return (g.ranks(p, 'explorer') >= 5)
+
+_CARD_hourya = CardDef(
+    id='hourya',
+    name='Hourya the Elusive',
+    kind='hero',
+    cls='explorer',
+    ranks=(20,),
+    requires=(_hourya_0,),
+    source='rules/base/heroes.yaml:101:5',
+    layers=('base',),
+)
+
+
+# -- card idunn ------------------------------------------------------------------------------------
+
+def _idunn_0(g: EngineAPI, p: int, card: int) -> int:
+    '@ rules/base/heroes.yaml:114:9\nscore 2 * ranks(explorer)'
+    return (2 * g.ranks(p, 'explorer'))
+
+_CARD_idunn = CardDef(
+    id='idunn',
+    name='Idunn the Furtive',
+    kind='hero',
+    cls='explorer',
+    ranks=(7,),
+    score=_idunn_0,
+    source='rules/base/heroes.yaml:108:5',
+    layers=('base',),
+)
+
+
+RULES = RuleSet(
+    content_hash=CONTENT_HASH,
+    layers=(Layer(id='base', name='Nidavellir', description='', source='003_87e0c83f3aec659f.txt', variant=False),),
+    players=(2, 5),
+    cards_per_tavern={2: 3, 3: 3, 4: 4, 5: 5},
+    taverns=(Tavern(id='laughing-goblin', name='the Laughing Goblin'), Tavern(id='dancing-dragon', name='the Dancing Dragon'), Tavern(id='shining-horse', name='the Shining Horse')),
+    ages=(1, 2),
+    classes=(ClassDef(id='warrior', name='Warriors', formula='points + (highest_coin if most_ranks(warrior) else 0)', score=_class_warrior, source='rules/base/game.yaml:27:14'), ClassDef(id='hunter', name='Hunters', formula='ranks * ranks', score=_class_hunter, source='rules/base/game.yaml:30:14'), ClassDef(id='miner', name='Miners', formula='points * ranks', score=_class_miner, source='rules/base/game.yaml:33:14'), ClassDef(id='blacksmith', name='Blacksmiths', formula='ranks * (ranks + 5) / 2', score=_class_blacksmith, source='rules/base/game.yaml:36:14'), ClassDef(id='explorer', name='Explorers', formula='points', score=_class_explorer, source='rules/base/game.yaml:39:14')),
+    basic_coins=(BasicCoin(value=0, trading=True), BasicCoin(value=2, trading=False), BasicCoin(value=3, trading=False), BasicCoin(value=4, trading=False), BasicCoin(value=5, trading=False)),
+    special_coins=(SpecialCoin(id='hunter-3', value=3, trading=True, name='special coin 3 (Hunting Master)'),),
+    treasure={5: 2, 6: 2, 7: 3, 8: 2, 9: 3, 10: 2, 11: 3, 12: 2, 13: 2, 14: 2, 15: 1, 16: 1, 17: 1, 18: 1, 19: 1, 20: 1, 21: 1, 22: 1, 23: 1, 24: 1, 25: 1},
+    treasure_removed={2: {7: 2, 9: 2, 11: 2}, 3: {7: 2, 9: 2, 11: 2}},
+    gems={2: (4, 5), 3: (3, 4, 5), 4: (2, 3, 4, 5), 5: (1, 2, 3, 4, 5)},
+    special_gems=(SpecialGem(value=6, points=3, tradable=False),),
+    params={'bid_from_hand': 0, 'bonfur_discards': 1, 'dagda_discards': 2, 'explorer_draw': 3, 'recruit_by_lines': 1, 'trade_lower': 0, 'transform_bonus': 0},
+    events={'taken': 'a card is taken from a tavern or a draw', 'recruited': 'a hero is recruited', 'won': 'a distinction is won at the Troop Evaluation', 'unclaimed': 'no one wins a distinction', 'covered': 'another card is about to be placed on top of this card'},
+    turn=(Step(id='enter-dwarves', do='enter-dwarves', source='rules/base/game.yaml:83:14'), Step(id='dwarves-entered', window='dwarves-entered', source='rules/base/game.yaml:84:14'), Step(id='bids', do='bids', source='rules/base/game.yaml:85:14'), Step(id='taverns', do='resolve-taverns', source='rules/base/game.yaml:86:14'), Step(id='turn-end', window='turn-end', source='rules/base/game.yaml:87:14')),
+    age_end=(Step(id='age-end', window='age-end', source='rules/base/game.yaml:89:14'), Step(id='troop-evaluation', do='troop-evaluation', ages=(1,), source='rules/base/game.yaml:90:14'), Step(id='game-end', window='game-end', ages=(2,), source='rules/base/game.yaml:91:14'), Step(id='final-scoring', do='final-scoring', ages=(2,), source='rules/base/game.yaml:92:14')),
+    before_scoring=('game-end',),
+    cards={'aegur': _CARD_aegur, 'aral': _CARD_aral, 'astrid': _CARD_astrid, 'blacksmith': _CARD_blacksmith, 'bonfur': _CARD_bonfur, 'dagda': _CARD_dagda, 'distinction:blacksmith': _CARD_distinction__blacksmith, 'distinction:explorer': _CARD_distinction__explorer, 'distinction:hunter': _CARD_distinction__hunter, 'distinction:miner': _CARD_distinction__miner, 'distinction:warrior': _CARD_distinction__warrior, 'dwerg': _CARD_dwerg, 'explorer:10': _CARD_explorer__10, 'explorer:11': _CARD_explorer__11, 'explorer:12': _CARD_explorer__12, 'explorer:5': _CARD_explorer__5, 'explorer:6': _CARD_explorer__6, 'explorer:7': _CARD_explorer__7, 'explorer:8': _CARD_explorer__8, 'explorer:9': _CARD_explorer__9, 'grid': _CARD_grid, 'hourya': _CARD_hourya, 'hunter': _CARD_hunter, 'idunn': _CARD_idunn, 'kraal': _CARD_kraal, 'lokdur': _CARD_lokdur, 'miner:0': _CARD_miner__0, 'miner:1': _CARD_miner__1, 'miner:2': _CARD_miner__2, 'royal-offering:3': _CARD_royal_offering__3, 'royal-offering:5': _CARD_royal_offering__5, 'skaa': _CARD_skaa, 'special-blacksmith': _CARD_special_blacksmith, 'tarah': _CARD_tarah, 'thrud': _CARD_thrud, 'uline': _CARD_uline, 'warrior:10': _CARD_warrior__10, 'warrior:3': _CARD_warrior__3, 'warrior:4': _CARD_warrior__4, 'warrior:5': _CARD_warrior__5, 'warrior:6': _CARD_warrior__6, 'warrior:7': _CARD_warrior__7, 'warrior:8': _CARD_warrior__8, 'warrior:9': _CARD_warrior__9, 'ylud': _CARD_ylud, 'zoral': _CARD_zoral},
+    decks={1: (DeckEntry(card='blacksmith', count=8, min_players=0), DeckEntry(card='hunter', count=6, min_players=0), DeckEntry(card='explorer:5', count=1, min_players=0), DeckEntry(card='explorer:6', count=1, min_players=0), DeckEntry(card='explorer:7', count=1, min_players=0), DeckEntry(card='explorer:8', count=1, min_players=0), DeckEntry(card='explorer:9', count=1, min_players=0), DeckEntry(card='explorer:10', count=1, min_players=0), DeckEntry(card='explorer:11', count=1, min_players=0), DeckEntry(card='warrior:3', count=1, min_players=0), DeckEntry(card='warrior:4', count=1, min_players=0), DeckEntry(card='warrior:5', count=1, min_players=0), DeckEntry(card='warrior:6', count=2, min_players=0), DeckEntry(card='warrior:7', count=1, min_players=0), DeckEntry(card='warrior:8', count=1, min_players=0), DeckEntry(card='warrior:9', count=1, min_players=0), DeckEntry(card='miner:0', count=2, min_players=0), DeckEntry(card='miner:1', count=2, min_players=0), DeckEntry(card='miner:2', count=2, min_players=0), DeckEntry(card='royal-offering:3', count=1, min_players=0), DeckEntry(card='blacksmith', count=2, min_players=5), DeckEntry(card='hunter', count=2, min_players=5), DeckEntry(card='explorer:12', count=1, min_players=5), DeckEntry(card='warrior:10', count=1, min_players=5), DeckEntry(card='miner:0', count=1, min_players=5), DeckEntry(card='miner:1', count=1, min_players=5), DeckEntry(card='royal-offering:3', count=1, min_players=5)), 2: (DeckEntry(card='blacksmith', count=8, min_players=0), DeckEntry(card='hunter', count=6, min_players=0), DeckEntry(card='explorer:5', count=1, min_players=0), DeckEntry(card='explorer:6', count=1, min_players=0), DeckEntry(card='explorer:7', count=1, min_players=0), DeckEntry(card='explorer:8', count=1, min_players=0), DeckEntry(card='explorer:9', count=1, min_players=0), DeckEntry(card='explorer:10', count=1, min_players=0), DeckEntry(card='explorer:11', count=1, min_players=0), DeckEntry(card='warrior:3', count=1, min_players=0), DeckEntry(card='warrior:4', count=1, min_players=0), DeckEntry(card='warrior:5', count=1, min_players=0), DeckEntry(card='warrior:6', count=2, min_players=0), DeckEntry(card='warrior:7', count=1, min_players=0), DeckEntry(card='warrior:8', count=1, min_players=0), DeckEntry(card='warrior:9', count=1, min_players=0), DeckEntry(card='miner:0', count=2, min_players=0), DeckEntry(card='miner:1', count=2, min_players=0), DeckEntry(card='miner:2', count=2, min_players=0), DeckEntry(card='royal-offering:5', count=2, min_players=0), DeckEntry(card='blacksmith', count=2, min_players=5), DeckEntry(card='hunter', count=2, min_players=5), DeckEntry(card='explorer:12', count=1, min_players=5), DeckEntry(card='warrior:10', count=1, min_players=5), DeckEntry(card='miner:0', count=1, min_players=5), DeckEntry(card='miner:1', count=1, min_players=5), DeckEntry(card='royal-offering:5', count=1, min_players=5))},
+    interpretations=(Interpretation(id='special-blacksmith-is-a-dwarf', text='The special Blacksmith card is a Dwarf card (it never enters a deck): Dagda may discard it from the top of the blacksmith column like any other dwarf.', source='003 "Game Components" - "87 Dwarf cards in 5 classes: 18 Warrior, 16 Hunter, 16 Miner, 20 Blacksmith, 16 Explorer, plus 1 Special Blacksmith card"; "Bonfur and Dagda" - "only Dwarf cards".', layer='base'), Interpretation(id='troop-evaluation-once', text="The Troop Evaluation counts every class's majority once, at the end of Age 1, before any distinction is awarded; the distinctions are then awarded in class order. A hero recruited through the King's Great Armorer (or a card kept by the Pioneer) does not change who wins a later distinction.", source='003 "End of Age 1" - "the King performs a Troop Evaluation. The Elvaland with the strict majority of ranks in each class wins the corresponding Distinction" and "Award the Distinctions in this order"; glossary - "Troop Evaluation: the majority count at the end of Age 1".', layer='base'), Interpretation(id='same-dwarves-both-ages', text="Age 1 and Age 2 hold the same dwarves; only the royal offerings differ (Age 1: one +3, Age 2: two +5; a 5-player game adds one more of each). Age 2's extra card is the one the Explorer distinction takes (or discards when nobody wins it).", source='001 "Card Distribution"; 003 "Game Components" (87 dwarf cards, 5 royal offerings).', layer='base'), Interpretation(id='royal-offerings-discarded', text='A royal offering goes to the discard pile once resolved.', source='002_3fed4e836b428413.txt glossary (used royal offerings are discarded).', layer='base'), Interpretation(id='treasure-two-three-players', text='With 2 and 3 players, two coins each of value 7, 9 and 11 leave the Royal Treasure and one of each stays: 28 coins instead of 34.', source='003 "Player Counts" - "remove the two coins worth 7 and 9 (and 11)"; the treasure holds three of each.', layer='base'), Interpretation(id='age-end-by-deck', text='An age ends at the end of the turn in which its deck runs out; turns are not counted.', source='003 "End of Age 1" - "At the end of the turn in which the Age 1 deck is exhausted".', layer='base'), Interpretation(id='untaken-cards-discarded', text="Cards left in a tavern after every player has chosen are discarded at the end of that tavern's resolution (this only happens with 2 players in the base game).", source='003 "Player Counts" - "the untaken card is discarded".', layer='base'), Interpretation(id='warrior-majority-ties', text='At final scoring every player tied for the most warrior ranks (at least one) adds their highest coin.', source='003 "Determining the Bravery Value" - "On a tie for the majority, every tied Elvaland adds their highest-value coin".', layer='base'), Interpretation(id='distinction-ties', text='At the Troop Evaluation a tie gives the distinction to no one; gems do not break it.', source='003 "End of Age 1" - "On a tie, no one takes that Distinction".', layer='base'), Interpretation(id='unbounded-formulas', text="Hunters score n² and blacksmiths n·(n+5)/2 for n ranks, without the board's upper limit.", source='003 "Determining the Bravery Value of Each Class".', layer='base'), Interpretation(id='trading-coins-never-transform', text='Neither the 0 coin nor the special coin 3 of the Hunting Master is ever transformed.', source='003 "Transforming a Coin" - "The coin value 0 can never be transformed"; "cannot be transformed" (Hunting Master).', layer='base'), Interpretation(id='simultaneous-triggers', text="Effects that trigger in the same window run player by player, highest gem first (the order gems give ties), each player's cards in command-zone order then army columns in class order, bottom to top. An event runs the concerned card's own `when` effects first, then the `whenever` effects of its owner's cards in that order.", source='DESIGN §7 (no rule in 003; a defined order).', layer='base'), Interpretation(id='board-reference-values', text='"rank 25 = 375 (Blacksmith) / 441 (Hunter)" lists the last value of each reference box on the board: the Blacksmith box ends at 25 ranks (3 + 4 + … + 27 = 375), the Hunter box at 21 ranks (21² = 441, 16 hunters with Aral and Dagda). Hunters always score the square of their ranks (25 hunters would be 625), as the formula says.', source='003 "Determining the Bravery Value" - "Hunters: the number of Hunters squared"; "The board reference values ... run: rank 1 = 3/1, and up through rank 25 = 375 (Blacksmith) / 441 (Hunter), following the sequence and the squares respectively".', layer='base'), Interpretation(id='last-dwarf', text='Dagda and Bonfur discard, from each chosen column, its topmost dwarf card; heroes above it stay. A column whose cards are all heroes offers nothing.', source='003 "Bonfur and Dagda" - "You can never discard a Hero card with their power — only Dwarf cards".', layer='base'), Interpretation(id='ylud-points', text='Ylud has one rank; in the explorer column it is worth 11 points, warrior 7, miner 1, and 0 points in the hunter and blacksmith columns (those count ranks only). In the command zone she scores nothing.', source='003 "Ylud the Unpredictable"; 001 "11 points if explorer, 7 points if warrior and 1 point if miner".', layer='base'), Interpretation(id='hero-available', text='A completed line recruits a hero only if one can be taken: still available and its requirement met. Otherwise the line stays open and a later placement may use it.', source='003 "Recruiting a Hero" - complete lines equal recruited heroes + 1.', layer='base'), Interpretation(id='uline-recruited-mid-turn', text="Uline's coins are taken from the hand only once they are there: in the turn she is recruited the player's coins are already on the board and stay there, so a coin trade that turn adds the two pouch coins as usual. From the next turn on, her trades add two coins chosen from the hand.", source='003 "Uline the Seer" - "Her power activates as soon as you take her card. ... coins placed on your board stay there until the end of the current turn"; "Trading Coins" - "Reveal the two coins in your pouch".', layer='base'), Interpretation(id='lines-and-heroes', text='The first complete line recruits the first hero, and each later hero needs one more complete line than the heroes already recruited by lines. The rule of thumb\'s "+1" counts the line being completed when the next hero is recruited; it does not hold back the first hero.', source='003 "Recruiting a Hero" - "When placing a Dwarf card in your army creates a line consisting of one Rank of each of the 5 classes, you must immediately recruit an available Hero card"; 003 "Heroes" - "to recruit a new Hero, the number of complete lines in your army must always equal your number of recruited Heroes +1".', layer='base')),
+    warnings=(),
+    flow_source='rules/base/game.yaml:83:7',
+    kinds={'distinction': 'command zone', 'dwarf': 'own column', 'hero': 'own column', 'royal-offering': 'discard'},
+)

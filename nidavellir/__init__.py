@@ -13,20 +13,41 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["load_rules", "Game", "Decision", "IllegalAnswer", "RulesError"]
+from typing import TYPE_CHECKING
+
+from nidavellir.errors import NidavellirError
+
+if TYPE_CHECKING:  # for type checkers; at run time the names are imported on first use
+    from nidavellir.compiler.diagnostics import RulesError
+    from nidavellir.interface.decisions import CardChoice, CoinChoice, Decision, Option
+    from nidavellir.rulesets import load_rules
+    from nidavellir.runtime.decisions import GameOver, IllegalAnswer
+    from nidavellir.runtime.game import Game
+    from nidavellir.runtime.rules import Rules
+    from nidavellir.runtime.scoring import PlayerScore, Scores
+
+__all__ = ["load_rules", "Game", "Rules", "Decision", "Option", "CardChoice", "CoinChoice", "IllegalAnswer",
+           "GameOver", "RulesError", "NidavellirError", "Scores", "PlayerScore"]
+
+_WHERE = {
+    "load_rules": "nidavellir.rulesets",
+    "Game": "nidavellir.runtime.game",
+    "Rules": "nidavellir.runtime.rules",
+    "Decision": "nidavellir.interface.decisions",
+    "Option": "nidavellir.interface.decisions",
+    "CardChoice": "nidavellir.interface.decisions",
+    "CoinChoice": "nidavellir.interface.decisions",
+    "IllegalAnswer": "nidavellir.runtime.decisions",
+    "GameOver": "nidavellir.runtime.decisions",
+    "RulesError": "nidavellir.compiler.diagnostics",
+    "Scores": "nidavellir.runtime.scoring",
+    "PlayerScore": "nidavellir.runtime.scoring",
+}
 
 
 def __getattr__(name: str) -> Any:  # imported on first use: the CLI starts faster
-    if name == "load_rules":
-        from nidavellir.compiler.build import load_rules
-        return load_rules
-    if name == "Game":
-        from nidavellir.runtime.game import Game
-        return Game
-    if name in ("Decision", "IllegalAnswer"):
-        from nidavellir.runtime import decisions
-        return getattr(decisions, name)
-    if name == "RulesError":
-        from nidavellir.compiler.diagnostics import RulesError
-        return RulesError
-    raise AttributeError(name)
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(name)
+    import importlib
+    return getattr(importlib.import_module(module), name)

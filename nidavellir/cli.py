@@ -5,6 +5,7 @@ import argparse
 import sys
 
 from nidavellir.compiler.diagnostics import RulesError
+from nidavellir.errors import NidavellirError
 
 from . import commands
 
@@ -96,6 +97,9 @@ def main(argv: list[str] | None = None) -> int:
     except commands.CommandError as err:
         print(f"nidavellir {args.command}: error: {err}", file=sys.stderr)
         return 2
+    except NidavellirError as err:  # a position, log, answer or compiled effect the user gave us
+        print(f"nidavellir {args.command}: error: {err}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

@@ -6,14 +6,16 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from nidavellir.compiler.build import build as build_generated, load_rules
+from nidavellir.compiler.build import build as build_generated
 from nidavellir.compiler.diagnostics import Diagnostics, RulesError
+from nidavellir.errors import NidavellirError
+from nidavellir.rulesets import load_rules
 
 from .session import Session, play_game, replay_games
 from .table import score_table
 
 
-class CommandError(Exception):
+class CommandError(NidavellirError):
     """A usage problem (bad option value, unreadable file): printed without a traceback."""
 
 
@@ -26,7 +28,7 @@ def play(args) -> int:
         if b not in BOTS:
             raise CommandError(f"unknown bot `{b}` (choose from: {', '.join(BOTS)})")
     rules = load_rules(tuple(args.expansions), tuple(args.variant))
-    lo, hi = rules.game["players"].get("min", 2), rules.game["players"].get("max", 5)
+    lo, hi = rules.min_players, rules.max_players
     if not lo <= args.players <= hi:
         raise CommandError(f"--players must be between {lo} and {hi}")
     if args.human is not None and not 1 <= args.human <= args.players:
@@ -77,7 +79,7 @@ def score(args) -> int:
             try:
                 rules = load_rules(tuple(data.get("expansions", [])), tuple(args.variant))
                 e = engine_from_position(rules, data)
-                for window in rules.game["flow"].get("before_scoring", []):
+                for window in rules.ruleset.before_scoring:
                     run_without_choices(e, window)
                 result = final_scores(e)
             except PositionError as err:
@@ -171,7 +173,7 @@ def build(args) -> int:
 def docs(args) -> int:
     """Render the rule reference; with --check, list the keys of --lang that fall back to English."""
     from nidavellir.compiler import docs as rdocs
-    from nidavellir.compiler.text import MissingMessage
+    from nidavellir.compiler.docs.text import MissingMessage
 
     try:
         cat = rdocs.load_catalog(args.lang)
@@ -195,7 +197,7 @@ def docs(args) -> int:
         raise CommandError(str(err)) from None
     except MissingMessage as err:
         raise CommandError(f"the English message catalog has no text for `{err.args[0]}` "
-                           "(compiler/messages/en/)") from None
+                           "(compiler/docs/messages/en/)") from None
     print("wrote " + ", ".join(str(p) for p in written))
     return 0
 

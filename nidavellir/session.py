@@ -5,12 +5,12 @@ import json
 import sys
 from typing import Iterable, TextIO
 
-from nidavellir.compiler.build import load_rules
 from nidavellir.runtime.bots import BOTS
 from nidavellir.runtime.decisions import IllegalAnswer
 from nidavellir.runtime.game import Game
 from nidavellir.runtime.position import position_of
 from nidavellir.runtime.rules import Rules
+from nidavellir.rulesets import load_rules
 
 LOG_VERSION = 1
 
@@ -46,10 +46,11 @@ def play_game(session: Session, players: int, seed: int, bots: list[str], human:
                   + "\n")
     while game.pending is not None:
         d = game.pending
-        answer = seats[d.player].choose(game.engine, d)
-        game.answer(answer)
+        game.answer(seats[d.player].choose(game.engine, d))
         if log:
-            log.write(json.dumps({"p": d.player, "kind": d.kind, "answer": answer}, separators=(",", ":")) + "\n")
+            entry = game.log[-1]
+            log.write(json.dumps({"p": entry["player"], "kind": entry["kind"], "answer": entry["answer"],
+                                  "age": entry["age"], "turn": entry["turn"]}, separators=(",", ":")) + "\n")
     return result_of(game, seed)
 
 

@@ -18,7 +18,7 @@ class TerminalSeat:
         w(f"\n=== Age {s.age}, turn {s.turn} ===\n")
         for t, tavern in enumerate(s.taverns):
             cards = ", ".join(e.defs[c].name for c in tavern) or "(empty)"
-            w(f"  {e.rules.game['taverns'][t].get('name', e.rules.tavern_ids[t])}: {cards}\n")
+            w(f"  {e.rules.tavern_names[t]}: {cards}\n")
         w(f"You ({pl.name}): gem {pl.gem}; coins in hand {sorted(s.coins[c].value for c in pl.hand)}, "
           f"on taverns {[s.coins[c].value if c is not None else '-' for c in pl.slots]}, "
           f"pouch {sorted(s.coins[c].value for c in pl.pouch)}\n")

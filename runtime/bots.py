@@ -2,22 +2,24 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Protocol
+from collections.abc import Callable
+from typing import Protocol
 
-from .decisions import Decision
+from nidavellir.interface.decisions import CardChoice, CoinChoice, Decision, Option
+
 from .engine import Engine
 from .scoring import player_score
 
 
 class Bot(Protocol):
-    def choose(self, engine: Engine, decision: Decision) -> Any: ...
+    def choose(self, engine: Engine, decision: Decision) -> Option: ...
 
 
 class RandomBot:
     def __init__(self, seed: int):
         self.rng = random.Random(seed)
 
-    def choose(self, engine: Engine, decision: Decision) -> Any:
+    def choose(self, engine: Engine, decision: Decision) -> Option:
         return decision.options[self.rng.randrange(len(decision.options))]
 
 
@@ -27,8 +29,8 @@ class GreedyBot:
     def __init__(self, seed: int):
         self.rng = random.Random(seed)
 
-    def choose(self, e: Engine, d: Decision) -> Any:
-        handler = getattr(self, "_" + d.kind.replace("-", "_"), None)
+    def choose(self, e: Engine, d: Decision) -> Option:
+        handler: Callable[[Engine, Decision], Option] | None = getattr(self, "_" + d.kind.replace("-", "_"), None)
         if handler is None:
             return d.options[0]
         return handler(e, d)
@@ -36,14 +38,16 @@ class GreedyBot:
     def _value_of(self, e: Engine, p: int, cid: str) -> float:
         """Score gained by adding card `cid` to p's army now (royal offerings: their coin gain)."""
         d = e.rules.cards[cid]
-        if d.enters[0] == "discard":
+        if d.enters == "discard":
             return 4.0 + self.rng.random()
-        dest = e.own_column(cid)
-        if dest is None:
-            return 8.0 + d.points
         before = player_score(e, p)["total"]
         lines = e.lines(p)
         card = e.new_card(cid)
+        dest = e.own_column(card)
+        if dest is None:
+            e.s.cards.pop()
+            e.defs.pop()
+            return 8.0 + d.points
         column = e.s.players[p].army.setdefault(dest, [])
         column.append(card)
         e.where[card] = (p, dest)
@@ -55,13 +59,16 @@ class GreedyBot:
         e.defs.pop()
         return after - before + bonus + self.rng.random() * 0.1
 
-    def _pick(self, e: Engine, d: Decision) -> Any:
-        return max(d.options, key=lambda cid: self._value_of(e, d.player, cid))
+    def _card_value(self, e: Engine, p: int, option: Option) -> float:
+        return self._value_of(e, p, option.card) if isinstance(option, CardChoice) else 0.0
 
-    def _hero(self, e: Engine, d: Decision) -> Any:
-        return max(d.options, key=lambda cid: self._value_of(e, d.player, cid))
+    def _pick(self, e: Engine, d: Decision) -> Option:
+        return max(d.options, key=lambda o: self._card_value(e, d.player, o))
 
-    def _bid(self, e: Engine, d: Decision) -> Any:
+    def _hero(self, e: Engine, d: Decision) -> Option:
+        return max(d.options, key=lambda o: self._card_value(e, d.player, o))
+
+    def _bid(self, e: Engine, d: Decision) -> Option:
         s = e.s
         worth = []
         for tavern in s.taverns:
@@ -71,23 +78,23 @@ class GreedyBot:
         want = [0] * len(worth)
         for t, v in zip(ranked, values):
             want[t] = v
-        return min(d.options, key=lambda o: sum(abs(a - b) for a, b in zip(o, want)))
+        return min(d.options, key=lambda o: sum(abs(a - b) for a, b in zip(o, want)) if isinstance(o, tuple) else 0)
 
-    def _coin(self, e: Engine, d: Decision) -> Any:
-        return max(d.options, key=lambda label: int(str(label).split("@")[0]))
+    def _coin(self, e: Engine, d: Decision) -> Option:
+        return max(d.options, key=lambda o: o.value if isinstance(o, CoinChoice) else 0)
 
-    def _place_bid(self, e: Engine, d: Decision) -> Any:
-        return max(d.options)
+    def _place_bid(self, e: Engine, d: Decision) -> Option:
+        return max(d.options, key=lambda o: o if isinstance(o, int) else 0)
 
-    def _card(self, e: Engine, d: Decision) -> Any:
+    def _card(self, e: Engine, d: Decision) -> Option:
         if "discard" in d.prompt:
-            return min(d.options, key=lambda o: e.rules.cards[o.split("@")[0]].rank_points)
-        return max(d.options, key=lambda o: self._value_of(e, d.player, o.split("@")[0]))
+            return min(d.options, key=lambda o: e.rules.cards[o.card].rank_points if isinstance(o, CardChoice) else 0)
+        return max(d.options, key=lambda o: self._card_value(e, d.player, o))
 
-    def _column(self, e: Engine, d: Decision) -> Any:
+    def _column(self, e: Engine, d: Decision) -> Option:
         p = d.player
         lowest = min(e.ranks(p, c) for c in e.rules.classes)
-        return max(d.options, key=lambda cls: (e.ranks(p, cls) == lowest, self.rng.random()))
+        return max(d.options, key=lambda cls: (e.ranks(p, str(cls)) == lowest, self.rng.random()))
 
 
 BOTS = {"random": RandomBot, "greedy": GreedyBot}

@@ -3,43 +3,46 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from nidavellir.interface.decisions import CoinChoice, Option
+from nidavellir.interface.engine import Gen
+
 from .coins import treasure_value
 from .state import TREASURE
 
 if TYPE_CHECKING:
-    from .engine import Engine, Gen
+    from .engine import Engine
 
 
 class CoinActions:
     """Mixed into Engine."""
 
     # -- reading ----------------------------------------------------------------------------
-    def coin_values(self: "Engine", p: int) -> list[int]:
+    def coin_values(self: Engine, p: int) -> list[int]:
         coins = self.s.coins
         return [coins[c].value for c in self.s.players[p].coin_ids()]
 
-    def highest_coin(self: "Engine", p: int) -> int:
+    def highest_coin(self: Engine, p: int) -> int:
         return max(self.coin_values(p), default=0)
 
-    def lowest_coin(self: "Engine", p: int) -> int:
+    def lowest_coin(self: Engine, p: int) -> int:
         return min(self.coin_values(p), default=0)
 
-    def coins_total(self: "Engine", p: int) -> int:
+    def coins_total(self: Engine, p: int) -> int:
         return sum(self.coin_values(p))
 
-    def coins_at_least(self: "Engine", p: int, value: int) -> int:
+    def coins_at_least(self: Engine, p: int, value: int) -> int:
         return sum(1 for v in self.coin_values(p) if v >= value)
 
-    def coin_place(self: "Engine", p: int, coin: int) -> str:
+    def coin_place(self: Engine, p: int, coin: int) -> str:
         pl = self.s.players[p]
         if coin in pl.slots:
             return self.rules.tavern_ids[pl.slots.index(coin)]
         return "pouch" if coin in pl.pouch else "hand"
 
-    def coin_label(self: "Engine", p: int, coin: int) -> str:
-        return f"{self.s.coins[coin].value}@{self.coin_place(p, coin)}"
+    def coin_choice(self: Engine, p: int, coin: int) -> CoinChoice:
+        return CoinChoice(self.s.coins[coin].value, self.coin_place(p, coin))
 
-    def transformable_coins(self: "Engine", p: int, where: str | None = None, exclude: tuple = ()) -> list[int]:
+    def transformable_coins(self: Engine, p: int, where: str | None = None, exclude: tuple[int, ...] = ()) -> list[int]:
         """Transformable coins in board order (taverns, then pouch, then hand); `where`: only there."""
         pl = self.s.players[p]
         coins = self.s.coins
@@ -49,32 +52,32 @@ class CoinActions:
             order = [c for c in pl.slots if c is not None] + pl.pouch + pl.hand
         return [c for c in order if coins[c].transformable and c not in exclude]
 
-    def lowest_transformable(self: "Engine", p: int, where: str | None = None) -> int | None:
+    def lowest_transformable(self: Engine, p: int, where: str | None = None) -> int | None:
         return min(self.transformable_coins(p, where), key=lambda c: self.s.coins[c].value, default=None)
 
-    def highest_transformable(self: "Engine", p: int, where: str | None = None) -> int | None:
+    def highest_transformable(self: Engine, p: int, where: str | None = None) -> int | None:
         return max(self.transformable_coins(p, where), key=lambda c: self.s.coins[c].value, default=None)
 
-    def trading_coin(self: "Engine", p: int, where: str | None = None) -> int | None:
+    def trading_coin(self: Engine, p: int, where: str | None = None) -> int | None:
         pl = self.s.players[p]
         ids = pl.pouch if where == "pouch" else pl.coin_ids()
         return next((c for c in ids if self.s.coins[c].trading), None)
 
-    def trading_in_pouch(self: "Engine", p: int) -> bool:
+    def trading_in_pouch(self: Engine, p: int) -> bool:
         return self.trading_coin(p, "pouch") is not None
 
     # -- choosing --------------------------------------------------------------------------
-    def choose_coin(self: "Engine", p: int, coins: list[int], purpose: str) -> "Gen":
+    def choose_coin(self: Engine, p: int, coins: list[int], purpose: str) -> Gen[int | None]:
         if not coins:
             return None
-        labels: dict[str, int] = {}
+        choices: dict[Option, int] = {}
         for c in coins:
-            labels.setdefault(self.coin_label(p, c), c)
-        answer = yield from self.ask(p, "coin", list(labels), f"choose a coin to {purpose}")
-        return labels[answer]
+            choices.setdefault(self.coin_choice(p, c), c)
+        answer = yield from self.ask(p, "coin", list(choices), f"choose a coin to {purpose}")
+        return choices[answer]
 
     # -- moving ----------------------------------------------------------------------------
-    def _replace_coin(self: "Engine", p: int, old: int, new: int) -> None:
+    def _replace_coin(self: Engine, p: int, old: int, new: int) -> None:
         pl = self.s.players[p]
         for zone in (pl.hand, pl.pouch):
             if old in zone:
@@ -82,7 +85,7 @@ class CoinActions:
                 return
         pl.slots[pl.slots.index(old)] = new
 
-    def _return_coin(self: "Engine", coin: int) -> None:
+    def _return_coin(self: Engine, coin: int) -> None:
         """003 "Discarding Coins": a treasure coin goes back to the treasure, any other to the box."""
         c = self.s.coins[coin]
         if c.origin == TREASURE:
@@ -90,12 +93,12 @@ class CoinActions:
         else:
             self.s.coin_box.append(coin)
 
-    def take_from_treasure(self: "Engine", wanted: int) -> int | None:
+    def take_from_treasure(self: Engine, wanted: int) -> int | None:
         t = self.s.treasure
         value = treasure_value([v for v, cs in t.items() if cs], wanted)
         return None if value is None else t[value].pop()
 
-    def discard_coin(self: "Engine", p: int, coin: int | None) -> None:
+    def discard_coin(self: Engine, p: int, coin: int | None) -> None:
         """A coin leaves the player; on a tavern not yet resolved it leaves that bid empty."""
         if coin is None:
             return
@@ -106,7 +109,7 @@ class CoinActions:
             (pl.hand if coin in pl.hand else pl.pouch).remove(coin)
         self._return_coin(coin)
 
-    def transform(self: "Engine", p: int, coin: int, amount: int) -> "Gen":
+    def transform(self: Engine, p: int, coin: int, amount: int) -> Gen[int]:
         """003 "Transforming a Coin": add X, take the treasure's answer, discard the old coin.
 
         Returns the coin the player now holds in its place."""
@@ -121,18 +124,18 @@ class CoinActions:
         yield from self._bettered(p, self.s.coins[new].value - old.value)
         return new
 
-    def _bettered(self: "Engine", p: int, amount: int) -> "Gen":
+    def _bettered(self: Engine, p: int, amount: int) -> Gen[None]:
         if amount > 0:
             yield from self.emit(p, "coin-bettered", amount=amount)
 
-    def exchange_coin(self: "Engine", p: int, coin: int, special_id: str) -> None:
+    def exchange_coin(self: Engine, p: int, coin: int, special_id: str) -> None:
         new = self.s.special_coins.pop(special_id, None)
         if new is None:
             return
         self._replace_coin(p, coin, new)
         self.s.coin_box.append(coin)
 
-    def coin_trade(self: "Engine", p: int, trading: int) -> "Gen":
+    def coin_trade(self: Engine, p: int, trading: int) -> Gen[None]:
         """003 "Trading Coins": add the two pouch coins, discard the higher, take the sum."""
         pl = self.s.players[p]
         coins = self.s.coins
@@ -143,6 +146,7 @@ class CoinActions:
             for i in range(2):
                 options = [c for c in pl.hand if c not in pair]
                 pick = yield from self.choose_coin(p, options, f"add up in the coin trade ({i + 1} of 2)")
+                assert pick is not None
                 pair.append(pick)
             source = pl.hand
         else:
@@ -161,7 +165,7 @@ class CoinActions:
         yield from self._bettered(p, coins[new].value - coins[gone].value)
         yield from self.emit(p, "coin-traded")
 
-    def gain_gem(self: "Engine", p: int, value: int) -> None:
+    def gain_gem(self: Engine, p: int, value: int) -> None:
         if value in self.s.special_gems:
             self.s.special_gems.remove(value)
             pl = self.s.players[p]

@@ -1,26 +1,38 @@
 """The flow: ages, turns and the named steps the flow data orders (`do:`), run by the engine."""
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from itertools import permutations
 
+from nidavellir.errors import NidavellirError
+from nidavellir.interface.decisions import CoinChoice, Option
+from nidavellir.interface.engine import Gen
+from nidavellir.interface.events import MAX_TURNS_PER_AGE, STEPS
+from nidavellir.interface.rules import Step
+
+from .card_actions import NOBODY
 from .coins import gem_swaps
-from .engine import Engine, Gen
+from .engine import Engine
 from .scoring import final_scores
 
 
-def enter_dwarves(e: Engine) -> Gen:
+class TurnLimit(NidavellirError):
+    """The rules played an age for more turns than any game has: stopped, located at the flow."""
+
+
+def enter_dwarves(e: Engine) -> Gen[None]:
     """003 "Enter the Dwarves": X current-age cards face up in each tavern."""
     yield from ()
     s = e.s
     deck = s.decks[s.age]
-    per = e.rules.per_players(e.rules.game["cards_per_tavern"], e.n)
+    per = e.rules.ruleset.cards_per_tavern[e.n]
     for tavern in s.taverns:
         for _ in range(min(per, len(deck))):
             tavern.append(deck.pop())
 
 
-def bids(e: Engine) -> Gen:
+def bids(e: Engine) -> Gen[None]:
     """003 "Bids": each player secretly puts one coin on each tavern and the rest in the pouch."""
     s = e.s
     coins = s.coins
@@ -30,8 +42,8 @@ def bids(e: Engine) -> Gen:
             continue  # bids each tavern from hand once the others are revealed
         values = sorted(coins[c].value for c in pl.hand)
         options = sorted({tuple(v) for v in permutations(values, ntav)})
-        answer = yield from e.ask(p, "bid", [list(o) for o in options],
-                                  "bid: one coin per tavern, " + ", ".join(e.rules.tavern_ids))
+        answer = yield from e.ask(p, "bid", options, "bid: one coin per tavern, " + ", ".join(e.rules.tavern_ids))
+        assert isinstance(answer, tuple)
         hand = sorted(pl.hand, key=lambda c: coins[c].trading)  # trading coins go last ...
         for t, value in enumerate(answer):
             coin = next(c for c in hand if coins[c].value == value)
@@ -47,7 +59,7 @@ def bids(e: Engine) -> Gen:
             yield from _place_trading_coin(e, p, coin, places, pl.pouch)
 
 
-def _place_trading_coin(e: Engine, p: int, coin: int, places: list[str], rest: list[int]) -> Gen:
+def _place_trading_coin(e: Engine, p: int, coin: int, places: list[str], rest: list[int]) -> Gen[None]:
     """003 "Bids": "place one coin of your choosing": a trading coin and another coin of the same
     value are told apart: the player says where among `places` (tavern ids or the zone `rest`
     stands for) the trading coin goes; it swaps with the other coin there."""
@@ -56,9 +68,10 @@ def _place_trading_coin(e: Engine, p: int, coin: int, places: list[str], rest: l
     coins = e.s.coins
     value = coins[coin].value
     pl = e.s.players[p]
-    answer = yield from e.ask(p, "trade-coin", [f"{value}@{place}" for place in places],
-                              f"where does your trading coin {value} go?")
-    dest = answer.split("@", 1)[1]
+    options: list[Option] = [CoinChoice(value, place) for place in places]
+    answer = yield from e.ask(p, "trade-coin", options, f"where does your trading coin {value} go?")
+    assert isinstance(answer, CoinChoice)
+    dest = answer.at
     if dest in e.rules.tavern_ids:
         zone, i = pl.slots, e.rules.tavern_ids.index(dest)
     else:
@@ -76,7 +89,7 @@ def _place_trading_coin(e: Engine, p: int, coin: int, places: list[str], rest: l
     zone[i] = coin
 
 
-def resolve_taverns(e: Engine) -> Gen:
+def resolve_taverns(e: Engine) -> Gen[None]:
     """003 "Taverns Resolution": reveal, each player in bid order takes a card, then gem trades."""
     s = e.s
     coins = s.coins
@@ -90,6 +103,7 @@ def resolve_taverns(e: Engine) -> Gen:
                          if s.players[q].slots[t] is not None}
                 value = yield from e.ask(p, "place-bid", sorted(options),
                                          f"place a coin on {e.rules.tavern_ids[t]} (revealed: {shown})")
+                assert isinstance(value, int)
                 coin = min((c for c in pl.hand if coins[c].value == value), key=lambda c: coins[c].trading)
                 pl.hand.remove(coin)
                 pl.slots[t] = coin
@@ -109,10 +123,12 @@ def resolve_taverns(e: Engine) -> Gen:
             if tavern:
                 if first:  # the bid's winner chooses first
                     yield from e.emit(p, "bid-won")
-                card = yield from e.choose_card(p, tavern, "pick", f"choose a card in {e.rules.tavern_ids[t]}")
+                tid = e.rules.tavern_ids[t]
+                card = yield from e.choose_card(p, tavern, "pick", f"choose a card in {tid}", tid)
+                assert card is not None
                 tavern.remove(card)
                 s.resolving.append(card)
-                if not (e.rules.owner_replacements and (yield from e.replace(p, "picked", card))):
+                if not (e.replaceable("picked") and (yield from e.replace(p, "picked", card))):
                     yield from e.take_card(p, card)
                 elif card in s.resolving:
                     s.resolving.remove(card)
@@ -137,13 +153,13 @@ def trade_gems(e: Engine, tied: list[int]) -> None:
     """003 "Trading Gems": tied players trade; a gem that is not tradable sits out."""
     players = e.s.players
     special = e.rules.special_gems
-    traders = [q for q in tied if special.get(players[q].gem, {}).get("tradable", True)]
+    traders = [q for q in tied if players[q].gem not in special or special[players[q].gem].tradable]
     owner = {players[q].gem: q for q in traders}
     for low, high in gem_swaps([players[q].gem for q in traders]):
         players[owner[low]].gem, players[owner[high]].gem = high, low
 
 
-def troop_evaluation(e: Engine) -> Gen:
+def troop_evaluation(e: Engine) -> Gen[None]:
     """003 "Troop Evaluation": a strict majority of ranks wins each distinction, in class order.
 
     The majorities are counted once, before any distinction is awarded (interpretation
@@ -159,51 +175,81 @@ def troop_evaluation(e: Engine) -> Gen:
         card = next((c for c in s.distinctions if e.defs[c].cls == cls), None)
         if card is None:
             continue
-        if winner[cls] is not None:
-            p = winner[cls]
+        p = winner[cls]
+        if p is not None:
             s.distinctions.remove(card)
-            yield from e.place(p, card, None, check=False)
-            yield from e.emit(p, "won", card)
+            e.entering += 1
+            try:
+                yield from e.place(p, card, None, check=False)
+                yield from e.emit(p, "won", card)
+            finally:
+                e.entering -= 1
             yield from e.check_heroes(p)
         else:
-            yield from e.emit(-1, "unclaimed", card)
+            yield from e.emit(NOBODY, "unclaimed", card)
 
 
-def final_scoring(e: Engine) -> Gen:
+def final_scoring(e: Engine) -> Gen[None]:
     yield from ()
     e.scores = final_scores(e)
 
 
-STEPS: dict[str, Callable[[Engine], Gen]] = {
+STEP_FUNCTIONS: dict[str, Callable[[Engine], Gen[None]]] = {
     "enter-dwarves": enter_dwarves,
     "bids": bids,
     "resolve-taverns": resolve_taverns,
     "troop-evaluation": troop_evaluation,
     "final-scoring": final_scoring,
 }
+assert set(STEP_FUNCTIONS) == set(STEPS), "runtime steps and their declarations differ"
 
 
-def run_steps(e: Engine, steps: list[dict]) -> Gen:
+def run_steps(e: Engine, steps: Sequence[Step]) -> Gen[None]:
     for step in steps:
-        if "ages" in step and e.s.age not in step["ages"]:
+        if step.ages is not None and e.s.age not in step.ages:
             continue
-        if "do" in step:
-            yield from STEPS[step["do"]](e)
-        else:
-            yield from e.window(step["window"])
+        if step.do is not None:
+            yield from STEP_FUNCTIONS[step.do](e)
+        elif step.window is not None:
+            yield from e.window(step.window)
 
 
-def play(e: Engine) -> Gen:
-    """The whole game: setup, then each age's turns until its deck runs out, then its end steps."""
-    e.setup()
-    flow = e.rules.game["flow"]
-    for age in e.rules.ages:
+@dataclass(frozen=True)
+class FlowPoint:
+    """A point between steps where the flow can resume: the start of a turn, or of an age's end."""
+    age_index: int
+    turn: int          # turns already played in that age
+    age_end: bool = False
+
+
+def play(e: Engine, start: FlowPoint | None = None,
+         checkpoint: Callable[[FlowPoint], None] | None = None) -> Gen[None]:
+    """The whole game: setup, then each age's turns until its deck runs out, then its end steps.
+
+    With `start`, resume there on an engine whose state is that point's (see Game.copy);
+    `checkpoint` is told each point the flow passes."""
+    rs = e.rules.ruleset
+    if start is None:
+        e.setup()
+        start = FlowPoint(0, 0)
+    for index in range(start.age_index, len(rs.ages)):
+        age = rs.ages[index]
+        resuming = index == start.age_index
         e.s.age = age
-        e.s.turn = 0
-        while e.s.decks[age]:
-            e.s.turn += 1
-            yield from run_steps(e, flow["turn"])
-        yield from run_steps(e, flow["age_end"])
+        if not (resuming and start.age_end):
+            e.s.turn = start.turn if resuming else 0
+            while e.s.decks[age]:
+                if checkpoint is not None:
+                    checkpoint(FlowPoint(index, e.s.turn))
+                e.s.turn += 1
+                if e.s.turn > MAX_TURNS_PER_AGE:
+                    raise TurnLimit(f"{rs.flow_source or 'the flow'}: error: Age {age} has gone on for "
+                                    f"{MAX_TURNS_PER_AGE} turns and its deck still holds {len(e.s.decks[age])} "
+                                    "cards: the rules never end this age (does a card keep refilling the deck?)")
+                yield from run_steps(e, rs.turn)
+        if checkpoint is not None:
+            checkpoint(FlowPoint(index, e.s.turn, age_end=True))
+        yield from run_steps(e, rs.age_end)
     if e.scores is None:
         e.scores = final_scores(e)
     e.s.finished = True

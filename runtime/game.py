@@ -1,58 +1,105 @@
-"""A game you drive from outside: read the pending decision, answer it, replay the log."""
+"""A game you drive from outside: read the pending decision, answer it, copy it, replay the log."""
 from __future__ import annotations
 
-from typing import Any
+import ast
+import linecache
+from collections.abc import Sequence
+from typing import Any, TypedDict
 
-from .decisions import Decision, GameOver, IllegalAnswer
+from nidavellir.errors import NidavellirError
+from nidavellir.interface.decisions import Decision, Option, find_option, to_json
+from nidavellir.interface.engine import Gen
+from nidavellir.interface.rules import SOURCE_MARKER
+
+from .decisions import GameOver, IllegalAnswer
 from .engine import Engine
-from .flow import play
+from .flow import FlowPoint, play
 from .rules import Rules
+from .scoring import Scores
+from .state import State
 
 
-class RulesRuntimeError(RuntimeError):
+class RulesRuntimeError(NidavellirError, RuntimeError):
     """A compiled handler failed; the message names the rules file and line of the effect."""
+
+
+class LogEntry(TypedDict):
+    """One answered decision, as the log keeps it (the answer in its JSON form)."""
+    player: int
+    kind: str
+    answer: Any
+    age: int
+    turn: int
+
+
+class _Checkpoint:
+    """The state at a point of the flow, and how many answers had been given by then."""
+
+    def __init__(self, point: FlowPoint, engine: Engine, answers: int):
+        self.point = point
+        self.state = engine.s.copy()
+        self.where = dict(engine.where)
+        self.rng = engine.rng.getstate()
+        self.answers = answers
 
 
 class Game:
     """One game: `pending` is the decision waiting for an answer (None once finished)."""
 
-    def __init__(self, rules: Rules, players: int | list[str], seed: int = 0):
-        names = players if isinstance(players, list) else [f"P{i + 1}" for i in range(players)]
+    def __init__(self, rules: Rules, players: int | Sequence[str], seed: int = 0):
+        names = [f"P{i + 1}" for i in range(players)] if isinstance(players, int) else list(players)
         self.rules = rules
-        self.engine = Engine(rules, list(names), seed)
-        self.log: list[dict] = []
-        self._gen = play(self.engine)
+        self.seed = seed
+        self.engine = Engine(rules, names, seed)
+        self.log: list[LogEntry] = []
+        self._answers: list[Option] = []          # the answers given, as the options themselves
+        self._checkpoint: _Checkpoint | None = None
+        self._checkpointing = False
         self.pending: Decision | None = None
+        self._gen = self._start(None)
         self._advance(None, first=True)
+
+    def _start(self, start: FlowPoint | None) -> Gen[None]:
+        return play(self.engine, start, self._on_checkpoint)
+
+    def _on_checkpoint(self, point: FlowPoint) -> None:
+        if self._checkpointing:
+            self._checkpoint = _Checkpoint(point, self.engine, len(self._answers))
 
     @property
     def finished(self) -> bool:
         return self.pending is None
 
     @property
-    def state(self):
+    def state(self) -> State:
         return self.engine.s
 
     def answer(self, value: Any) -> None:
-        """Answer the pending decision; an illegal answer raises IllegalAnswer and changes nothing."""
+        """Answer the pending decision with one of its options (or an option's JSON form).
+
+        An answer that is not an option (compared strictly: `False` is not `0`, `2.0` is not `2`)
+        raises IllegalAnswer and changes nothing: not the state, not the log."""
         d = self.pending
         if d is None:
             raise GameOver("the game is over: there is no decision to answer")
-        value = _normalise(value)
-        if value not in d.options:
+        index = find_option(d.options, value)
+        if index is None:
             shown = ", ".join(d.label(i) for i in range(min(len(d.options), 12)))
             more = "" if len(d.options) <= 12 else f" … ({len(d.options)} options)"
-            raise IllegalAnswer(f"{value!r} is not a legal answer to {d.kind!r} for player "
-                                f"{self.engine.s.players[d.player].name}; options: {shown}{more}")
-        self.log.append({"player": d.player, "kind": d.kind, "answer": value})
-        self._advance(value)
+            raise IllegalAnswer(f"{_shown(value)} is not a legal answer to {d.kind!r} for player "
+                                f"{self.engine.names[d.player]}; options: {shown}{more}")
+        option = d.options[index]
+        s = self.engine.s
+        self.log.append({"player": d.player, "kind": d.kind, "answer": to_json(option), "age": s.age, "turn": s.turn})
+        self._answers.append(option)
+        self._advance(option)
 
-    def _advance(self, value: Any, first: bool = False) -> None:
+    def _advance(self, value: Option | None, first: bool = False) -> None:
         try:
             self.pending = next(self._gen) if first else self._gen.send(value)
         except StopIteration:
             self.pending = None
-        except (IllegalAnswer, GameOver):
+        except (NidavellirError, KeyboardInterrupt):
             raise
         except Exception as exc:
             where = self._rules_location(exc)
@@ -61,23 +108,75 @@ class Game:
             raise RulesRuntimeError(f"{where}: error in compiled effect: {type(exc).__name__}: {exc}") from exc
 
     def _rules_location(self, exc: BaseException) -> str | None:
-        module_file = getattr(self.rules.module, "__file__", None) or self.rules.module.__name__
+        """The rules location of the innermost frame of the rules module in the traceback: the
+        nearest `# @ file:line:col` marker above the failing line."""
+        module = self.rules.module
+        if module is None:
+            return None
+        module_file = getattr(module, "__file__", None) or module.__name__
         tb = exc.__traceback__
         found = None
         while tb is not None:
             code = tb.tb_frame.f_code
             if code.co_filename == module_file:
-                found = self.rules.source_map.get(tb.tb_lineno, found)
+                found = marker_above(module_file, tb.tb_lineno) or found
             tb = tb.tb_next
         return found
 
-    def scores(self) -> dict:
+    def scores(self) -> Scores:
         if self.engine.scores is None:
             raise GameOver("the game is not over yet")
         return self.engine.scores
 
+    def copy(self) -> Game:
+        """An independent game at the same decision: answering one does not change the other.
 
-def _normalise(value: Any) -> Any:
-    if isinstance(value, tuple):
-        return [_normalise(v) for v in value]
-    return value
+        It resumes from the state saved at the start of the current turn and replays the answers
+        given since (the first copy of a game replays it from its start and begins saving)."""
+        new = Game.__new__(Game)
+        new.rules, new.seed = self.rules, self.seed
+        new.engine = Engine(self.rules, self.engine.names, self.seed)
+        new.log, new._answers = list(self.log), []
+        new._checkpoint, new._checkpointing = None, True
+        new.pending = None
+        cp = self._checkpoint
+        if cp is None:
+            new._gen = new._start(None)
+            replay = self._answers
+        else:
+            e = new.engine
+            e.s, e.where = cp.state.copy(), dict(cp.where)
+            e.defs = [self.rules.cards[cid] for cid in e.s.cards]
+            e.rng.setstate(cp.rng)
+            new._answers = self._answers[:cp.answers]
+            new._checkpoint = cp
+            new._gen = new._start(cp.point)
+            replay = self._answers[cp.answers:]
+        new._advance(None, first=True)
+        for option in replay:
+            new._answers.append(option)
+            new._advance(option)
+        if self._checkpoint is None:  # from now on this game saves its turns' starts too
+            self._checkpoint, self._checkpointing = new._checkpoint, True
+        return new
+
+
+def marker_above(filename: str, lineno: int) -> str | None:
+    """The location a generated module's marker gives for line `lineno` (the nearest marker at
+    or above it, within the same function)."""
+    for n in range(lineno, 0, -1):
+        text = linecache.getline(filename, n).strip()
+        if text[:1] in ("'", '"') and text[1:1 + len(SOURCE_MARKER)] == SOURCE_MARKER:
+            try:
+                value = ast.literal_eval(text)
+            except (ValueError, SyntaxError):
+                return None
+            return str(value)[len(SOURCE_MARKER):].split("\n", 1)[0]
+        if text.startswith("def "):
+            return None
+    return None
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."

@@ -4,13 +4,15 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from .card_actions import Event
+from nidavellir.errors import NidavellirError, suggest
+from nidavellir.interface.engine import Event
+
 from .engine import Engine
 from .rules import Rules
 from .state import BASIC, TREASURE, Coin, Player
 
 
-class PositionError(ValueError):
+class PositionError(NidavellirError):
     """A position that breaks the rules data; `path` is the JSON path of the offending value."""
 
     def __init__(self, message: str, path: tuple, hint: str | None = None):
@@ -18,13 +20,13 @@ class PositionError(ValueError):
         self.message, self.path, self.hint = message, path, hint
 
 
-def box_counts(rules: Rules, players: int) -> Counter:
+def box_counts(rules: Rules, players: int) -> Counter[str]:
     """How many copies of each card the game holds with this many players."""
-    counts: Counter = Counter()
-    for age, entries in rules.decks.items():
-        for cid, count, min_players in entries:
-            if players >= min_players:
-                counts[cid] += count
+    counts: Counter[str] = Counter()
+    for entries in rules.decks.values():
+        for entry in entries:
+            if players >= entry.min_players:
+                counts[entry.card] += entry.count
     in_decks = set(counts)
     for cid, d in rules.cards.items():
         if cid not in in_decks:
@@ -36,9 +38,9 @@ def engine_from_position(rules: Rules, data: dict[str, Any]) -> Engine:
     """An engine holding exactly the position's cards, coins and gems (no decks or taverns)."""
     players = data["players"]
     e = Engine(rules, [pl.get("name", f"P{i + 1}") for i, pl in enumerate(players)], seed=0)
-    box = box_counts(rules, max(len(players), rules.game["players"].get("min", 2)))
+    box = box_counts(rules, max(len(players), rules.min_players))
     used: Counter = Counter()
-    basic_values = {c["value"]: c.get("trading", False) for c in rules.game["coins"]["basic"]}
+    basic_values = {c.value: c.trading for c in rules.ruleset.basic_coins}
     for i, pdata in enumerate(players):
         pl = Player(name=e.names[i], gem=pdata.get("gem", 0), slots=[None] * len(rules.tavern_ids))
         e.s.players.append(pl)
@@ -64,7 +66,6 @@ def engine_from_position(rules: Rules, data: dict[str, Any]) -> Engine:
 
 def _card(e: Engine, rules: Rules, cid: str, path: tuple, used: Counter, box: Counter) -> int:
     if cid not in rules.cards:
-        from nidavellir.compiler.diagnostics import suggest
         raise PositionError(f"unknown card `{cid}`", path, suggest(cid, rules.cards))
     used[cid] += 1
     if used[cid] > box[cid]:
@@ -76,7 +77,7 @@ def run_without_choices(e: Engine, window: str) -> None:
     """Apply a window's effects that need no decision; an effect that asks is skipped."""
     for p in e.player_order():
         for card in list(e.owned(p)):
-            for handler in e.defs[card].on.get(window, ()):
+            for handler in e.defs[card].when.get(window, ()):
                 gen = handler(e, p, card, Event(window))
                 try:
                     next(gen)

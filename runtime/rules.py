@@ -1,77 +1,44 @@
-"""The compiled rules as the runtime reads them: card definitions with their handlers."""
+"""The compiled rules as the runtime reads them: the typed rule set and indexes derived from it."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
 from types import ModuleType
-from typing import Any, Callable
 
-NO_HANDLERS: dict = {}
-
-
-@dataclass(slots=True)
-class CardDef:
-    id: str
-    name: str
-    kind: str
-    cls: str
-    ranks: tuple[int, ...]
-    nranks: int
-    rank_points: int
-    points: int
-    copies: int
-    enters: tuple[str, str | None]
-    on: dict[str, tuple[Callable, ...]]            # `when EVENT`: events of this card
-    any: dict[str, tuple[Callable, ...]]           # `whenever EVENT`: events of the owner's cards
-    instead: dict[str, tuple[Callable, ...]]       # `instead of EVENT`
-    instead_any: dict[str, tuple[Callable, ...]]   # `instead of any EVENT`
-    score: Callable | None
-    once: bool
-    requires: tuple[Callable, ...]
-    mods: tuple[tuple[str, str, Callable], ...]
-    track: tuple[int, ...]
+from nidavellir.interface.events import RUNTIME_PARAMS
+from nidavellir.interface.rules import CardDef, ClassScore, RuleSet, SpecialCoin, SpecialGem
 
 
 class Rules:
-    """One compiled rule set (base game plus layers)."""
+    """One compiled rule set (base game plus layers), with the lookups play needs often."""
 
-    def __init__(self, module: ModuleType):
-        self.module = module
-        data: dict[str, Any] = module.RULES
-        self.data = data
-        self.content_hash: str = module.CONTENT_HASH
-        self.source_map: dict[int, str] = module.SOURCE_MAP
-        self.game: dict[str, Any] = data["game"]
-        self.classes: list[str] = [c["id"] for c in data["classes"]]
-        self.class_score: dict[str, Callable] = module.CLASS_SCORE
-        self.params: dict[str, int] = data["params"]
-        self.layers: list[dict] = data["layers"]
-        self.cards: dict[str, CardDef] = {}
-        for cid, c in data["cards"].items():
-            code = module.CARD_CODE.get(cid, NO_HANDLERS)
-            self.cards[cid] = CardDef(
-                id=cid, name=c["name"], kind=c["kind"], cls=c["class"],
-                ranks=tuple(c["ranks"]), nranks=len(c["ranks"]), rank_points=sum(c["ranks"]),
-                points=c["points"], copies=c["copies"], enters=tuple(c["enters"]),
-                on=code.get("on", {}), any=code.get("any", {}), instead=code.get("instead", {}),
-                instead_any=code.get("instead_any", {}), score=code.get("score"), once=code.get("once", False),
-                requires=code.get("requires", ()), mods=code.get("mods", ()), track=tuple(c.get("track", ())),
-            )
-        self.decks: dict[int, list] = {int(k): v for k, v in data["decks"].items()}
-        self.ages: list[int] = list(self.game["ages"])
-        self.tavern_ids: list[str] = [t["id"] for t in self.game["taverns"]]
-        coins = self.game["coins"]
-        self.special_coins = {c["id"]: c for c in coins.get("special", [])}
-        self.special_gems = {g["value"]: g for g in self.game["gems"].get("special", [])}
+    def __init__(self, ruleset: RuleSet, module: ModuleType | None = None):
+        self.ruleset = ruleset
+        self.module = module                     # the module it came from (for locating errors)
+        self.content_hash = ruleset.content_hash
+        self.cards: Mapping[str, CardDef] = ruleset.cards
+        self.classes: tuple[str, ...] = tuple(c.id for c in ruleset.classes)
+        self.class_score: dict[str, ClassScore] = {c.id: c.score for c in ruleset.classes}
+        self.params: dict[str, int] = {name: default for name, (default, _) in RUNTIME_PARAMS.items()}
+        self.params.update(ruleset.params)
+        self.ages: tuple[int, ...] = ruleset.ages
+        self.tavern_ids: tuple[str, ...] = tuple(t.id for t in ruleset.taverns)
+        self.tavern_names: tuple[str, ...] = tuple(t.name for t in ruleset.taverns)
+        self.min_players, self.max_players = ruleset.players
+        self.special_coins: dict[str, SpecialCoin] = {c.id: c for c in ruleset.special_coins}
+        self.special_gems: dict[int, SpecialGem] = {g.value: g for g in ruleset.special_gems}
+        self.decks = ruleset.decks
         self.modifier_cards = frozenset(cid for cid, d in self.cards.items() if d.mods)
-        self.owner_events = frozenset(e for d in self.cards.values() for e in d.any)
+        self.owner_events = frozenset(e for d in self.cards.values() for e in d.whenever)
         self.owner_replacements = frozenset(e for d in self.cards.values() for e in d.instead_any)
-
-    def per_players(self, table: dict, n: int, default: Any = None) -> Any:
-        """A `{players: value}` table's entry for n players (keys may be str or int)."""
-        if n in table:
-            return table[n]
-        return table.get(str(n), default)
+        self.own_replacements = frozenset(e for d in self.cards.values() for e in d.instead)
 
     @property
     def variant_ids(self) -> list[str]:
-        return [layer["id"] for layer in self.layers if layer["variant"]]
+        return [layer.id for layer in self.ruleset.layers if layer.variant]
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        return self.ruleset.warnings
+
+    def allows(self, players: int) -> bool:
+        return self.min_players <= players <= self.max_players

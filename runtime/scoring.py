@@ -1,13 +1,25 @@
 """Final Bravery Value: class formulas, the command zone, coins and special gems."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict
 
 if TYPE_CHECKING:
     from .engine import Engine
 
 
-def player_score(e: "Engine", p: int) -> dict:
+class PlayerScore(TypedDict):
+    """One player's Final Bravery Value: the total and what each part gives (DESIGN §8)."""
+    name: str
+    total: int
+    breakdown: dict[str, int]
+
+
+class Scores(TypedDict):
+    players: list[PlayerScore]
+    winners: list[str]
+
+
+def player_score(e: Engine, p: int) -> PlayerScore:
     pl = e.s.players[p]
     breakdown: dict[str, int] = {}
     for cls in e.rules.classes:
@@ -18,7 +30,7 @@ def player_score(e: "Engine", p: int) -> dict:
         d = e.defs[card]
         heroes += d.points
         if d.score is not None:
-            if d.once:
+            if d.score_once:
                 if d.id in seen_once:
                     continue
                 seen_once.add(d.id)
@@ -26,16 +38,17 @@ def player_score(e: "Engine", p: int) -> dict:
     for cls in e.rules.classes:  # once-per-set scores of army cards go with the heroes
         for card in pl.army.get(cls, ()):
             d = e.defs[card]
-            if d.score is not None and d.once and d.id not in seen_once:
+            if d.score is not None and d.score_once and d.id not in seen_once:
                 seen_once.add(d.id)
                 heroes += d.score(e, p, card)
     breakdown["heroes"] = heroes
-    gem_bonus = e.rules.special_gems.get(pl.gem, {}).get("points", 0)
+    gem = e.rules.special_gems.get(pl.gem)
+    gem_bonus = gem.points if gem is not None else 0
     breakdown["coins"] = e.coins_total(p) + gem_bonus
     return {"name": pl.name, "total": sum(breakdown.values()), "breakdown": breakdown}
 
 
-def final_scores(e: "Engine") -> dict:
+def final_scores(e: Engine) -> Scores:
     players = [player_score(e, p) for p in range(e.n)]
     best = max(pl["total"] for pl in players)
     return {"players": players, "winners": [pl["name"] for pl in players if pl["total"] == best]}

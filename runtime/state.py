@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 BASIC, TREASURE, SPECIAL = "basic", "treasure", "special"
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Coin:
     value: int
     origin: str          # basic | treasure | special
@@ -33,6 +34,11 @@ class Player:
     def coin_ids(self) -> list[int]:
         return self.hand + [c for c in self.slots if c is not None] + self.pouch
 
+    def copy(self) -> Player:
+        return Player(self.name, self.gem, list(self.covered_gems), list(self.hand), list(self.slots),
+                      list(self.pouch), {cls: list(col) for cls, col in self.army.items()}, list(self.command),
+                      self.heroes_counted)
+
 
 @dataclass
 class State:
@@ -47,7 +53,7 @@ class State:
     box: list[int] = field(default_factory=list)                   # cards out of the game
     resolving: list[int] = field(default_factory=list)             # cards taken or drawn, not yet placed
     camp: list[int] = field(default_factory=list)                  # cards any bidder may take instead
-    marks: dict[int, dict] = field(default_factory=dict)           # card -> tokens, notch, class, used, captured
+    marks: dict[int, dict[str, Any]] = field(default_factory=dict)  # card -> tokens, notch, class, used, captured
     treasure: dict[int, list[int]] = field(default_factory=dict)   # value -> coin ids
     coin_box: list[int] = field(default_factory=list)
     special_coins: dict[str, int] = field(default_factory=dict)    # special coin id -> coin id, while unclaimed
@@ -56,3 +62,13 @@ class State:
     age: int = 0
     turn: int = 0
     finished: bool = False
+
+    def copy(self) -> State:
+        """An independent copy (coins are immutable and shared)."""
+        return State(
+            list(self.cards), list(self.coins), {a: list(d) for a, d in self.decks.items()},
+            [list(t) for t in self.taverns], list(self.discard), list(self.heroes), list(self.distinctions),
+            list(self.supply), list(self.box), list(self.resolving), list(self.camp),
+            {c: {k: list(v) if isinstance(v, list) else v for k, v in m.items()} for c, m in self.marks.items()},
+            {v: list(cs) for v, cs in self.treasure.items()}, list(self.coin_box), dict(self.special_coins),
+            list(self.special_gems), [p.copy() for p in self.players], self.age, self.turn, self.finished)

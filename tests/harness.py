@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any
 
-from nidavellir.compiler.build import load_rules
+from nidavellir.interface.decisions import CardChoice, CoinChoice, Option, find_option
+from nidavellir.rulesets import load_rules
 from nidavellir.runtime.decisions import Decision
 from nidavellir.runtime.engine import Engine
 from nidavellir.runtime.rules import Rules
@@ -82,6 +83,47 @@ def values(e: Engine, coins: list[int | None]) -> list[int | None]:
     return [None if c is None else e.s.coins[c].value for c in coins]
 
 
+def option(decision: Decision, answer: Any) -> Option | None:
+    """The option a scripted answer names: the option itself or its JSON form, or a shorthand —
+    "yes"/"no" for a power, a list for a bid, "5@hand" for a coin, "warrior:3@miner" or a bare
+    card id ("skaa") for a card (which must then be unique among the options)."""
+    index = find_option(decision.options, answer)
+    if index is not None:
+        return decision.options[index]
+    if answer in ("yes", "no") and True in decision.options:
+        return answer == "yes"
+    if isinstance(answer, list):
+        return option(decision, tuple(answer))
+    if isinstance(answer, str):
+        head, at, where = answer.partition("@")
+        for o in decision.options:
+            if isinstance(o, CoinChoice) and at and head.isdigit() and (o.value, o.at) == (int(head), where):
+                return o
+            if isinstance(o, CardChoice) and o.card == head and (not at or o.at == where):
+                if not at and sum(isinstance(x, CardChoice) and x.card == head for x in decision.options) > 1:
+                    return None
+                return o
+    return None
+
+
+def shown(decision: Decision) -> list[Any]:
+    """The options in the scripts' shorthand (see `option`): coins and cards as "x@where"."""
+    out: list[Any] = []
+    for o in decision.options:
+        if isinstance(o, CoinChoice):
+            out.append(f"{o.value}@{o.at}")
+        elif isinstance(o, CardChoice):
+            out.append(f"{o.card}@{o.at}")
+        else:
+            out.append(o)
+    return out
+
+
+def ids(decision: Decision) -> list[str]:
+    """The card ids a decision offers."""
+    return [o.card for o in decision.options if isinstance(o, CardChoice)]
+
+
 def run(gen: Generator[Decision, Any, Any], *answers: Any) -> Any:
     """Drive an engine generator, answering each decision in turn; returns its result.
 
@@ -94,10 +136,11 @@ def run(gen: Generator[Decision, Any, Any], *answers: Any) -> Any:
             asked.append(decision)
             if not script:
                 raise Unscripted(f"unscripted decision: {decision.kind} for P{decision.player + 1}: "
-                                 f"{decision.prompt}; options {decision.options}")
-            answer = script.pop(0)
-            if answer not in decision.options:
-                raise Unscripted(f"{answer!r} is not an option of {decision.kind}: {decision.options}")
+                                 f"{decision.prompt}; options {shown(decision)}")
+            script_answer = script.pop(0)
+            answer = option(decision, script_answer)
+            if answer is None:
+                raise Unscripted(f"{script_answer!r} is not an option of {decision.kind}: {shown(decision)}")
             decision = gen.send(answer)
     except StopIteration as stop:
         if script:

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from nidavellir.cli import main
-from nidavellir.compiler.build import compile_specs, layer_specs, module_from_source
+from nidavellir.compiler.build import compile_specs, layer_specs
+from nidavellir.rulesets import module_from_source
 from nidavellir.compiler.diagnostics import RulesError, split_lines
 
 ROOT = Path(__file__).resolve().parent.parent

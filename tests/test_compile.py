@@ -9,12 +9,13 @@ import pytest
 
 from nidavellir.compiler import ir
 from nidavellir.compiler.build import compile_specs, layer_specs
-from nidavellir.compiler.check import Checker, Names
+from nidavellir.compiler.check import Names, check_effect
+from nidavellir.interface.events import EVENTS
 from nidavellir.compiler.diagnostics import (
     Diagnostic, Diagnostics, Location, RulesError, clear_sources, in_file_order, source_line, split_lines,
 )
 from nidavellir.compiler.dsl import MAX_NESTING, DslSyntaxError, parse_effect, parse_expr
-from nidavellir.compiler.emit import ModuleEmitter, escaped
+from nidavellir.compiler.emit import escaped, slug
 from nidavellir.compiler.schema import load_schema, validate
 from nidavellir.compiler.sources import source_hash
 from nidavellir.compiler.yamlload import load_yaml
@@ -111,7 +112,8 @@ def test_nesting_is_bounded_and_what_is_allowed_compiles(tmp_path):
 
 # -- the checker ----------------------------------------------------------------------------
 
-NAMES = Names(classes={"warrior", "hunter", "miner", "blacksmith", "explorer"}, events={"recruited", "won"},
+NAMES = Names(classes={"warrior", "hunter", "miner", "blacksmith", "explorer"},
+              events={e: EVENTS[e] for e in ("recruited", "won")},
               params={"bid_from_hand"}, coins={"hunter-3"}, gems={6}, cards={"grid", "special-blacksmith"},
               ages={1, 2})
 
@@ -121,17 +123,16 @@ NAMES = Names(classes={"warrior", "hunter", "miner", "blacksmith", "explorer"}, 
     ("when recruted: gain gem 6", "trigger", [(5, "unknown event `recruted`", "did you mean `recruited`?")]),
     ("requires 5", "trigger", [(9, "expected a condition here, got a number", None)]),
     ("score ranks(explorer) >= 5", "card", [(6, "expected a number here, got a condition", None)]),
-    ("score ranks", "card", [(6, "`ranks` cannot be used in a card's score",
-                              "`ranks` exists in: a class formula")]),
+    ("score ranks", "card", [(6, "`ranks` cannot be used in a card's score: it needs the column a class "
+                                 "formula scores", "it exists in a class formula")]),
     ("score lookup(1)", "card", [(6, "`lookup` takes at least 2 argument(s), got 1", None)]),
     ("modify bid_from_hnd + 1", "trigger", [(7, "unknown param `bid_from_hnd`", "did you mean `bid_from_hand`?")]),
     ("when won in age 3: gain gem 5", "trigger", [(16, "there is no age 3", "ages: 1, 2"),
                                                    (28, "there is no special gem 5", "special gems: 6")]),
 ])
 def test_checker_problems_point_at_the_problem(text, context, problems):
-    checker = Checker(NAMES, context)
-    checker.effect(parse_effect(text))
-    assert [(p.pos, p.message, p.hint) for p in checker.problems] == problems
+    found = check_effect(parse_effect(text), NAMES)
+    assert [(p.pos, p.message, p.hint) for p in found] == problems
 
 
 # -- merging layers -------------------------------------------------------------------------
@@ -225,9 +226,13 @@ def test_escaped_text_fits_a_comment_and_a_docstring(text):
     assert eval('"""' + inside + '"""') == text  # noqa: S307 - a literal we built
 
 
-def test_emitted_names_are_ascii_identifiers():
-    name = ModuleEmitter()._name("on", "é²-x\n")
-    assert name.isidentifier() and name.isascii()
+@pytest.mark.parametrize("ids", [("a-b", "a:b"), ("a-b-c", "a:b-c", "a-b:c", "a:b:c"), ("x-1", "x:1")])
+def test_emitted_names_are_identifiers_one_to_one(ids):
+    """Handler names come from card ids (DESIGN §6: "names are validated identifiers"); two ids never
+    share a name."""
+    names = [slug(i) for i in ids]
+    assert all(f"_{n}_0".isidentifier() and n.isascii() for n in names)
+    assert len(set(names)) == len(names)
 
 
 # -- robustness --------------------------------------------------------------------------------

@@ -12,8 +12,8 @@ from markupsafe import escape
 from nidavellir.cli import main
 from nidavellir.compiler import docs
 from nidavellir.compiler.build import generated_dir, rules_dir
-from nidavellir.compiler.docmodel import card_views
-from nidavellir.compiler.text import Catalog
+from nidavellir.compiler.docs.model import card_views
+from nidavellir.compiler.docs.text import Catalog
 
 GENEROUS = str(rules_dir() / "variants" / "generous-offerings.yaml")
 STRICT = str(rules_dir() / "variants" / "strict-warrior-majority.yaml")

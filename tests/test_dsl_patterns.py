@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from nidavellir.compiler.check import Checker, Names
+from nidavellir.compiler.check import Names, check_effect
 from nidavellir.compiler.dsl import parse_effect
+from nidavellir.interface.events import EVENTS, window_spec
 
+WINDOWS = ("dwarves-entered", "turn-end", "age-end", "game-end")
 NAMES = Names(
     classes={"warrior", "hunter", "miner", "blacksmith", "explorer"},
-    events={"taken", "recruited", "won", "unclaimed", "covered", "discarded", "picked", "bid-won",
-            "coin-bettered", "coin-traded", "enlisted", "captured", "dwarves-entered", "turn-end", "age-end", "game-end"},
+    events={**EVENTS, **{w: window_spec(w) for w in WINDOWS}},
     params={"bid_from_hand", "transform_bonus", "trade_lower", "recruit_by_lines", "camp_access",
             "dagda_discards", "explorer_draw", "miner_zero_pairs"},
     coins={"hunter-3"},
@@ -49,7 +50,7 @@ PATTERNS = {
     # placement rules
     "olwyn": "when recruited: place card olwyn-double in chosen column; place card olwyn-double in another chosen column",
     "vegvisir": "enters column explorer",
-    "mercenary": "when enlisted: place self in chosen column of warrior, hunter",
+    "mercenary": "enters chosen column of warrior, hunter",
     "hreasvelg": "when taken: place card gullinbursti in chosen column",
     # requirements
     "hourya": "requires ranks(explorer) >= 5",
@@ -87,23 +88,19 @@ PATTERNS = {
 
 @pytest.mark.parametrize("name", sorted(PATTERNS))
 def test_pattern_parses_and_checks(name):
-    effect = parse_effect(PATTERNS[name])
-    context = "trigger" if type(effect).__name__ in ("Triggered", "Replacement") else "card"
-    checker = Checker(NAMES, context)
-    checker.effect(effect)
-    assert not checker.problems, [p.message for p in checker.problems]
+    problems = check_effect(parse_effect(PATTERNS[name]), NAMES)
+    assert not problems, [p.message for p in problems]
 
 
 @pytest.mark.parametrize("text, message", [
     ("score 2 * amount", "`amount` cannot be used in a card's score"),
+    ("when coin-bettered: advance track by amount", "`when coin-bettered` can never act"),
     ("when taken: cancel", "`cancel` only makes sense in an `instead of` effect"),
     ("score 5 * cards(mercenarie)", "`mercenarie` is not a kind of card"),
     ("whenever taken: place card olwyn-double in chosen column of warrior, hunterz", "unknown column `hunterz`"),
-    ("requires subject_ranks(warrior) > 0", "`subject_ranks(...)` reads the event"),
+    ("requires subject_ranks(warrior) > 0", "`subject_ranks(...)` cannot be used in a card's requirement"),
+    ("when age-end if subject_class is warrior: advance track", "`subject_class` cannot be used in an effect on `age-end`"),
 ])
 def test_misused_constructs_are_refused(text, message):
-    effect = parse_effect(text)
-    context = "trigger" if type(effect).__name__ in ("Triggered", "Replacement") else "card"
-    checker = Checker(NAMES, context)
-    checker.effect(effect)
-    assert any(message in p.message for p in checker.problems), [p.message for p in checker.problems]
+    problems = check_effect(parse_effect(text), NAMES)
+    assert any(message in p.message for p in problems), [p.message for p in problems]

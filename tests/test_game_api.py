@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from nidavellir.compiler.build import load_rules
+from nidavellir.rulesets import load_rules
 from nidavellir.runtime.decisions import GameOver, IllegalAnswer
 from nidavellir.runtime.game import Game
 

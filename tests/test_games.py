@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from nidavellir.compiler.build import load_rules
+from nidavellir.rulesets import load_rules
 from nidavellir.runtime.bots import GreedyBot, RandomBot
 from nidavellir.runtime.game import Game
 from nidavellir.runtime.invariants import violations
@@ -35,7 +35,7 @@ def play(n: int, seed: int, bots=("random",), rules=RULES, check_every: int = 1)
 
 def rescore(rules, final: dict) -> dict:
     e = engine_from_position(rules, final)
-    for window in rules.game["flow"].get("before_scoring", []):
+    for window in rules.ruleset.before_scoring:
         run_without_choices(e, window)
     return final_scores(e)
 

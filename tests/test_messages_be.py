@@ -15,10 +15,10 @@ import yaml
 
 from nidavellir.compiler.build import compile_specs, layer_specs
 from nidavellir.compiler.dsl import parse_expr
-from nidavellir.compiler.text import Catalog, card_text, context_of, formula_text
+from nidavellir.compiler.docs.text import Catalog, card_text, context_of, formula_text
 
 BASE = compile_specs(layer_specs())
-FOLDER = resources.files("nidavellir.compiler") / "messages"
+FOLDER = resources.files("nidavellir.compiler.docs") / "messages"
 
 
 def _files(lang: str) -> dict[str, dict[str, str]]:

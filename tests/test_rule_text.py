@@ -10,7 +10,7 @@ import pytest
 from nidavellir.compiler import ir
 from nidavellir.compiler.build import compile_specs, layer_specs
 from nidavellir.compiler.dsl import parse_effect
-from nidavellir.compiler.text import Catalog, card_text, context_of, effect_text, formula_text
+from nidavellir.compiler.docs.text import Catalog, card_text, context_of, effect_text, formula_text
 from nidavellir.compiler.dsl import parse_expr
 
 from test_dsl_patterns import PATTERNS

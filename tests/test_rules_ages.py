@@ -11,7 +11,7 @@ from collections import Counter
 
 import pytest
 
-from harness import BASE, give, new_engine, run, run_log, set_coins, values
+from harness import BASE, give, ids, new_engine, run, run_log, set_coins, shown, values
 
 from nidavellir.runtime.engine import Engine
 from nidavellir.runtime.flow import play, troop_evaluation
@@ -257,7 +257,7 @@ def test_kings_hand_transforms_a_coin_by_5():
     set_coins(e, 0, hand=[0, 2, 3, 4, 5])
     give(e, 0, "warrior:3")
     log = run_log(troop_evaluation(e), "4@hand")
-    assert log[0].kind == "coin" and "0@hand" not in log[0].options
+    assert log[0].kind == "coin" and "0@hand" not in shown(log[0])
     assert sorted(values(e, e.s.players[0].hand)) == [0, 2, 3, 5, 9]
     assert command(e, 0) == ["distinction:warrior"]
 
@@ -334,7 +334,7 @@ def test_pioneer_draws_3_keeps_1_and_shuffles_the_rest_back():
     give(e, 0, "explorer:5")
     log = run_log(troop_evaluation(e), e.s.cards[keep])
     assert [d.kind for d in log] == ["card"]
-    assert sorted(log[0].options) == sorted(e.s.cards[c] for c in top3)
+    assert sorted(ids(log[0])) == sorted(e.s.cards[c] for c in top3)
     assert len(d2) == 37 - 1
     assert all(c in d2 for c in top3 if c != keep)
     owner = [p for p, pl in enumerate(e.s.players) for col in pl.army.values() if keep in col]
@@ -396,7 +396,7 @@ def test_ylud_counts_for_the_distinctions_when_placed_before_the_evaluation():
     give(e, 1, "warrior:4")
     give(e, 0, "ylud", column=None)
     set_coins(e, 0, hand=[0, 2, 3, 4, 5])
-    log = run_log(run_steps(e, e.rules.game["flow"]["age_end"]), "warrior", "5@hand")
+    log = run_log(run_steps(e, e.rules.ruleset.age_end), "warrior", "5@hand")
     assert [d.kind for d in log] == ["column", "coin"]
     assert "distinction:warrior" in command(e, 0)
 

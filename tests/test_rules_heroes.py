@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness import fill_tavern, give, new_engine, pull, run, run_log, set_coins, values
+from harness import fill_tavern, give, ids, new_engine, pull, run, run_log, set_coins, shown, values
 
 from nidavellir.runtime.flow import bids, resolve_taverns, troop_evaluation
 from nidavellir.runtime.scoring import player_score
@@ -61,7 +61,7 @@ def test_a_complete_line_recruits_a_hero():
     one_line_but(e, 0, "explorer")
     log = take(e, 0, "explorer:9", "skaa")
     assert [(d.player, d.kind) for d in log] == [(0, "hero")]
-    assert sorted(log[0].options) == [h for h in ALL_HEROES if h != "hourya"]   # needs 5 explorers
+    assert sorted(ids(log[0])) == [h for h in ALL_HEROES if h != "hourya"]   # needs 5 explorers
     assert command(e, 0) == ["skaa"]
     assert all(e.s.cards[h] != "skaa" for h in e.s.heroes)
     assert e.s.players[0].heroes_counted == 1
@@ -154,7 +154,7 @@ def test_a_recruited_hero_is_no_longer_available():
     take(e, 0, "explorer:9", "skaa")
     one_line_but(e, 1, "explorer")
     log = take(e, 1, "explorer:10", "astrid")
-    assert "skaa" not in log[0].options
+    assert "skaa" not in ids(log[0])
 
 
 # -- neutral heroes ---------------------------------------------------------------------------
@@ -176,7 +176,7 @@ def test_several_players_can_pursue_dwerg():
     assert score(e, 0)["heroes"] == 13 and score(e, 1)["heroes"] == 81
     one_line_but(e, 2, "explorer")
     log = take(e, 2, "explorer:9", "dwerg")       # the fifth brother is still available
-    assert "dwerg" in log[0].options
+    assert "dwerg" in ids(log[0])
     assert score(e, 2)["heroes"] == 13
 
 
@@ -241,9 +241,9 @@ def test_uline_keeps_her_coins_in_hand_and_bids_after_the_others_reveal():
                      (0, "place-bid"), (2, "pick"), (0, "pick")]
     # she decides after the others' coins are on their tavern locations
     assert "5" in log[0].prompt and "4" in log[0].prompt
-    assert log[0].options == [0, 2, 3, 4, 5]
-    assert log[3].options == [0, 2, 3, 4]
-    assert log[6].options == [0, 3, 4]
+    assert shown(log[0]) == [0, 2, 3, 4, 5]
+    assert shown(log[3]) == [0, 2, 3, 4]
+    assert shown(log[6]) == [0, 3, 4]
     assert column(e, 0, "explorer") == ["explorer:11"]
     assert column(e, 0, "miner") == ["miner:0"]
     assert column(e, 0, "warrior") == ["warrior:3"]
@@ -269,9 +269,9 @@ def test_uline_coin_trade_adds_two_coins_from_her_hand():
                   2)                                       # Shining Horse
     trade = [d for d in log if d.kind == "coin"]
     assert [d.player for d in trade] == [0, 0]
-    assert sorted(trade[0].options) == ["2@hand", "3@hand", "4@hand", "5@hand"]
+    assert sorted(shown(trade[0])) == ["2@hand", "3@hand", "4@hand", "5@hand"]
     assert [d.kind for d in log] == ["place-bid", "pick", "pick", "coin", "coin", "place-bid", "place-bid"]
-    assert log[5].options == [2, 3, 4]                     # the new 7 cannot be bid this turn
+    assert shown(log[5]) == [2, 3, 4]                     # the new 7 cannot be bid this turn
     assert sorted(values(e, e.s.players[0].hand)) == [0, 2, 3, 4, 7]
 
 
@@ -459,7 +459,7 @@ def test_ylud_is_placed_before_thrud_leaves_the_army():
     give(e, 0, "warrior:3")
     give(e, 0, "thrud", column="warrior")
     give(e, 0, "ylud", column=None)
-    log = run_log(run_steps(e, e.rules.game["flow"]["age_end"]), "warrior", "hunter")
+    log = run_log(run_steps(e, e.rules.ruleset.age_end), "warrior", "hunter")
     assert [d.kind for d in log] == ["column", "column"]
     assert column(e, 0, "warrior") == ["warrior:3", "ylud"]
     assert column(e, 0, "hunter") == []
@@ -526,11 +526,11 @@ def test_hourya_needs_5_explorer_ranks():
     e = new_engine(2)
     give(e, 0, "warrior:3", "hunter", "miner:1", "blacksmith", "explorer:5", "explorer:6", "explorer:7")
     log = take(e, 0, "explorer:8", "skaa")
-    assert "hourya" not in log[0].options
+    assert "hourya" not in ids(log[0])
     give(e, 1, "warrior:3", "hunter", "miner:1", "blacksmith", "explorer:5", "explorer:6", "explorer:7",
          "explorer:8")
     log = take(e, 1, "explorer:9", "hourya")
-    assert "hourya" in log[0].options
+    assert "hourya" in ids(log[0])
     assert column(e, 1, "explorer")[-1] == "hourya"
     assert score(e, 1)["explorer"] == 5 + 6 + 7 + 8 + 9 + 20
 
@@ -545,7 +545,7 @@ def test_thrud_and_ylud_count_for_hourya_in_the_explorer_column():
     # Thrud moves back onto the explorers (5 ranks with Ylud and her), then again off Hourya
     log = take(e, 0, "explorer:7", "explorer", "hourya", "explorer")
     assert [d.kind for d in log] == ["column", "hero", "column"]
-    assert "hourya" in log[1].options
+    assert "hourya" in ids(log[1])
     assert column(e, 0, "explorer") == ["explorer:5", "explorer:6", "ylud", "explorer:7", "hourya", "thrud"]
 
 
@@ -566,9 +566,9 @@ def test_dagda_discards_the_last_dwarf_of_two_other_columns():
     give(e, 0, "warrior:3", "warrior:9", "hunter", "miner:1", "blacksmith")
     log = take(e, 0, "explorer:5", "dagda", "warrior:9@warrior", "miner:1@miner")
     assert [d.kind for d in log] == ["hero", "card", "card"]
-    assert sorted(log[1].options) == ["blacksmith@blacksmith", "explorer:5@explorer", "miner:1@miner",
+    assert sorted(shown(log[1])) == ["blacksmith@blacksmith", "explorer:5@explorer", "miner:1@miner",
                                       "warrior:9@warrior"]
-    assert "warrior:9@warrior" not in log[2].options     # two different columns
+    assert "warrior:9@warrior" not in shown(log[2])     # two different columns
     assert column(e, 0, "hunter") == ["hunter", "dagda"]
     assert column(e, 0, "warrior") == ["warrior:3"]
     assert column(e, 0, "miner") == []
@@ -583,7 +583,7 @@ def test_bonfur_discards_the_last_dwarf_of_another_column():
     give(e, 0, "warrior:3", "hunter", "miner:1", "miner:2", "blacksmith")
     log = take(e, 0, "explorer:5", "bonfur", "miner:2@miner")
     assert [d.kind for d in log] == ["hero", "card"]
-    assert sorted(log[1].options) == ["explorer:5@explorer", "hunter@hunter", "miner:2@miner",
+    assert sorted(shown(log[1])) == ["explorer:5@explorer", "hunter@hunter", "miner:2@miner",
                                       "warrior:3@warrior"]
     assert column(e, 0, "blacksmith") == ["blacksmith", "bonfur"]
     assert column(e, 0, "miner") == ["miner:1"]
@@ -597,7 +597,7 @@ def test_dagda_and_bonfur_never_discard_a_hero():
     e = new_engine(2)
     give(e, 0, "warrior:3", "kraal", "hunter", "aral", "zoral", "blacksmith")
     log = take(e, 0, "explorer:7", "bonfur", "warrior:3@warrior")
-    assert sorted(log[1].options) == ["explorer:7@explorer", "hunter@hunter", "warrior:3@warrior"]
+    assert sorted(shown(log[1])) == ["explorer:7@explorer", "hunter@hunter", "warrior:3@warrior"]
     assert column(e, 0, "warrior") == ["kraal"]
     assert column(e, 0, "miner") == ["zoral"]
 
@@ -608,13 +608,13 @@ def test_dagda_and_bonfur_are_offered_only_when_their_discards_are_possible():
     # every column but the blacksmiths holds only heroes: no dwarf to discard for either
     give(e, 0, "kraal", "aral", "zoral", "idunn")
     log = take(e, 0, "blacksmith", "skaa")
-    assert "bonfur" not in log[0].options and "dagda" not in log[0].options
+    assert "bonfur" not in ids(log[0]) and "dagda" not in ids(log[0])
     # one dwarf outside the hunters (in the blacksmiths): Bonfur can't use it, Dagda needs two
     e = new_engine(2)
     give(e, 0, "tarah", "hunter", "lokdur", "blacksmith", "hourya")
     e.s.heroes[:] = [h for h in e.s.heroes if e.s.cards[h] not in ("tarah", "lokdur", "hourya")]
     log = take(e, 0, "hunter", "skaa")
-    assert "dagda" not in log[0].options and "bonfur" in log[0].options
+    assert "dagda" not in ids(log[0]) and "bonfur" in ids(log[0])
 
 
 def test_no_hero_after_dagdas_discards_until_a_new_line():
@@ -638,5 +638,5 @@ def test_the_special_blacksmith_is_a_dwarf_card_dagda_may_discard():
     e = new_engine(2)
     give(e, 0, "warrior:3", "hunter", "miner:1", "special-blacksmith")
     log = take(e, 0, "explorer:5", "dagda", "special-blacksmith@blacksmith", "warrior:3@warrior")
-    assert "special-blacksmith@blacksmith" in log[1].options
+    assert "special-blacksmith@blacksmith" in shown(log[1])
     assert column(e, 0, "blacksmith") == []

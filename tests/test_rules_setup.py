@@ -43,7 +43,7 @@ def test_only_the_zero_coin_is_a_trading_coin(players):
 def test_three_taverns_resolved_in_the_rulebook_order():
     """003 "Taverns Resolution": "always starting with the Laughing Goblin, then the Dancing Dragon,
     then the Shining Horse." """
-    assert BASE.tavern_ids == ["laughing-goblin", "dancing-dragon", "shining-horse"]
+    assert BASE.tavern_ids == ("laughing-goblin", "dancing-dragon", "shining-horse")
     e = new_engine(3)
     assert e.s.taverns == [[], [], []]
 
@@ -64,7 +64,7 @@ def test_the_five_distinctions_wait_in_class_order():
     order: The King's Hand ... Hunting Master ... Crown Jeweler ... King's Great Armorer ... Pioneer of
     the Kingdom". """
     e = new_engine(4)
-    assert BASE.classes == ["warrior", "hunter", "miner", "blacksmith", "explorer"]
+    assert BASE.classes == ("warrior", "hunter", "miner", "blacksmith", "explorer")
     assert sorted(e.s.cards[c] for c in e.s.distinctions) == sorted(f"distinction:{c}" for c in BASE.classes)
     names = [BASE.cards[f"distinction:{c}"].name for c in BASE.classes]
     assert names == ["The King's Hand", "Hunting Master", "Crown Jeweler", "King's Great Armorer",

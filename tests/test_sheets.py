@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from nidavellir.compiler import sheets
+from nidavellir.compiler.docs import sheets
 from nidavellir.compiler.build import compile_specs, layer_specs
 from nidavellir.compiler.compile import Compiled
 from nidavellir.compiler.docs import card_views
-from nidavellir.compiler.sheets import DocsError, card_sheet_html, pdf_from_html, run_chromium
-from nidavellir.compiler.text import Catalog
+from nidavellir.compiler.docs.sheets import DocsError, card_sheet_html, pdf_from_html, run_chromium
+from nidavellir.compiler.docs.text import Catalog
 
 IN_CI = os.environ.get("CI") == "true"
 PX_PER_MM = 96 / 25.4  # CSS pixels at 96 dpi

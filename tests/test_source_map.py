@@ -1,34 +1,66 @@
-"""An error inside a compiled handler names the card's YAML file and line (DESIGN §6, §11)."""
+"""An error inside a compiled handler names the card's YAML file, line and column of the action
+that failed (DESIGN §6, §11)."""
 from __future__ import annotations
+
+import ast
+import linecache
 
 import pytest
 
 from harness import BASE, give
+from nidavellir.interface.rules import SOURCE_MARKER
 from nidavellir.runtime.engine import Engine
 from nidavellir.runtime.flow import troop_evaluation
-from nidavellir.runtime.game import Game, RulesRuntimeError
+from nidavellir.runtime.game import Game, RulesRuntimeError, marker_above
 
 
-def test_failure_in_handler_names_the_rules_line(monkeypatch):
+def test_failure_in_handler_names_the_rules_line_of_the_action(monkeypatch):
     game = Game(BASE, 3, seed=0)
     e = game.engine
     give(e, 0, "miner:1")  # P1 alone has miners: wins the Crown Jeweler ("when won: gain gem 6")
 
-    def boom(self, p, value):
+    def boom(self: Engine, p: int, value: int) -> None:
         raise ValueError("no gem here")
 
     monkeypatch.setattr(Engine, "gain_gem", boom)
     game._gen = troop_evaluation(e)
     with pytest.raises(RulesRuntimeError) as err:
         game._advance(None, first=True)
-    text = str(err.value)
-    assert text.startswith("rules/base/distinctions.yaml:22:9: error in compiled effect: ValueError: no gem here")
+    # distinctions.yaml line 22: `      - "when won: gain gem 6"`; the action starts at column 20
+    assert str(err.value).startswith("rules/base/distinctions.yaml:22:20: error in compiled effect: "
+                                     "ValueError: no gem here")
 
 
-def test_generated_module_has_header_and_source_map():
-    """DESIGN §6: a header names the sources and a content hash."""
-    source = open(BASE.module.__file__, encoding="utf-8").read()
-    head = source[:2000]
+def _source() -> tuple[str, list[str]]:
+    assert BASE.module is not None
+    filename = BASE.module.__file__ or ""
+    return filename, linecache.getlines(filename)
+
+
+def test_generated_module_has_header_hash_and_a_marker_on_every_handler():
+    """DESIGN §6: a header names the sources and a content hash; every handler carries its
+    location and DSL text."""
+    filename, lines = _source()
+    head = "".join(lines[:40])
     assert "rules/base/heroes.yaml" in head and "CONTENT_HASH = '" in head
     assert BASE.content_hash and len(BASE.content_hash) == 64
-    assert all(loc.startswith("rules/base/") for loc in BASE.source_map.values())
+    tree = ast.parse("".join(lines))
+    handlers = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
+    assert len(handlers) > 20
+    for fn in handlers:
+        doc = ast.get_docstring(fn, clean=False) or ""
+        assert doc.startswith(SOURCE_MARKER + "rules/base/"), fn.name
+        where, text = doc[len(SOURCE_MARKER):].split("\n", 1)
+        path, line, col = where.rsplit(":", 2)
+        assert line.isdigit() and col.isdigit() and text.strip(), fn.name
+
+
+def test_every_line_of_a_handler_is_located():
+    """Each action is located, not only each effect: every body line of every handler maps to a
+    `file:line:col` of the rules."""
+    filename, lines = _source()
+    tree = ast.parse("".join(lines))
+    for fn in (n for n in tree.body if isinstance(n, ast.FunctionDef)):
+        for stmt in fn.body[1:]:
+            where = marker_above(filename, stmt.lineno)
+            assert where is not None and where.startswith("rules/base/"), (fn.name, stmt.lineno)

@@ -12,13 +12,13 @@ from typing import Any
 
 import yaml
 
-from . import ir
+from .. import ir
 
 LANGS = ("en", "be")
 
 
 class MissingMessage(KeyError):
-    """A message key no catalog holds (a gap in compiler/messages/en)."""
+    """A message key no catalog holds (a gap in compiler/docs/messages/en)."""
 
 
 @dataclass
@@ -54,8 +54,8 @@ class Catalog:
 
 @lru_cache(maxsize=None)
 def _messages(lang: str) -> dict[str, str]:
-    """Every `compiler/messages/<lang>/*.yaml` file, merged (flat `key: text` mappings)."""
-    folder = resources.files("nidavellir.compiler") / "messages" / lang
+    """Every `compiler/docs/messages/<lang>/*.yaml` file, merged (flat `key: text` mappings)."""
+    folder = resources.files("nidavellir.compiler.docs") / "messages" / lang
     merged: dict[str, str] = {}
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
         if entry.name.endswith(".yaml"):

@@ -17,6 +17,8 @@ from typing import Any, Protocol
 
 import jinja2
 
+from .errors import DocsError
+
 CARDS_PER_PAGE = 9  # 3 × 3 cards of 63 × 88 mm: 189 × 264 mm, centred on A4 (210 × 297 mm)
 # Rule text length (characters) up to which each font size fits a card whose name takes two lines;
 # longer texts get the next, smaller size (9, 8, 7, 6, 5 pt; cards.css). Measured in Chromium with
@@ -26,10 +28,6 @@ FONT_STEPS: tuple[tuple[int, str], ...] = ((240, "len-s"), (380, "len-m"), (520,
 LONGEST = "len-xxl"
 CHROMIUM_ENV = "NIDAVELLIR_CHROMIUM"
 TIMEOUT = 120.0  # seconds for one Chromium run
-
-
-class DocsError(Exception):
-    """A problem the user can act on (Chromium missing or failing); the message says what to do."""
 
 
 class Messages(Protocol):
@@ -44,7 +42,7 @@ def size_class(text: list[str]) -> str:
 
 @lru_cache(maxsize=1)
 def _env() -> jinja2.Environment:
-    return jinja2.Environment(loader=jinja2.PackageLoader("nidavellir.compiler", "templates"),
+    return jinja2.Environment(loader=jinja2.PackageLoader("nidavellir.compiler.docs", "templates"),
                               autoescape=jinja2.select_autoescape(("html", "html.j2")),
                               trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
 

@@ -76,6 +76,13 @@ class ColumnProbe:
         raise NotStated(name)
 
 
+def class_scores(source: str) -> dict[str, ScoreFn]:
+    """The class formulas of a compiled module, by running its source (the compiler's own output)."""
+    namespace: dict[str, Any] = {}
+    exec(compile(source, "<compiled rules>", "exec"), namespace)  # noqa: S102 - generated, safe by construction
+    return {c.id: c.score for c in namespace["RULES"].classes}
+
+
 def evaluate(fn: ScoreFn, probe: ColumnProbe) -> int | None:
     """The formula's value for the probe's column, or None if it reads anything not stated."""
     try:

@@ -1,8 +1,7 @@
 """Render the rule reference (Markdown, HTML, PDF) from compiled rules with the Jinja2 templates
-in compiler/templates and the wording of a message catalog (compiler/messages/<lang>)."""
+in compiler/docs/templates and the wording of a message catalog (compiler/docs/messages/<lang>)."""
 from __future__ import annotations
 
-import importlib
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -11,9 +10,11 @@ from typing import Any
 import jinja2
 from markupsafe import Markup, escape
 
-from .build import compile_specs, layer_specs, validate_expansions
-from .compile import Compiled
-from .docmodel import card_views, reference_context
+from ..build import compile_specs, layer_specs, validate_expansions
+from ..compile import Compiled
+from . import sheets
+from .errors import DocsError
+from .model import card_views, reference_context
 from .text import LANGS, Catalog
 
 FORMATS = ("md", "html", "pdf")
@@ -24,8 +25,6 @@ __all__ = ["FORMATS", "LANGS", "DocsError", "card_views", "render", "render_all"
            "compile_rules"]
 
 
-class DocsError(Exception):
-    """A problem the user can fix (unknown language or format, unwritable folder, no PDF maker)."""
 
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]|])")
@@ -75,7 +74,7 @@ class _Words:
 @lru_cache(maxsize=None)
 def _env(fmt: str) -> jinja2.Environment:
     env = jinja2.Environment(
-        loader=jinja2.PackageLoader("nidavellir.compiler", "templates"),
+        loader=jinja2.PackageLoader("nidavellir.compiler.docs", "templates"),
         autoescape=True,  # HTML escaping; Markdown also passes through MdMarkup (finalize)
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
@@ -142,33 +141,21 @@ def default_docs(compiled: Compiled) -> dict[str, str]:
     return out
 
 
-def _sheets() -> Any:
-    try:
-        return importlib.import_module("nidavellir.compiler.sheets")
-    except ImportError:
-        return None
-
-
 def write(compiled: Compiled, cat: Catalog, fmt: str, out: Path) -> list[Path]:
     """Write the reference in `fmt` (and card sheets, when the sheet module is there) into `out`."""
     if fmt not in FORMATS:
         raise DocsError(f"unknown format `{fmt}` (choose from: {', '.join(FORMATS)})")
-    sheets = _sheets()
-    if fmt == "pdf" and not hasattr(sheets, "pdf_from_html"):
-        raise DocsError("PDF output needs nidavellir.compiler.sheets.pdf_from_html, which this installation "
-                        "does not have yet; use --format html and print that")
     files = {"reference.md": render(compiled, cat, "md")} if fmt == "md" else \
         {"reference.html": render(compiled, cat, "html")}
-    if fmt != "md" and hasattr(sheets, "card_sheet_html"):
+    if fmt != "md":
         files["cards.html"] = sheets.card_sheet_html(card_views(compiled, cat), cat)
     written = [_write_text(out / name, text) for name, text in files.items()]
     if fmt == "pdf":
-        printing_error = getattr(sheets, "DocsError", OSError)
         for html in list(written):
             pdf = html.with_suffix(".pdf")
             try:
                 sheets.pdf_from_html(html, pdf)
-            except (printing_error, OSError) as err:
+            except (DocsError, OSError) as err:
                 raise DocsError(f"cannot print {pdf}: {err}") from None
             written.append(pdf)
     return written

@@ -1,6 +1,6 @@
 """What the rule reference shows, gathered from a compiled rule set.
 
-Every number comes from the rules data, every card text from its effect IR (compiler/text.py),
+Every number comes from the rules data, every card text from its effect IR (compiler/docs/text.py),
 the turn from the flow data; the templates only arrange it with catalog wording.
 """
 from __future__ import annotations
@@ -9,12 +9,11 @@ import re
 import unicodedata
 from typing import Any
 
-from . import ir
-from .build import module_from_source
-from .compile import Compiled
-from .docscore import TABLE_RANKS, example, pointless_values
-from .dsl import parse_expr
-from .layers import Origin
+from .. import ir
+from ..compile import Compiled
+from ..dsl import parse_expr
+from ..layers import Origin
+from .scoring import TABLE_RANKS, class_scores, example, pointless_values
 from .text import Catalog, Context, card_text, context_of, effect_text, formula_text
 
 # Sections in reading order: (anchor, catalog key of the title).
@@ -328,13 +327,13 @@ class _Model:
 
     # -- scoring -----------------------------------------------------------------------------------------
     def classes(self, marks: dict[str, list[str]]) -> tuple[list[dict], dict]:
-        module = module_from_source(self.c.source, self.c.content_hash)
+        scores = class_scores(self.c.source)
         params = dict(self.d["params"])
         coin = max((c["value"] for c in self.game["coins"].get("basic", [])), default=0)
         out, table_classes = [], []
         for c in self.d["classes"]:
             cid = c["id"]
-            fn = module.CLASS_SCORE[cid]
+            fn = scores[cid]
             values = pointless_values(fn, cid, params)
             ex = None
             if values is None:

@@ -1,0 +1,138 @@
+"""Structural sanity of the merged game, checked before any game starts: every allowed player
+count has its gems, tavern cards and treasure rules; there are coins enough to bid; a turn draws
+from the deck (or the age never ends); decks fit the turn structure (warnings)."""
+from __future__ import annotations
+
+from typing import Any
+
+from nidavellir.interface.events import DRAWING_STEPS
+
+from .diagnostics import Diagnostics, Location
+from .layers import Merged
+
+DEFAULT_PLAYERS = (2, 5)
+MAX_TURNS = 20  # more turns in an age than this is likely a deck far too large
+
+
+def _loc(m: Merged, *path: Any) -> Location:
+    """The location of the longest part of `path` the merged game knows (keys as written)."""
+    for end in range(len(path), 0, -1):
+        origin = m.game_origin.get(tuple(path[:end]))
+        if origin is not None:
+            return origin.loc
+    return Location(m.sources[0].path if m.sources else "<rules>", 1, 1)
+
+
+def players(m: Merged) -> tuple[int, int]:
+    p = m.game.get("players", {})
+    return p.get("min", DEFAULT_PLAYERS[0]), p.get("max", DEFAULT_PLAYERS[1])
+
+
+def per_players(table: dict[Any, Any], n: int) -> Any:
+    return table.get(str(n), table.get(n))
+
+
+def check_structure(m: Merged, diags: Diagnostics) -> None:
+    g = m.game
+    lo, hi = players(m)
+    if lo > hi:
+        diags.error(_loc(m, "players", "min"), f"`players.min` ({lo}) is more than `players.max` ({hi})")
+        return
+    allowed = range(lo, hi + 1)
+    _per_player_tables(m, diags, allowed)
+    _gems(m, diags, allowed)
+    _treasure(m, diags, allowed)
+    taverns = g.get("taverns", [])
+    if not taverns:
+        diags.error(_loc(m, "taverns"), "the rules have no tavern", "a turn needs at least one tavern to bid on")
+    basic = g.get("coins", {}).get("basic", [])
+    need = len(taverns) + 2
+    if taverns and len(basic) < need:
+        diags.error(_loc(m, "coins", "basic"),
+                    f"{len(basic)} basic coin(s) are too few: a player bids one on each of the {len(taverns)} "
+                    f"taverns and keeps two in the pouch for a coin trade ({need} in all)",
+                    '003 "Bids", "Trading Coins"')
+    turn = g.get("flow", {}).get("turn", [])
+    if not any(step.get("do") in DRAWING_STEPS for step in turn):
+        steps = ", ".join(f"`{s}`" for s in sorted(DRAWING_STEPS))
+        diags.error(_loc(m, "flow", "turn"), "no step of a turn draws from the age deck, so no age could ever end",
+                    f"add a step that does: {steps}")
+    if taverns:
+        _decks(m, diags, allowed, len(taverns))
+
+
+def _per_player_tables(m: Merged, diags: Diagnostics, allowed: range) -> None:
+    tables = {("cards_per_tavern",): "cards per tavern", ("gems", "by_players"): "gems"}
+    for path, what in tables.items():
+        table: Any = m.game
+        for key in path:
+            table = table.get(key, {}) if isinstance(table, dict) else {}
+        for n in allowed:
+            if per_players(table, n) is None:
+                diags.error(_loc(m, *path), f"no {what} for {n} players (these rules allow "
+                                            f"{allowed.start} to {allowed.stop - 1})",
+                            f"add `{n}: …` to `game.{'.'.join(path)}`")
+        for key in table:
+            if int(key) not in allowed:
+                diags.warning(_loc(m, *path, key), f"`game.{'.'.join(path)}` has an entry for {key} players, "
+                                                   f"but these rules allow {allowed.start} to {allowed.stop - 1}")
+
+
+def _gems(m: Merged, diags: Diagnostics, allowed: range) -> None:
+    gems = m.game.get("gems", {})
+    special = {s["value"] for s in gems.get("special", [])}
+    by_players = gems.get("by_players", {})
+    for n in allowed:
+        key = str(n) if str(n) in by_players else n
+        dealt = by_players.get(key)
+        if dealt is None:
+            continue
+        where = _loc(m, "gems", "by_players", key)
+        if len(dealt) != n:
+            diags.error(where, f"{len(dealt)} gem(s) for {n} players: each player takes one gem")
+        twice = sorted({v for v in dealt if dealt.count(v) > 1})
+        if twice:
+            diags.error(where, f"gem {twice[0]} is dealt twice with {n} players: each gem is one of a kind")
+        both = sorted(special & set(dealt))
+        if both:
+            diags.error(where, f"gem {both[0]} is both dealt and a special gem")
+
+
+def _treasure(m: Merged, diags: Diagnostics, allowed: range) -> None:
+    coins = m.game.get("coins", {})
+    treasure = {int(v): c for v, c in coins.get("treasure", {}).items()}
+    for n_key, removed in coins.get("treasure_removed", {}).items():
+        if int(n_key) not in allowed:
+            diags.warning(_loc(m, "coins", "treasure_removed", n_key),
+                          f"coins removed for {n_key} players, but these rules allow {allowed.start} "
+                          f"to {allowed.stop - 1}")
+        for value, count in removed.items():
+            held = treasure.get(int(value), 0)
+            if count > held:
+                diags.error(_loc(m, "coins", "treasure_removed", n_key, value),
+                            f"{count} coin(s) of value {value} removed with {n_key} players, but the treasure "
+                            f"holds {held}")
+
+
+def _decks(m: Merged, diags: Diagnostics, allowed: range, taverns: int) -> None:
+    cards_per_tavern = m.game.get("cards_per_tavern", {})
+    for age in m.game.get("ages", []):
+        entries = m.decks.get(age)
+        if entries is None:
+            continue  # reported by the compiler (no deck for that age)
+        origin = m.deck_origin.get((age, None))
+        where = origin.loc if origin else _loc(m, "ages")
+        for n in allowed:
+            per_tavern = per_players(cards_per_tavern, n)
+            if per_tavern is None:
+                continue
+            size = sum(e["count"] for e in entries if n >= e.get("min_players", 0))
+            per_turn = taverns * per_tavern
+            if size == 0:
+                diags.warning(where, f"the Age {age} deck holds no card with {n} players: that age has no turn")
+            elif size < per_turn:
+                diags.warning(where, f"the Age {age} deck holds {size} card(s) with {n} players, too few to fill "
+                                     f"the taverns once ({per_turn})")
+            elif -(-size // per_turn) > MAX_TURNS:
+                diags.warning(where, f"the Age {age} deck lasts {-(-size // per_turn)} turns with {n} players "
+                                     f"({size} cards, {per_turn} a turn): is it meant to be that large?")

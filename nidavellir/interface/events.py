@@ -1,0 +1,86 @@
+"""What the runtime does that rules data may name: the events it fires, in which forms, the flow
+steps it implements and the params it reads.
+
+This is the one place these are declared. The checker refuses an effect on an event in a form
+the runtime never fires (so no rule compiles that cannot act), and a test checks every `emit` /
+`replace` call site of `runtime/` against this table.
+
+Forms of an effect on an event:
+
+- ``when``: the event's subject card is the effect's own card;
+- ``whenever``: the event concerns a card (or no card) of the effect's owner;
+- ``instead``: the event is offered to its subject card's replacement effects before it happens;
+- ``instead-any``: it is offered to the replacement effects of every card of the subject's owner.
+
+Flow windows (the `window:` steps of the flow data) are events too: every card of every player
+reacts to them with `when` or `whenever` (both mean the same there); they have no subject card
+and cannot be replaced.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+WHEN, WHENEVER, INSTEAD, INSTEAD_ANY = "when", "whenever", "instead", "instead-any"
+FORMS = (WHEN, WHENEVER, INSTEAD, INSTEAD_ANY)
+
+
+@dataclass(frozen=True, slots=True)
+class EventSpec:
+    name: str
+    text: str                  # what happens, for designers and the reference
+    forms: frozenset[str]      # the forms in which the runtime fires it
+    subject: bool = True       # it concerns one card (`subject`, `subject_class`, ... are readable)
+    player: bool = True        # it belongs to a player (effects may act for that player)
+    amount: bool = False       # it carries an amount (`amount` is readable)
+
+
+def _spec(name: str, text: str, *forms: str, subject: bool = True, player: bool = True,
+          amount: bool = False) -> EventSpec:
+    return EventSpec(name, text, frozenset(forms), subject, player, amount)
+
+
+EVENTS: dict[str, EventSpec] = {e.name: e for e in (
+    _spec("taken", "a card is taken from a tavern, a draw or a pile",
+          WHEN, WHENEVER, INSTEAD, INSTEAD_ANY),
+    _spec("recruited", "a hero is recruited", WHEN, WHENEVER),
+    _spec("won", "a distinction is won at the Troop Evaluation", WHEN, WHENEVER),
+    _spec("unclaimed", "no one wins a distinction", WHEN, player=False),
+    _spec("covered", "another card is about to be placed on top of this card in its column", INSTEAD),
+    _spec("discarded", "a card of a player's army is about to be discarded", INSTEAD, INSTEAD_ANY),
+    _spec("picked", "a player has chosen a card in the tavern being resolved", INSTEAD, INSTEAD_ANY),
+    _spec("bid-won", "a player's bid is the highest of a tavern and they choose first",
+          WHENEVER, subject=False),
+    _spec("coin-bettered", "a trade or transformation gave a player a better coin (amount: points gained)",
+          WHENEVER, subject=False, amount=True),
+    _spec("coin-traded", "a player traded coins", WHENEVER, subject=False),
+    _spec("captured", "a card captured another (the capturing card's event)", WHEN, WHENEVER),
+)}
+
+
+def window_spec(name: str) -> EventSpec:
+    """A flow window as an event: every player's cards, no subject card, never replaced."""
+    return EventSpec(name, f"the flow window `{name}`", frozenset({WHEN, WHENEVER}), subject=False)
+
+
+# The steps the runtime implements, named by the flow data's `do:`.
+STEPS: dict[str, str] = {
+    "enter-dwarves": "cards of the current age's deck are put face up in each tavern",
+    "bids": "each player bids one coin on each tavern",
+    "resolve-taverns": "the taverns are resolved in order: players take cards in bid order, then gems are traded",
+    "troop-evaluation": "the distinctions are awarded to the strict majority of each class",
+    "final-scoring": "the Final Bravery Value of every player is counted",
+}
+
+# Steps that put cards from the current age's deck into play: a turn without one never ends its age.
+DRAWING_STEPS = frozenset({"enter-dwarves"})
+
+# Params the runtime itself reads (with the value it assumes when the rules give none).
+RUNTIME_PARAMS: dict[str, tuple[int, str]] = {
+    "bid_from_hand": (0, ">0: the player keeps coins in hand and bids each tavern after the others reveal"),
+    "transform_bonus": (0, "added to every coin trade and transformation"),
+    "trade_lower": (0, ">0: a coin trade discards the lower coin"),
+    "recruit_by_lines": (1, "0: complete lines recruit no hero"),
+}
+
+# The last guard against rules that never end: a turn past this many in one age stops the game.
+MAX_TURNS_PER_AGE = 200
