@@ -83,6 +83,11 @@ class _Compiler:
     def err(self, origin: Origin | None, message: str, hint: str | None = None) -> None:
         self.diags.error(origin.loc if origin else self._nowhere(), message, hint)
 
+    def err_key(self, origin: Origin | None, message: str, hint: str | None = None) -> None:
+        """An error about a mapping key itself (a name defined as a key), located at the key."""
+        where = origin.loaded.locate_key(origin.path) if origin else self._nowhere()
+        self.diags.error(where, message, hint)
+
     def _nowhere(self) -> Location:
         return Location(self.m.sources[0].path if self.m.sources else "<rules>", 1, 1)
 
@@ -129,7 +134,7 @@ class _Compiler:
             if name in EVENTS:
                 events[name] = EVENTS[name]
             else:
-                self.err(go.get(("events", name)), f"`{name}` is not an event the runtime fires",
+                self.err_key(go.get(("events", name)), f"`{name}` is not an event the runtime fires",
                          suggest(name, EVENTS) or "events the runtime fires: " + ", ".join(EVENTS))
         for part in ("turn", "age_end"):
             for step in g.get("flow", {}).get(part, []):
@@ -150,11 +155,11 @@ class _Compiler:
         self._refuse_reserved("class", classes, lambda c: go.get(("classes", c, "id")), reserved | CLASS_RESERVED)
         self._refuse_reserved("card", set(self.m.cards), lambda c: self.m.card_origin[c].get("id"), reserved)
         self._refuse_reserved("event", set(g.get("events", {})), lambda e: go.get(("events", e)), reserved)
-        self._refuse_reserved("param", set(g.get("params", {})), lambda q: go.get(("params", q)), reserved)
+        self._refuse_reserved("param", set(g.get("params", {})), lambda q: go.get(("params", q)), reserved, True)
         for cid, card in self.m.cards.items():
             origin = self.m.card_origin[cid].get("params")
             self._refuse_reserved("param", set(card.get("params", {})),
-                                  lambda q, o=origin: o.at(q) if o else None, reserved)
+                                  lambda q, o=origin: o.at(q) if o else None, reserved, True)
         return Names(
             classes=classes,
             events=events,
@@ -168,9 +173,9 @@ class _Compiler:
         )
 
     def _refuse_reserved(self, what: str, ids: set[str], origin: Callable[[str], Origin | None],
-                         reserved: frozenset[str]) -> None:
+                         reserved: frozenset[str], key: bool = False) -> None:
         for ident in sorted(ids & reserved):
-            self.err(origin(ident), f"a {what} cannot be called `{ident}`: in the effect DSL `{ident}` is "
+            (self.err_key if key else self.err)(origin(ident), f"a {what} cannot be called `{ident}`: in the effect DSL `{ident}` is "
                                     f"{what_it_is(ident)}", "a name means one thing; choose another id")
 
     # -- cards ------------------------------------------------------------------------
@@ -361,7 +366,8 @@ class _Compiler:
         go = self.m.game_origin
         for name in self.m.game.get("events", {}):
             if name in EVENTS and name not in self.used_events:
-                self.diags.warning(go[("events", name)].loc, f"no effect reacts to the event `{name}`",
+                origin = go[("events", name)]
+                self.diags.warning(origin.loaded.locate_key(origin.path), f"no effect reacts to the event `{name}`",
                                    "remove it from `game.events`, or give a card an effect on it")
         for name in sorted(set(params) - self.used_params):
             where = go.get(("params", name))
@@ -369,7 +375,7 @@ class _Compiler:
                 cid = next(c for c, card in self.m.cards.items() if name in card.get("params", {}))
                 origin = self.m.card_origin[cid].get("params")
                 where = origin.at(name) if origin else self.m.card_origin[cid]["@"]
-            self.diags.warning(where.loc, f"no effect reads the param `{name}`",
+            self.diags.warning(where.loaded.locate_key(where.path), f"no effect reads the param `{name}`",
                                "read it with `param(...)`, change it with `modify`, or remove it")
 
     # -- source ---------------------------------------------------------------------------

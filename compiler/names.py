@@ -34,7 +34,7 @@ class Builtin:
     type: str                        # the result type
     needs: frozenset[str]
     emit: str
-    message: str
+    message: str                          # its catalog key ("": phrased as its value, as `param(x)` is)
     args: tuple[str, ...] | None = None   # None: a variable; else a function's argument types
 
 
@@ -42,8 +42,9 @@ def _var(name: str, type_: str, needs: set[str], emit: str) -> Builtin:
     return Builtin(name, type_, frozenset(needs), emit, f"var.{name}")
 
 
-def _fn(name: str, args: tuple[str, ...], type_: str, needs: set[str], emit: str) -> Builtin:
-    return Builtin(name, type_, frozenset(needs), emit, f"call.{name}", args)
+def _fn(name: str, args: tuple[str, ...], type_: str, needs: set[str], emit: str,
+        message: str | None = None) -> Builtin:
+    return Builtin(name, type_, frozenset(needs), emit, f"call.{name}" if message is None else message, args)
 
 
 VARIABLES: dict[str, Builtin] = {b.name: b for b in (
@@ -73,9 +74,9 @@ FUNCTIONS: dict[str, Builtin] = {b.name: b for b in (
     _fn("strict_most_ranks", (CLASS,), BOOL, {PLAYER}, "g.strict_most_ranks({p}, {0})"),
     _fn("coins_at_least", (INT,), INT, {PLAYER}, "g.coins_at_least({p}, {0})"),
     _fn("cards", (KIND,), INT, {PLAYER}, "g.cards_of_kind({p}, {0})"),
-    _fn("param", (PARAM,), INT, {PLAYER}, "g.param({p}, {0})"),
+    _fn("param", (PARAM,), INT, {PLAYER}, "g.param({p}, {0})", message=""),  # the text shows its value
     _fn("subject_ranks", (CLASS,), INT, {SUBJECT}, "g.ranks_of({ev}.subject, {0})"),
-    _fn("lookup", (INT, INT, VARIADIC), INT, set(), "_lookup({0}, ({rest},))"),
+    _fn("lookup", (INT, INT, VARIADIC), INT, set(), "_lookup({0}, ({rest},))", message="lookup"),
     _fn("max", (INT, INT, VARIADIC), INT, set(), "max({args})"),
     _fn("min", (INT, INT, VARIADIC), INT, set(), "min({args})"),
 )}

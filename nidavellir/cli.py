@@ -49,10 +49,14 @@ def parser() -> argparse.ArgumentParser:
     score.add_argument("--json", action="store_true", help="one JSON object per file per line, in order")
 
     check = sub.add_parser("check", help="validate rules data; errors as path:line:col",
-                           description="Check rules layers (folders such as rules/base) and variant files. "
-                                       "With no PATH, checks the shipped rules and variants.")
+                           description="Check rules layers (folders such as rules/base) and variant files: every "
+                                       "error and warning located as path:line:col. With no PATH, checks "
+                                       "the shipped rules in each box combination and each shipped variant.")
     check.add_argument("paths", nargs="*", metavar="PATH")
     rules_args(check, expansions=False)
+    check.add_argument("--strict", action="store_true",
+                       help="treat warnings (legal but likely wrong: unused params or events, decks that do not "
+                            "fit the turns, a variant adding an id close to an existing one) as errors")
 
     build = sub.add_parser("build", help="regenerate the compiled rules in generated/")
     build.add_argument("--check", action="store_true", help="fail if generated/ is stale instead of writing it")

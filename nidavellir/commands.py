@@ -28,6 +28,8 @@ def play(args) -> int:
         if b not in BOTS:
             raise CommandError(f"unknown bot `{b}` (choose from: {', '.join(BOTS)})")
     rules = load_rules(tuple(args.expansions), tuple(args.variant))
+    for warning in rules.warnings:  # legal, likely not meant: said once, the games still play
+        print(warning, file=sys.stderr)
     lo, hi = rules.min_players, rules.max_players
     if not lo <= args.players <= hi:
         raise CommandError(f"--players must be between {lo} and {hi}")
@@ -96,17 +98,20 @@ def score(args) -> int:
 
 
 def check(args) -> int:
-    """Compile each target (a layer folder or a variant file on the shipped base) and report
-    every located error of every target; exit 1 if there was any."""
+    """Compile each target (a layer folder or a variant file on the shipped base) and report every
+    located error and warning of every target; exit 1 if there was an error (with --strict, a
+    warning too)."""
+    from itertools import combinations
+
     from nidavellir.compiler.build import EXPANSIONS, compile_specs, layer_specs, rules_dir
 
     variants = [(Path(v), v, True) for v in args.variant]
     targets: list[tuple[str, list]] = []
     if not args.paths:
-        targets.append(("rules/base", layer_specs()))
-        for name in EXPANSIONS:
-            if (rules_dir() / name).is_dir():
-                targets.append((f"rules/{name}", layer_specs((name,))))
+        written = [name for name in EXPANSIONS if (rules_dir() / name).is_dir()]
+        for k in range(len(written) + 1):  # every box combination
+            for boxes in combinations(written, k):
+                targets.append((" + ".join(["rules/base", *(f"rules/{b}" for b in boxes)]), layer_specs(boxes)))
         for v in sorted((rules_dir() / "variants").glob("*.yaml")):
             targets.append((f"rules/variants/{v.name}", layer_specs((), (str(v),))))
         if variants:  # --variant alone: layered on the shipped base
@@ -118,7 +123,7 @@ def check(args) -> int:
         else:  # a folder is a layer, anything else a variant file (load_layer reports a missing path)
             specs = layer_specs() + [(p, path, not _is_dir(p))]
         targets.append((path, specs))
-    failed = 0
+    errors = warnings = 0
     for name, specs in targets:
         specs = specs + variants
         shown = " + ".join([name] + [v for _, v, _ in variants])
@@ -126,13 +131,23 @@ def check(args) -> int:
             compiled = compile_specs(specs)
         except RulesError as err:
             print(str(err), file=sys.stderr)
-            failed += len(err.diagnostics)
+            errors += sum(d.severity == "error" for d in err.diagnostics)
+            warnings += sum(d.severity == "warning" for d in err.diagnostics)
             continue
+        for w in compiled.warnings:
+            print(w.format(), file=sys.stderr)
+        warnings += len(compiled.warnings)
         n = len(compiled.data["cards"])
-        print(f"ok: {shown} ({n} cards, {len(compiled.data['interpretations'])} interpretations)")
-    if failed:
-        print(f"{failed} error(s)", file=sys.stderr)
+        note = f", {len(compiled.warnings)} warning(s)" if compiled.warnings else ""
+        print(f"ok: {shown} ({n} cards, {len(compiled.data['interpretations'])} interpretations{note})")
+    if errors or (warnings and args.strict):
+        counts = [f"{errors} error(s)"] if errors else []
+        if warnings:
+            counts.append(f"{warnings} warning(s)" + (" (errors with --strict)" if args.strict else ""))
+        print(", ".join(counts), file=sys.stderr)
         return 1
+    if warnings:
+        print(f"{warnings} warning(s)", file=sys.stderr)
     return 0
 
 

@@ -48,13 +48,10 @@ class GreedyBot:
             e.s.cards.pop()
             e.defs.pop()
             return 8.0 + d.points
-        column = e.s.players[p].army.setdefault(dest, [])
-        column.append(card)
-        e.where[card] = (p, dest)
+        e.attach(p, card, dest)
         after = player_score(e, p)["total"]
         bonus = 10 if e.lines(p) > lines else 0
-        column.pop()
-        del e.where[card]
+        e.detach(card)
         e.s.cards.pop()
         e.defs.pop()
         return after - before + bonus + self.rng.random() * 0.1

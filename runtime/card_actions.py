@@ -17,6 +17,18 @@ if TYPE_CHECKING:
 COMMAND = None  # destination: the command zone
 NOBODY = -1     # the player of an event that belongs to no one
 
+_CHOICES: dict[tuple[str, str], CardChoice] = {}
+
+
+def card_choice(card: str, at: str) -> CardChoice:
+    """The option for a card at a place (options are immutable values: made once, shared)."""
+    choice = _CHOICES.get((card, at))
+    if choice is None:
+        if len(_CHOICES) > 65536:
+            _CHOICES.clear()
+        choice = _CHOICES[(card, at)] = CardChoice(card, at)
+    return choice
+
 
 class CardActions:
     """Mixed into Engine."""
@@ -32,7 +44,7 @@ class CardActions:
             for handler in self.defs[subject].when.get(event, ()):
                 yield from handler(self, p, subject, ev)
         if p >= 0 and event in self.rules.owner_events:
-            for card in self.owned(p):
+            for card in list(self.owned(p)):
                 for handler in self.defs[card].whenever.get(event, ()):
                     yield from handler(self, p, card, ev)
 
@@ -44,11 +56,15 @@ class CardActions:
             if (yield from handler(self, p, subject, ev)):
                 return True
         if p >= 0 and event in self.rules.owner_replacements:
-            for card in self.owned(p):
+            for card in list(self.owned(p)):
                 for handler in self.defs[card].instead_any.get(event, ()):
                     if (yield from handler(self, p, card, ev)):
                         return True
         return False
+
+    def reacts(self: Engine, event: str, subject: int = -1) -> bool:
+        """Whether `emit` of this event could run any effect (else it need not be called)."""
+        return event in self.rules.owner_events or (subject >= 0 and event in self.defs[subject].when)
 
     def replaceable(self: Engine, event: str) -> bool:
         """Whether any card of the rules replaces `event` (else `replace` need not be asked)."""
@@ -56,8 +72,10 @@ class CardActions:
 
     def window(self: Engine, name: str) -> Gen[None]:
         """A timing window of the flow: every player's cards that wait for it, players by gem."""
+        if name not in self.rules.reacting:
+            return
         for p in self.player_order():
-            for card in self.owned(p):
+            for card in list(self.owned(p)):
                 d = self.defs[card]
                 for handler in d.when.get(name, ()) + d.whenever.get(name, ()):
                     if self.where.get(card, (None,))[0] == p:
@@ -112,12 +130,16 @@ class CardActions:
 
     def choose_card(self: Engine, p: int, cards: Sequence[int], kind: str, prompt: str, at: str) -> Gen[int | None]:
         """Ask p to choose one of `cards`, which lie at `at` (copies of one card are one option)."""
-        options: dict[Option, int] = {}
+        ids = self.s.cards
+        first: dict[str, int] = {}
         for c in cards:
-            options.setdefault(CardChoice(self.s.cards[c], at), c)
-        if not options:
+            if ids[c] not in first:
+                first[ids[c]] = c
+        if not first:
             return None
-        return options[(yield from self.ask(p, kind, list(options), prompt))]
+        answer = yield from self.ask(p, kind, [card_choice(cid, at) for cid in first], prompt)
+        assert isinstance(answer, CardChoice)
+        return first[answer.card]
 
     # -- placing -----------------------------------------------------------------------------
     def supply_card(self: Engine, cid: str) -> int | None:
@@ -130,14 +152,8 @@ class CardActions:
 
     def _lift(self: Engine, card: int) -> None:
         """Take a card out of its army column or command zone (or out of `resolving`)."""
-        loc = self.where.pop(card, None)
-        if loc is None:
-            if card in self.s.resolving:
-                self.s.resolving.remove(card)
-            return
-        p, col = loc
-        pl = self.s.players[p]
-        (pl.command if col is None else pl.army[col]).remove(card)
+        if self.detach(card) is None and card in self.s.resolving:
+            self.s.resolving.remove(card)
 
     def place(self: Engine, p: int, card: int, dest: str | None, check: bool = True) -> Gen[None]:
         """Put a card in an army column (or the command zone); then recruit heroes for new lines.
@@ -150,19 +166,16 @@ class CardActions:
                 yield from self.check_heroes(p)
             return
         self._lift(card)
-        pl = self.s.players[p]
         if dest is COMMAND:
-            pl.command.append(card)
-            self.where[card] = (p, None)
+            self.attach(p, card, None)
             return
-        column = pl.army.setdefault(dest, [])
+        column = self.s.players[p].army.get(dest)
         covered = column[-1] if column else None
         steps_aside = covered is not None and "covered" in self.defs[covered].instead
         if covered is not None and steps_aside:
             self._lift(covered)
             self.s.resolving.append(covered)
-        column.append(card)
-        self.where[card] = (p, dest)
+        self.attach(p, card, dest)
         if covered is not None and steps_aside:
             yield from self.replace(p, "covered", covered)
         if check:
@@ -204,14 +217,17 @@ class CardActions:
                     self._lift(card)
                     self.s.discard.append(card)
             elif self.defs[card].enters == "discard":
-                yield from self.emit(p, "taken", card)
-                self._lift(card)
-                self.s.discard.append(card)
+                if self.reacts("taken", card):
+                    yield from self.emit(p, "taken", card)
+                if card in self.s.resolving:  # (unless its effect moved it)
+                    self._lift(card)
+                    self.s.discard.append(card)
                 return
             else:
                 dest = yield from self._destination(p, card)
                 yield from self.place(p, card, dest, check=False)
-                yield from self.emit(p, "taken", card)
+                if self.reacts("taken", card):
+                    yield from self.emit(p, "taken", card)
         finally:
             self.entering -= 1
         yield from self.check_heroes(p)
@@ -265,7 +281,7 @@ class CardActions:
         first: dict[Option, tuple[int, int]] = {}
         for t, tav in enumerate(s.taverns):
             for c in tav:
-                first[CardChoice(s.cards[c], self.rules.tavern_ids[t])] = (t, c)
+                first[card_choice(s.cards[c], self.rules.tavern_ids[t])] = (t, c)
         if len({t for t, _ in first.values()}) < 2:
             return
         a = yield from self.ask(p, "card", list(first), "choose a tavern card to swap")
@@ -282,7 +298,7 @@ class CardActions:
             options: dict[Option, int] = {}
             for c in cards:
                 if c not in chosen:
-                    options.setdefault(CardChoice(self.s.cards[c], self.column_of(c) or "command"), c)
+                    options.setdefault(card_choice(self.s.cards[c], self.column_of(c) or "command"), c)
             answer = yield from self.ask(p, "card", list(options), f"choose a card to {purpose} ({i + 1} of {count})")
             chosen.append(options[answer])
         return chosen
@@ -315,12 +331,12 @@ class CardActions:
         if self.entering:
             return
         pl = self.s.players[p]
-        while self.param(p, "recruit_by_lines") > 0 and self.lines(p) > pl.heroes_counted:
+        while self.lines(p) > pl.heroes_counted and self.param(p, "recruit_by_lines") > 0:
             if not (yield from self.recruit_hero(p, counted=True)):
                 return
 
     def recruit_hero(self: Engine, p: int, counted: bool = True) -> Gen[bool]:
-        options: dict[Option, int] = {CardChoice(self.s.cards[h], "heroes"): h for h in self.recruitable(p)}
+        options: dict[Option, int] = {card_choice(self.s.cards[h], "heroes"): h for h in self.recruitable(p)}
         if not options:
             return False
         labels = [self.defs[h].name for h in options.values()]
@@ -334,7 +350,8 @@ class CardActions:
         try:
             dest = yield from self._destination(p, hero)
             yield from self.place(p, hero, dest, check=False)
-            yield from self.emit(p, "recruited", hero)
+            if self.reacts("recruited", hero):
+                yield from self.emit(p, "recruited", hero)
         finally:
             self.entering -= 1
         yield from self.check_heroes(p)

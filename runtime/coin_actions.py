@@ -125,7 +125,7 @@ class CoinActions:
         return new
 
     def _bettered(self: Engine, p: int, amount: int) -> Gen[None]:
-        if amount > 0:
+        if amount > 0 and self.reacts("coin-bettered"):
             yield from self.emit(p, "coin-bettered", amount=amount)
 
     def exchange_coin(self: Engine, p: int, coin: int, special_id: str) -> None:
@@ -163,7 +163,8 @@ class CoinActions:
         self._return_coin(gone)
         pl.pouch.append(new)
         yield from self._bettered(p, coins[new].value - coins[gone].value)
-        yield from self.emit(p, "coin-traded")
+        if self.reacts("coin-traded"):
+            yield from self.emit(p, "coin-traded")
 
     def gain_gem(self: Engine, p: int, value: int) -> None:
         if value in self.s.special_gems:

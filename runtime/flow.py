@@ -40,8 +40,7 @@ def bids(e: Engine) -> Gen[None]:
     for p, pl in enumerate(s.players):
         if e.param(p, "bid_from_hand") > 0:
             continue  # bids each tavern from hand once the others are revealed
-        values = sorted(coins[c].value for c in pl.hand)
-        options = sorted({tuple(v) for v in permutations(values, ntav)})
+        options = bid_options(tuple(sorted(coins[c].value for c in pl.hand)), ntav)
         answer = yield from e.ask(p, "bid", options, "bid: one coin per tavern, " + ", ".join(e.rules.tavern_ids))
         assert isinstance(answer, tuple)
         hand = sorted(pl.hand, key=lambda c: coins[c].trading)  # trading coins go last ...
@@ -57,6 +56,20 @@ def bids(e: Engine) -> Gen[None]:
             if any(coins[c].value == coins[coin].value for c in pl.pouch):
                 places.append("pouch")
             yield from _place_trading_coin(e, p, coin, places, pl.pouch)
+
+
+_BID_OPTIONS: dict[tuple[tuple[int, ...], int], tuple[tuple[int, ...], ...]] = {}
+
+
+def bid_options(values: tuple[int, ...], taverns: int) -> tuple[tuple[int, ...], ...]:
+    """Every bid of these coin values on that many taverns, in order (the same hands recur: cached)."""
+    key = (values, taverns)
+    options = _BID_OPTIONS.get(key)
+    if options is None:
+        if len(_BID_OPTIONS) > 4096:
+            _BID_OPTIONS.clear()
+        options = _BID_OPTIONS[key] = tuple(sorted(set(permutations(values, taverns))))
+    return options
 
 
 def _place_trading_coin(e: Engine, p: int, coin: int, places: list[str], rest: list[int]) -> Gen[None]:
@@ -121,7 +134,7 @@ def resolve_taverns(e: Engine) -> Gen[None]:
             if bid[p] < 0:
                 continue
             if tavern:
-                if first:  # the bid's winner chooses first
+                if first and e.reacts("bid-won"):  # the bid's winner chooses first
                     yield from e.emit(p, "bid-won")
                 tid = e.rules.tavern_ids[t]
                 card = yield from e.choose_card(p, tavern, "pick", f"choose a card in {tid}", tid)

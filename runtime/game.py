@@ -51,8 +51,8 @@ class Game:
         self.rules = rules
         self.seed = seed
         self.engine = Engine(rules, names, seed)
-        self.log: list[LogEntry] = []
-        self._answers: list[Option] = []          # the answers given, as the options themselves
+        self._records: list[tuple[int, str, Option, int, int]] = []  # player, kind, answer, age, turn
+        self._log: list[LogEntry] | None = []
         self._checkpoint: _Checkpoint | None = None
         self._checkpointing = False
         self.pending: Decision | None = None
@@ -64,7 +64,16 @@ class Game:
 
     def _on_checkpoint(self, point: FlowPoint) -> None:
         if self._checkpointing:
-            self._checkpoint = _Checkpoint(point, self.engine, len(self._answers))
+            self._checkpoint = _Checkpoint(point, self.engine, len(self._records))
+
+    @property
+    def log(self) -> list[LogEntry]:
+        """Every answered decision in order, answers in their JSON form (a new list: yours to keep)."""
+        if self._log is None:
+            self._log = []
+        for p, kind, answer, age, turn in self._records[len(self._log):]:
+            self._log.append({"player": p, "kind": kind, "answer": to_json(answer), "age": age, "turn": turn})
+        return list(self._log)
 
     @property
     def finished(self) -> bool:
@@ -90,8 +99,7 @@ class Game:
                                 f"{self.engine.names[d.player]}; options: {shown}{more}")
         option = d.options[index]
         s = self.engine.s
-        self.log.append({"player": d.player, "kind": d.kind, "answer": to_json(option), "age": s.age, "turn": s.turn})
-        self._answers.append(option)
+        self._records.append((d.player, d.kind, option, s.age, s.turn))
         self._advance(option)
 
     def _advance(self, value: Option | None, first: bool = False) -> None:
@@ -136,26 +144,27 @@ class Game:
         new = Game.__new__(Game)
         new.rules, new.seed = self.rules, self.seed
         new.engine = Engine(self.rules, self.engine.names, self.seed)
-        new.log, new._answers = list(self.log), []
+        new._records, new._log = [], None
         new._checkpoint, new._checkpointing = None, True
         new.pending = None
         cp = self._checkpoint
         if cp is None:
             new._gen = new._start(None)
-            replay = self._answers
+            replay = self._records
         else:
             e = new.engine
             e.s, e.where = cp.state.copy(), dict(cp.where)
             e.defs = [self.rules.cards[cid] for cid in e.s.cards]
+            e.reindex()
             e.rng.setstate(cp.rng)
-            new._answers = self._answers[:cp.answers]
+            new._records = self._records[:cp.answers]
             new._checkpoint = cp
             new._gen = new._start(cp.point)
-            replay = self._answers[cp.answers:]
+            replay = self._records[cp.answers:]
         new._advance(None, first=True)
-        for option in replay:
-            new._answers.append(option)
-            new._advance(option)
+        for record in replay:
+            new._records.append(record)
+            new._advance(record[2])
         if self._checkpoint is None:  # from now on this game saves its turns' starts too
             self._checkpoint, self._checkpointing = new._checkpoint, True
         return new

@@ -61,6 +61,7 @@ def violations(e: Engine) -> list[str]:
             for card in column:
                 if e.where.get(card) != (i, cls):
                     problems.append(f"card {card} in p{i}'s {cls} column is tracked at {e.where.get(card)}")
+    problems.extend(e.index_problems())
     gems = [pl.gem for pl in e.s.players] + [g for pl in e.s.players for g in pl.covered_gems] + e.s.special_gems
     if len(gems) != len(set(gems)):
         problems.append(f"a gem is held twice: {sorted(gems)}")

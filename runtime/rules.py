@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import ModuleType
+from typing import Any
 
 from nidavellir.interface.events import RUNTIME_PARAMS
 from nidavellir.interface.rules import CardDef, ClassScore, RuleSet, SpecialCoin, SpecialGem
@@ -31,6 +32,8 @@ class Rules:
         self.owner_events = frozenset(e for d in self.cards.values() for e in d.whenever)
         self.owner_replacements = frozenset(e for d in self.cards.values() for e in d.instead_any)
         self.own_replacements = frozenset(e for d in self.cards.values() for e in d.instead)
+        self.reacting = frozenset(e for d in self.cards.values() for e in (*d.when, *d.whenever))
+        self.setup_plans: dict[int, Any] = {}  # players -> the engine's SetupPlan (built on first use)
 
     @property
     def variant_ids(self) -> list[str]:

@@ -43,13 +43,7 @@ def give(e: Engine, p: int, *cids: str, column: str | None = "own") -> list[int]
     out = []
     for cid in cids:
         card = pull(e, cid)
-        dest = e.own_column(card) if column == "own" else column
-        pl = e.s.players[p]
-        if dest is None:
-            pl.command.append(card)
-        else:
-            pl.army.setdefault(dest, []).append(card)
-        e.where[card] = (p, dest)
+        e.attach(p, card, e.own_column(card) if column == "own" else column)
         out.append(card)
     return out
 

@@ -86,3 +86,86 @@ def test_public_api_plays_a_game():
     assert len(game.scores()["players"]) == 4
     with pytest.raises(AttributeError):
         nidavellir.no_such_thing  # noqa: B018
+
+
+# -- answers, the log, copies ----------------------------------------------------------------------
+
+def _to_a_power_or_bid(game: Game) -> None:
+    while game.pending is not None and game.pending.kind != "bid":
+        game.answer(game.pending.options[0])
+
+
+@pytest.mark.parametrize("bad", [[0.0, 2, 3], [False, 2, 3], [True, 2, 3], ["0", "2", "3"], {"bid": [0, 2, 3]},
+                                 [0, 2, 3, 4]])
+def test_answers_are_type_strict(bad):
+    """Issue: "Answers: type-strict (`False` is not `0`, `2.0` is not `2`)"; a refused answer leaves
+    state and log unchanged."""
+    game = Game(RULES, 3, seed=7)
+    assert game.pending.kind == "bid" and (0, 2, 3) in game.pending.options
+    before_state, before_log = copy.deepcopy(game.state), game.log
+    with pytest.raises(IllegalAnswer):
+        game.answer(bad)
+    assert game.state == before_state and game.log == before_log
+    game.answer([0, 2, 3])              # the JSON form of the option (0, 2, 3) is accepted
+    assert game.log[-1]["answer"] == [0, 2, 3]
+
+
+def test_a_caller_cannot_change_the_pending_decision():
+    """Issue: "the engine validates against its own copy of the options, so a caller mutating
+    `pending` cannot corrupt the game"."""
+    game = Game(RULES, 3, seed=7)
+    d = game.pending
+    with pytest.raises(AttributeError):
+        d.options = ((9, 9, 9),)  # type: ignore[misc]
+    with pytest.raises((AttributeError, TypeError)):
+        d.options[0] = (9, 9, 9)  # type: ignore[index]
+    with pytest.raises(IllegalAnswer):
+        game.answer([9, 9, 9])
+
+
+def test_each_log_line_carries_the_age_and_turn_it_was_made_in():
+    """Issue: "Each decision line of the log carries the age and turn it was made in"."""
+    game = Game(RULES, 2, seed=11)
+    seen = []
+    while game.pending is not None:
+        seen.append((game.state.age, game.state.turn))
+        game.answer(game.pending.options[-1])
+    log = game.log
+    assert [(entry["age"], entry["turn"]) for entry in log] == seen
+    assert {entry["age"] for entry in log} == {1, 2} and max(entry["turn"] for entry in log) >= 4
+
+
+def _finish(game: Game, pick: int = 0) -> dict:
+    while game.pending is not None:
+        game.answer(game.pending.options[pick % len(game.pending.options)])
+        pick += 7
+    return dict(game.scores())
+
+
+def test_a_copy_is_independent_and_plays_on_identically():
+    """Issue: "`Game.copy()` (cheap, independent) so bots can look ahead without mutating the engine":
+    the copy answers differently without touching the original; answering both alike ends alike."""
+    game = Game(RULES, 3, seed=5)
+    for _ in range(40):
+        game.answer(game.pending.options[0])
+    state, log = copy.deepcopy(game.state), game.log
+    look = game.copy()
+    assert look.pending == game.pending and look.log == log
+    _finish(look, pick=3)                           # look ahead on the copy, differently
+    assert game.state == state and game.log == log  # the original is untouched
+    same = game.copy()
+    assert _finish(same) == _finish(game)
+
+
+def test_copies_of_copies_and_copies_at_every_point_replay_the_same_game():
+    reference = Game(RULES, 4, seed=9)
+    final = _finish(reference)
+    game = Game(RULES, 4, seed=9)
+    pick = 0
+    while game.pending is not None:
+        if pick % 13 == 0:
+            assert _finish(game.copy().copy(), pick) == final
+        game.answer(game.pending.options[pick % len(game.pending.options)])
+        pick += 7
+    assert dict(game.scores()) == final
+    assert game.copy().pending is None and dict(game.copy().scores()) == final

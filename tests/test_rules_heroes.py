@@ -631,6 +631,33 @@ def test_no_hero_after_dagdas_discards_until_a_new_line():
     assert [d.kind for d in log] == ["hero"]
 
 
+def test_thrud_stepping_aside_under_dagda_recruits_nothing_before_her_discards():
+    """003 "Bonfur and Dagda": "You cannot recruit a new Hero until you replace the discarded cards and
+    make a new complete line". DESIGN §9: "Hero recruitment is checked only once the entering card's
+    own effects are done: a card that steps aside (Thrud) while Dagda or Bonfur enters recruits nothing
+    before their discards." Here Dagda covers Thrud; Thrud's move would make a second line, but
+    Dagda's two discards come first and undo it: no second hero."""
+    e = new_engine(2)
+    give(e, 0, "warrior:3", "warrior:4", "hunter", "miner:1", "miner:2", "blacksmith", "blacksmith",
+         "explorer:6")
+    give(e, 0, "thrud", column="hunter")
+    log = take(e, 0, "explorer:5", "dagda", "warrior", "miner:2@miner", "blacksmith@blacksmith")
+    assert [d.kind for d in log] == ["hero", "column", "card", "card"]
+    assert column(e, 0, "hunter") == ["hunter", "dagda"] and column(e, 0, "warrior")[-1] == "thrud"
+    assert e.lines(0) == 1 and e.s.players[0].heroes_counted == 1
+
+
+def test_bonfur_over_thrud_waits_for_his_discard_too():
+    """003 "Bonfur and Dagda" (the same rule for Bonfur, who discards one card)."""
+    e = new_engine(2)
+    give(e, 0, "warrior:3", "warrior:4", "hunter", "hunter", "miner:1", "miner:2", "blacksmith",
+         "explorer:6")
+    give(e, 0, "thrud", column="blacksmith")
+    log = take(e, 0, "explorer:5", "bonfur", "blacksmith", "miner:2@miner")
+    assert [d.kind for d in log] == ["hero", "column", "card"]
+    assert e.s.players[0].heroes_counted == 1 and e.lines(0) == 1
+
+
 def test_the_special_blacksmith_is_a_dwarf_card_dagda_may_discard():
     """003 components: "87 Dwarf cards in 5 classes: 18 Warrior, 16 Hunter, 16 Miner, 20 Blacksmith,
     16 Explorer, plus 1 Special Blacksmith card" — the special Blacksmith is one of the Dwarf cards

@@ -73,6 +73,9 @@ def same_json(a: Any, b: Any) -> bool:
 def find_option(options: tuple[Option, ...], answer: Any) -> int | None:
     """The index of the option `answer` names (the option itself or its JSON form), else None."""
     for i, option in enumerate(options):
+        if option is answer:
+            return i
+    for i, option in enumerate(options):
         if type(answer) is type(option) and answer == option:
             return i
     for i, option in enumerate(options):

@@ -1,0 +1,135 @@
+"""The generated code (issue 6, section 2): compound actions nest without rebinding a name, so each
+acts for the right player; handlers are named per card and effect, so an edit to one card changes
+only that card's lines; the generated module is typed against the engine's interface."""
+from __future__ import annotations
+
+import difflib
+import re
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from harness import give, new_engine, run, set_coins, values
+from nidavellir.compiler.build import compile_specs, layer_specs
+from nidavellir.rulesets import load_rules
+from nidavellir.runtime.rules import Rules
+
+LAYER = """
+layer: {id: nest, name: Nesting}
+game:
+  kinds:
+    relic: {enters: command zone}
+cards:
+"""
+
+
+def rules_with(tmp_path: Path, cards: str) -> Rules:
+    path = tmp_path / "nest.yaml"
+    path.write_text(LAYER + textwrap.indent(textwrap.dedent(cards).strip("\n"), "  ") + "\n", encoding="utf-8")
+    return load_rules((), (str(path),))
+
+
+def coins_of(e, p):
+    return sorted(values(e, e.s.players[p].hand))
+
+
+def test_each_other_player_inside_each_other_player_then_the_owner_acts(tmp_path):
+    """Issue: "nested constructs (`each other player` inside `each other player`, then another action)
+    act for the right player". With players 1, 2, 3: each other player (2 and 3) makes each of their
+    other players discard their lowest coin — P1 twice, P2 and P3 once — then P1, the owner, once more."""
+    rules = rules_with(tmp_path, """
+        - id: test-nest
+          kind: relic
+          effects:
+            - "when taken: each other player each other player discard lowest coin; discard lowest coin"
+    """)
+    e = new_engine(3, rules=rules)
+    for p in range(3):
+        set_coins(e, p, hand=[0, 2, 3, 4, 5])
+    card = e.new_card("test-nest")
+    run(e.take_card(0, card))
+    assert coins_of(e, 0) == [0, 5]
+    assert coins_of(e, 1) == [0, 3, 4, 5] and coins_of(e, 2) == [0, 3, 4, 5]
+
+
+def test_each_other_player_then_a_choice_of_the_owner(tmp_path):
+    """After `each other player …`, the next action is the owner's again (a choice asked of P1)."""
+    rules = rules_with(tmp_path, """
+        - id: test-nest
+          kind: relic
+          effects:
+            - "when taken: each other player discard lowest coin; transform chosen coin by 2"
+    """)
+    e = new_engine(3, rules=rules)
+    for p in range(3):
+        set_coins(e, p, hand=[0, 2, 3, 4, 5])
+    card = e.new_card("test-nest")
+    from harness import run_log
+    log = run_log(e.take_card(0, card), "5@hand")
+    assert [d.player for d in log] == [0]
+    assert coins_of(e, 0) == [0, 2, 3, 4, 7]
+    assert coins_of(e, 1) == [0, 3, 4, 5]
+
+
+def test_a_card_from_the_supply_then_another_action_then_other_coins(tmp_path):
+    """A guarded block (a card of the supply, a chosen coin) closes before the next action; `other
+    coin` excludes the coins this effect chose."""
+    rules = rules_with(tmp_path, """
+        - id: test-nest
+          kind: relic
+          effects:
+            - "when taken: place card special-blacksmith in column blacksmith; transform chosen coin by 1; transform other coin by 1"
+    """)
+    e = new_engine(3, rules=rules)
+    set_coins(e, 0, hand=[0, 2, 3, 4, 5])
+    card = e.new_card("test-nest")
+    from harness import run_log, shown
+    log = run_log(e.take_card(0, card), "5@hand", "4@hand")
+    assert "6@hand" not in shown(log[1])          # the coin the first transformation made is excluded
+    assert coins_of(e, 0) == [0, 2, 3, 5, 6]
+    assert [e.s.cards[c] for c in e.s.players[0].army["blacksmith"]] == ["special-blacksmith"]
+
+
+def test_nested_handlers_never_rebind_a_parameter(tmp_path):
+    """Code generation uses fresh temporaries and never rebinds a parameter (`g`, `p`, `card`, `ev`)."""
+    path = tmp_path / "nest.yaml"
+    path.write_text(LAYER + "  - id: test-nest\n    kind: relic\n    effects:\n      - \"when taken: each other "
+                    "player each other player discard chosen 1 last dwarf of any columns; transform chosen coin "
+                    "by 1; each other player transform chosen coin by 2\"\n", encoding="utf-8")
+    source = compile_specs(layer_specs((), (str(path),))).source
+    body = source.split("def _test_nest_0(")[1].split("\n\n")[0]
+    assert not re.search(r"^\s*(p|card|ev|g)\s*=|for (p|card|ev|g) in", body, re.M), body
+
+
+def _compiled(tmp_path: Path, name: str, effects: list[str]) -> str:
+    (tmp_path / name).mkdir()
+    path = tmp_path / name / "v.yaml"
+    lines = "".join(f'      - "{e}"\n' for e in effects)
+    path.write_text(f"layer: {{id: v, name: V}}\ncards:\n  - id: grid\n    effects:\n{lines}", encoding="utf-8")
+    source = compile_specs(layer_specs((), (str(path),))).source
+    return source.replace(str(tmp_path / name), "TMP")
+
+
+def test_adding_an_effect_to_one_card_changes_only_that_cards_lines(tmp_path):
+    """Issue: "Handlers are named per card and effect (stable across unrelated edits: adding one
+    effect to one card changes only that card's lines in generated/)"."""
+    before = _compiled(tmp_path, "a", ["when recruited: transform chosen coin by 7"])
+    after = _compiled(tmp_path, "b", ["when recruited: transform chosen coin by 7",
+                                      "when recruited: gain gem 6"])
+    old, new = before.splitlines(), after.splitlines()
+    grid = [i for i, line in enumerate(new) if line.startswith("# -- card grid ")][0]
+    end = next(i for i in range(grid + 1, len(new)) if new[i].startswith("# -- card "))
+    changed = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+        if tag != "equal":
+            changed.extend(range(j1, max(j2, j1 + 1)))
+    outside = [new[j] for j in changed if not (grid <= j < end) and not new[j].startswith("CONTENT_HASH")]
+    assert not outside, outside
+
+
+def test_generated_names_do_not_depend_on_other_cards(tmp_path):
+    """A handler's name is its card's id and the effect's index: `_grid_0`, `_distinction__miner_0`."""
+    source = _compiled(tmp_path, "a", ["when recruited: transform chosen coin by 7"])
+    assert "def _grid_0(" in source and "def _distinction__miner_0(" in source
+    assert "def _class_warrior(" in source
