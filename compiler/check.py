@@ -38,6 +38,8 @@ class Scope:
     event: str | None = None
 
 
+MAX_NUMBER = 1_000_000  # a number in an effect beyond this is a typo, and could only make play slow
+
 CLASS_FORMULA = Scope("a class formula", frozenset({PLAYER, COLUMN}))
 CARD_VALUE = Scope("a card's score", frozenset({PLAYER, CARD}))
 
@@ -105,6 +107,8 @@ class Checker:
     def _expr(self, node: ir.Expr) -> str | None:
         match node:
             case ir.Num():
+                if node.value > MAX_NUMBER:
+                    self.fail(node, f"{node.value} is too large a number for the rules (at most {MAX_NUMBER})")
                 return INT
             case ir.Var():
                 return self.var(node)

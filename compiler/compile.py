@@ -100,6 +100,12 @@ class _Compiler:
         if missing:  # the checks below need the whole game
             self.diags.raise_if_any()
         check_structure(m, self.diags)
+        if not game["classes"]:
+            self.err(m.game_origin.get(("classes",)), "the rules have no class",
+                     "an army needs at least one column, and a line one rank of each class")
+        twice = sorted({a for a in game["ages"] if game["ages"].count(a) > 1})
+        if twice:
+            self.err(m.game_origin.get(("ages",)), f"age {twice[0]} is listed twice", "list each age once, in order")
         names = self.names()
         data_cards = {cid: self.card(cid, card, names) for cid, card in m.cards.items()}
         classes = self.classes(names)
@@ -157,9 +163,8 @@ class _Compiler:
         self._refuse_reserved("event", set(g.get("events", {})), lambda e: go.get(("events", e)), reserved)
         self._refuse_reserved("param", set(g.get("params", {})), lambda q: go.get(("params", q)), reserved, True)
         for cid, card in self.m.cards.items():
-            origin = self.m.card_origin[cid].get("params")
-            self._refuse_reserved("param", set(card.get("params", {})),
-                                  lambda q, o=origin: o.at(q) if o else None, reserved, True)
+            self._refuse_reserved("param", set(card.get("params", {})), _at_in(self.m.card_origin[cid].get("params")),
+                                  reserved, True)
         return Names(
             classes=classes,
             events=events,
@@ -215,9 +220,7 @@ class _Compiler:
                 place = effect.place
                 mode = "chosen" if place.mode == "among" else place.mode
                 enters, among = (mode, place.column), place.among
-            loaded, path = eff_origin.loaded, eff_origin.path
-            emitter.effect(i, effect, str(eff_origin.loc), text,
-                           lambda off, ld=loaded, pa=path: str(ld.locate_in_string(pa, off)))
+            emitter.effect(i, effect, str(eff_origin.loc), text, _locator(eff_origin))
         self.effects[cid] = compiled_effects
         data = {
             "id": cid,
@@ -366,8 +369,8 @@ class _Compiler:
         go = self.m.game_origin
         for name in self.m.game.get("events", {}):
             if name in EVENTS and name not in self.used_events:
-                origin = go[("events", name)]
-                self.diags.warning(origin.loaded.locate_key(origin.path), f"no effect reacts to the event `{name}`",
+                listed = go[("events", name)]
+                self.diags.warning(listed.loaded.locate_key(listed.path), f"no effect reacts to the event `{name}`",
                                    "remove it from `game.events`, or give a card an effect on it")
         for name in sorted(set(params) - self.used_params):
             where = go.get(("params", name))
@@ -446,6 +449,20 @@ class _Compiler:
         ), multiline=True)
         blocks = [*self.class_blocks, *self.blocks.values()]
         return module(header, chash, blocks, rules)
+
+
+def _at_in(origin: Origin | None) -> Callable[[str], Origin | None]:
+    """Where a key of the mapping at `origin` is written."""
+    def at(key: str) -> Origin | None:
+        return origin.at(key) if origin else None
+    return at
+
+
+def _locator(origin: Origin) -> Callable[[int], str]:
+    """`file:line:col` of an offset inside the DSL string at `origin`."""
+    def locate(offset: int) -> str:
+        return str(origin.loaded.locate_in_string(origin.path, offset))
+    return locate
 
 
 def _default_name(cid: str) -> str:

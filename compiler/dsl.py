@@ -1,10 +1,13 @@
 """Parse effect DSL strings (Lark, LALR) into the typed IR."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
+from typing import Any, Literal, TypeVar, cast
 
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.tree import Meta
 
 from . import ir
 from .sources import grammar_text
@@ -28,243 +31,255 @@ def parser() -> Lark:
     return Lark(grammar_text(), parser="lalr", propagate_positions=True, maybe_placeholders=False)
 
 
-def _pos(meta_or_tok) -> int:
-    if isinstance(meta_or_tok, Token):
-        return meta_or_tok.start_pos or 0
-    return getattr(meta_or_tok, "start_pos", 0) or 0
+def _pos(where: Token | Meta) -> int:
+    if isinstance(where, Token):
+        return where.start_pos or 0
+    start: int | None = getattr(where, "start_pos", None)  # (an empty Meta has no positions)
+    return start or 0
 
 
-@v_args(meta=True)
-class _ToIR(Transformer):
+# What the grouping rules hand on to the effect rules.
+_Usage = tuple[bool, bool]  # may, once per game
+_AgeFilter = tuple[Literal["age"], int, int]  # age, offset of the age
+_WhenCond = tuple[Literal["if"], ir.Expr]
+# event, age, condition, offset of the event, offset of the age, `whenever`
+_Trigger = tuple[str, int | None, ir.Expr | None, int, int, bool]
+_Actions = tuple[ir.Action, ...]
+
+
+def _bin(op: str) -> Callable[[_ToIR, Meta, ir.Expr, ir.Expr], ir.BinOp]:
+    def f(self: _ToIR, meta: Meta, left: ir.Expr, right: ir.Expr) -> ir.BinOp:
+        return ir.BinOp(op, left, right, pos=_pos(meta))
+    return f
+
+
+def _coin(mode: str) -> Callable[..., ir.CoinSel]:
+    def f(self: _ToIR, meta: Meta, pouch: bool = False) -> ir.CoinSel:
+        return ir.CoinSel(mode, pouch, pos=_pos(meta))
+    return f
+
+
+def _simple(name: str) -> Callable[..., ir.Simple]:
+    def f(self: _ToIR, meta: Meta, *tokens: Token) -> ir.Simple:  # (`swap chosen tavern CARDS` keeps CARDS)
+        return ir.Simple(name, pos=_pos(meta))
+    return f
+
+
+@v_args(meta=True, inline=True)  # a callback takes the rule's meta, then its children in grammar order
+class _ToIR(Transformer[Token, ir.Effect]):
     # expressions
-    def num(self, meta, c):
-        return ir.Num(int(c[0]), pos=_pos(c[0]))
+    def num(self, meta: Meta, value: Token) -> ir.Num:
+        return ir.Num(int(value), pos=_pos(value))
 
-    def var(self, meta, c):
-        return ir.Var(str(c[0]), pos=_pos(c[0]))
+    def var(self, meta: Meta, name: Token) -> ir.Var:
+        return ir.Var(str(name), pos=_pos(name))
 
-    def call(self, meta, c):
-        return ir.Call(str(c[0]), tuple(c[1:]), pos=_pos(c[0]))
-
-    def _bin(op):  # noqa: N805 - helper factory
-        def f(self, meta, c):
-            return ir.BinOp(op, c[0], c[1], pos=_pos(meta))
-        return f
+    def call(self, meta: Meta, name: Token, *args: ir.Expr) -> ir.Call:
+        return ir.Call(str(name), args, pos=_pos(name))
 
     add, sub, mul, div = _bin("+"), _bin("-"), _bin("*"), _bin("/")
 
-    def compare(self, meta, c):
-        return ir.Compare(str(c[1]), c[0], c[2], pos=_pos(meta))
+    def compare(self, meta: Meta, left: ir.Expr, op: Token, right: ir.Expr) -> ir.Compare:
+        return ir.Compare(str(op), left, right, pos=_pos(meta))
 
-    def is_(self, meta, c):
-        return ir.Is(c[0], str(c[1]), pos=_pos(meta), arg_pos=_pos(c[1]))
+    def is_(self, meta: Meta, subject: ir.Expr, name: Token) -> ir.Is:
+        return ir.Is(subject, str(name), pos=_pos(meta), arg_pos=_pos(name))
 
-    def not_(self, meta, c):
-        return ir.Not(c[0], pos=_pos(meta))
+    def not_(self, meta: Meta, operand: ir.Expr) -> ir.Not:
+        return ir.Not(operand, pos=_pos(meta))
 
-    def and_(self, meta, c):
-        return ir.BoolOp("and", c[0], c[1], pos=_pos(meta))
+    def and_(self, meta: Meta, left: ir.Expr, right: ir.Expr) -> ir.BoolOp:
+        return ir.BoolOp("and", left, right, pos=_pos(meta))
 
-    def or_(self, meta, c):
-        return ir.BoolOp("or", c[0], c[1], pos=_pos(meta))
+    def or_(self, meta: Meta, left: ir.Expr, right: ir.Expr) -> ir.BoolOp:
+        return ir.BoolOp("or", left, right, pos=_pos(meta))
 
-    def ifelse(self, meta, c):
-        return ir.IfElse(c[0], c[1], c[2], pos=_pos(meta))
+    def ifelse(self, meta: Meta, then: ir.Expr, cond: ir.Expr, otherwise: ir.Expr) -> ir.IfElse:
+        return ir.IfElse(then, cond, otherwise, pos=_pos(meta))
 
-    def count_set(self, meta, c):
-        return ir.CountSet(c[0], pos=_pos(meta))
+    def count_set(self, meta: Meta, cards: ir.CardSet) -> ir.CountSet:
+        return ir.CountSet(cards, pos=_pos(meta))
 
     # card sets, places, coins, decks
-    def set_last(self, meta, c):
-        kind = "dwarf" if str(c[0]).startswith("dwar") else "card"
-        cols = c[1]
+    def set_last(self, meta: Meta, kind: Token, cols: bool | str) -> ir.CardSet:
+        kind_name = "dwarf" if str(kind).startswith("dwar") else "card"
         if isinstance(cols, str):
-            return ir.CardSet(kind, False, only=cols, pos=_pos(meta))
-        return ir.CardSet(kind, cols, pos=_pos(meta))
+            return ir.CardSet(kind_name, False, only=cols, pos=_pos(meta))
+        return ir.CardSet(kind_name, cols, pos=_pos(meta))
 
-    def cols_other(self, meta, c):
+    def cols_other(self, meta: Meta) -> bool:
         return True
 
-    def cols_any(self, meta, c):
+    def cols_any(self, meta: Meta) -> bool:
         return False
 
-    def cols_one(self, meta, c):
-        return str(c[0])
+    def cols_one(self, meta: Meta, column: Token) -> str:
+        return str(column)
 
-    def place_chosen(self, meta, c):
+    def place_chosen(self, meta: Meta) -> ir.Place:
         return ir.Place("chosen", pos=_pos(meta))
 
-    def place_column(self, meta, c):
-        return ir.Place("column", str(c[0]), pos=_pos(meta), arg_pos=_pos(c[0]))
+    def place_column(self, meta: Meta, column: Token) -> ir.Place:
+        return ir.Place("column", str(column), pos=_pos(meta), arg_pos=_pos(column))
 
-    def place_another(self, meta, c):
+    def place_another(self, meta: Meta) -> ir.Place:
         return ir.Place("another", pos=_pos(meta))
 
-    def place_among(self, meta, c):
-        return ir.Place("among", among=tuple(str(t) for t in c), pos=_pos(meta), arg_pos=_pos(c[0]))
+    def place_among(self, meta: Meta, *columns: Token) -> ir.Place:
+        return ir.Place("among", among=tuple(str(t) for t in columns), pos=_pos(meta), arg_pos=_pos(columns[0]))
 
-    def place_own(self, meta, c):
+    def place_own(self, meta: Meta) -> ir.Place:
         return ir.Place("own", pos=_pos(meta))
 
-    def place_command(self, meta, c):
+    def place_command(self, meta: Meta) -> ir.Place:
         return ir.Place("command", pos=_pos(meta))
-
-    def _coin(mode):  # noqa: N805
-        def f(self, meta, c):
-            return ir.CoinSel(mode, bool(c), pos=_pos(meta))
-        return f
 
     coin_chosen, coin_lowest, coin_highest = _coin("chosen"), _coin("lowest"), _coin("highest")
     coin_each, coin_trading, coin_other = _coin("each"), _coin("trading"), _coin("other")
 
-    def pouch(self, meta, c):
+    def pouch(self, meta: Meta) -> bool:
         return True
 
-    def zone_discard(self, meta, c):
+    def zone_discard(self, meta: Meta) -> str:
         return "discard"
 
-    def zone_camp(self, meta, c):
+    def zone_camp(self, meta: Meta) -> str:
         return "camp"
 
-    def ref_self(self, meta, c):
+    def ref_self(self, meta: Meta) -> ir.CardRef:
         return ir.CardRef(None, pos=_pos(meta))
 
-    def ref_subject(self, meta, c):
+    def ref_subject(self, meta: Meta) -> ir.CardRef:
         return ir.CardRef(None, subject=True, pos=_pos(meta))
 
-    def ref_card(self, meta, c):
-        return ir.CardRef(str(c[0]), pos=_pos(c[0]))
+    def ref_card(self, meta: Meta, card: Token) -> ir.CardRef:
+        return ir.CardRef(str(card), pos=_pos(card))
 
-    def deck_age(self, meta, c):
-        return ir.Deck(int(c[0]), pos=_pos(meta))
+    def deck_age(self, meta: Meta, age: Token) -> ir.Deck:
+        return ir.Deck(int(age), pos=_pos(meta))
 
-    def deck_current(self, meta, c):
+    def deck_current(self, meta: Meta) -> ir.Deck:
         return ir.Deck(None, pos=_pos(meta))
 
-    def rest_shuffled(self, meta, c):
+    def rest_shuffled(self, meta: Meta) -> str:
         return "shuffled"
 
-    def rest_bottom(self, meta, c):
+    def rest_bottom(self, meta: Meta) -> str:
         return "bottom"
 
-    def pick_chosen(self, meta, c):
-        return (c[0], c[1])
+    def pick_chosen(self, meta: Meta, count: ir.Expr, cards: ir.CardSet) -> tuple[ir.Expr, ir.CardSet]:
+        return (count, cards)
 
     # actions
-    def transform_coin(self, meta, c):
-        return ir.Transform(c[0], c[1], pos=_pos(meta))
+    def transform_coin(self, meta: Meta, coins: ir.CoinSel, amount: ir.Expr) -> ir.Transform:
+        return ir.Transform(coins, amount, pos=_pos(meta))
 
-    def exchange(self, meta, c):
-        return ir.Exchange(c[0], str(c[1]), pos=_pos(meta), arg_pos=_pos(c[1]))
+    def exchange(self, meta: Meta, coins: ir.CoinSel, coin: Token) -> ir.Exchange:
+        return ir.Exchange(coins, str(coin), pos=_pos(meta), arg_pos=_pos(coin))
 
-    def gain_gem(self, meta, c):
-        return ir.GainGem(int(c[0]), pos=_pos(meta), arg_pos=_pos(c[0]))
+    def gain_gem(self, meta: Meta, value: Token) -> ir.GainGem:
+        return ir.GainGem(int(value), pos=_pos(meta), arg_pos=_pos(value))
 
-    def place(self, meta, c):
-        return ir.PlaceCard(c[0], c[1], pos=_pos(meta))
+    def place(self, meta: Meta, card: ir.CardRef, place: ir.Place) -> ir.PlaceCard:
+        return ir.PlaceCard(card, place, pos=_pos(meta))
 
-    def discard(self, meta, c):
-        count, cards = c[0]
+    def discard(self, meta: Meta, pick: tuple[ir.Expr, ir.CardSet]) -> ir.Discard:
+        count, cards = pick
         return ir.Discard(count, cards, pos=_pos(meta))
 
-    def discard_top(self, meta, c):
-        return ir.DiscardTop(c[0], pos=_pos(meta))
+    def discard_top(self, meta: Meta, deck: ir.Deck) -> ir.DiscardTop:
+        return ir.DiscardTop(deck, pos=_pos(meta))
 
-    def look(self, meta, c):
-        return ir.Look(c[0], c[1], c[2], c[3], pos=_pos(meta))
+    def look(self, meta: Meta, count: ir.Expr, deck: ir.Deck, take: ir.Expr, rest: str) -> ir.Look:
+        return ir.Look(count, deck, take, rest, pos=_pos(meta))
 
-    def recruit_hero(self, meta, c):
-        return ir.RecruitHero(not c, pos=_pos(meta))
+    def recruit_hero(self, meta: Meta, uncounted: Token | None = None) -> ir.RecruitHero:
+        return ir.RecruitHero(uncounted is None, pos=_pos(meta))
 
-    def place_under(self, meta, c):
-        return ir.PlaceUnder(c[0], c[1], pos=_pos(meta))
+    def place_under(self, meta: Meta, card: ir.CardRef, deck: ir.Deck) -> ir.PlaceUnder:
+        return ir.PlaceUnder(card, deck, pos=_pos(meta))
 
-    def discard_coin(self, meta, c):
-        return ir.DiscardCoin(c[0], pos=_pos(meta))
+    def discard_coin(self, meta: Meta, coins: ir.CoinSel) -> ir.DiscardCoin:
+        return ir.DiscardCoin(coins, pos=_pos(meta))
 
-    def take_from(self, meta, c):
-        return ir.TakeFrom(c[0], c[2], pos=_pos(meta))
+    def take_from(self, meta: Meta, count: ir.Expr, cards: Token, zone: str) -> ir.TakeFrom:
+        return ir.TakeFrom(count, zone, pos=_pos(meta))
 
-    def return_hero(self, meta, c):
-        return ir.ReturnHero(str(c[0]), pos=_pos(meta), arg_pos=_pos(c[0]))
+    def return_hero(self, meta: Meta, cls: Token) -> ir.ReturnHero:
+        return ir.ReturnHero(str(cls), pos=_pos(meta), arg_pos=_pos(cls))
 
-    def choose_class(self, meta, c):
+    def choose_class(self, meta: Meta) -> ir.ChooseClass:
         return ir.ChooseClass(pos=_pos(meta))
 
-    def advance_track(self, meta, c):
-        return ir.AdvanceTrack(c[0] if c else None, pos=_pos(meta))
+    def advance_track(self, meta: Meta, steps: ir.Expr | None = None) -> ir.AdvanceTrack:
+        return ir.AdvanceTrack(steps, pos=_pos(meta))
 
-    def add_tokens(self, meta, c):
-        return ir.Tokens(1, c[0], pos=_pos(meta))
+    def add_tokens(self, meta: Meta, amount: ir.Expr, tokens: Token) -> ir.Tokens:
+        return ir.Tokens(1, amount, pos=_pos(meta))
 
-    def remove_tokens(self, meta, c):
-        return ir.Tokens(-1, c[0], pos=_pos(meta))
-
-    def _simple(name):  # noqa: N805
-        def f(self, meta, c):
-            return ir.Simple(name, pos=_pos(meta))
-        return f
+    def remove_tokens(self, meta: Meta, amount: ir.Expr, tokens: Token) -> ir.Tokens:
+        return ir.Tokens(-1, amount, pos=_pos(meta))
 
     swap_tavern, capture, cancel, face_down = _simple("swap"), _simple("capture"), _simple("cancel"), \
         _simple("face-down")
 
-    def each_other(self, meta, c):
-        return ir.EachOther(c[0], pos=_pos(meta))
+    def each_other(self, meta: Meta, action: ir.Action) -> ir.EachOther:
+        return ir.EachOther(action, pos=_pos(meta))
 
-    def actions(self, meta, c):
-        return tuple(c)
+    def actions(self, meta: Meta, *actions: ir.Action) -> _Actions:
+        return actions
 
     # effects
-    def usage(self, meta, c):
-        return (any(str(t) == "may" for t in c), any(t == "once" for t in c))
+    def usage(self, meta: Meta, *flags: str) -> _Usage:  # flags: the MAY token, once_per_game's "once"
+        return (any(str(t) == "may" for t in flags), any(t == "once" for t in flags))
 
-    def once_per_game(self, meta, c):
+    def once_per_game(self, meta: Meta, once: Token) -> str:
         return "once"
 
-    def trigger(self, meta, c):
-        owner = str(c[0]) == "whenever"
-        c = c[1:]
-        event = str(c[0])
-        age = cond = None
+    def trigger(self, meta: Meta, when: Token, event: Token, *filters: _AgeFilter | _WhenCond) -> _Trigger:
+        owner = str(when) == "whenever"
+        age: int | None = None
+        cond: ir.Expr | None = None
         age_pos = 0
-        for item in c[1:]:
-            if isinstance(item, tuple) and item[0] == "age":
+        for item in filters:
+            if item[0] == "age":
                 age, age_pos = item[1], item[2]
-            elif isinstance(item, tuple) and item[0] == "if":
+            elif item[0] == "if":
                 cond = item[1]
-        return (event, age, cond, _pos(c[0]), age_pos, owner)
+        return (str(event), age, cond, _pos(event), age_pos, owner)
 
-    def age_filter(self, meta, c):
-        return ("age", int(c[0]), _pos(c[0]))
+    def age_filter(self, meta: Meta, age: Token) -> _AgeFilter:
+        return ("age", int(age), _pos(age))
 
-    def when_cond(self, meta, c):
-        return ("if", c[0])
+    def when_cond(self, meta: Meta, cond: ir.Expr) -> _WhenCond:
+        return ("if", cond)
 
-    def triggered(self, meta, c):
-        (may, once), (event, age, cond, pos, age_pos, owner), actions = c
+    def triggered(self, meta: Meta, usage: _Usage, trigger: _Trigger, actions: _Actions) -> ir.Triggered:
+        (may, once), (event, age, cond, pos, age_pos, owner) = usage, trigger
         return ir.Triggered(event, age, cond, actions, owner, may, once, pos=pos, arg_pos=age_pos)
 
-    def replacement(self, meta, c):
-        (may, once), rest = c[0], c[1:]
+    def replacement(self, meta: Meta, usage: _Usage, *rest: Token | _WhenCond | _Actions) -> ir.Replacement:
+        may, once = usage
         owner = isinstance(rest[0], Token) and rest[0].type == "ANY"
         if owner:
             rest = rest[1:]
-        name, actions = rest[0], rest[-1]
-        cond = rest[1][1] if len(rest) == 3 else None
+        # The grammar fixes the rest: NAME when_cond? actions.
+        name, actions = cast(Token, rest[0]), cast(_Actions, rest[-1])
+        cond = cast(_WhenCond, rest[1])[1] if len(rest) == 3 else None
         return ir.Replacement(str(name), actions, owner, cond, may, once, pos=_pos(name))
 
-    def modifier(self, meta, c):
-        return ir.Modifier(str(c[0]), str(c[1]), c[2], pos=_pos(c[0]))
+    def modifier(self, meta: Meta, param: Token, op: Token, amount: ir.Expr) -> ir.Modifier:
+        return ir.Modifier(str(param), str(op), amount, pos=_pos(param))
 
-    def requirement(self, meta, c):
-        return ir.Requirement(c[0], pos=_pos(meta))
+    def requirement(self, meta: Meta, cond: ir.Expr) -> ir.Requirement:
+        return ir.Requirement(cond, pos=_pos(meta))
 
-    def score(self, meta, c):
+    def score(self, meta: Meta, *c: Token | ir.Expr) -> ir.Score:
         once = len(c) == 2
-        return ir.Score(once, c[-1], pos=_pos(meta))
+        return ir.Score(once, cast(ir.Expr, c[-1]), pos=_pos(meta))  # the grammar: ONCE? expr
 
-    def enters(self, meta, c):
-        return ir.Enters(c[0], pos=_pos(meta))
+    def enters(self, meta: Meta, place: ir.Place) -> ir.Enters:
+        return ir.Enters(place, pos=_pos(meta))
 
 
 _TRANSFORMER = _ToIR()
@@ -307,16 +322,24 @@ def _terminal_text(name: str) -> str:
     return {"NAME": "a name", "INT": "a number", "CMP": "a comparison"}.get(name, name.lower())
 
 
+def _stream_pos(err: UnexpectedInput) -> int | None:
+    """The offset of the problem, if lark knows it (its errors set an int, though the base class
+    declares `pos_in_stream = None` only)."""
+    pos: int | None = getattr(err, "pos_in_stream", None)
+    return pos
+
+
 def _describe(err: UnexpectedInput, text: str) -> tuple[str, str | None]:
     label = None
     try:
         label = err.match_examples(parser().parse, _EXAMPLES, use_accepts=True)
     except Exception:  # match_examples re-parses examples; never let it mask the real error
         label = None
-    if isinstance(err, UnexpectedCharacters) and text[err.pos_in_stream:err.pos_in_stream + 1] in "\r\n":
-        return "unexpected line break in effect", "write the effect on one line (a `>-` block folds its lines)"
-    if isinstance(err, UnexpectedCharacters):
-        ch = text[err.pos_in_stream] if err.pos_in_stream < len(text) else ""
+    pos = _stream_pos(err)
+    if isinstance(err, UnexpectedCharacters) and pos is not None:  # (the lexer always sets the position)
+        if text[pos:pos + 1] in "\r\n":
+            return "unexpected line break in effect", "write the effect on one line (a `>-` block folds its lines)"
+        ch = text[pos] if pos < len(text) else ""
         base = f"unexpected character `{ch}` in effect" if ch.isprintable() else \
             f"unexpected character U+{ord(ch):04X} in effect"
     elif isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
@@ -331,7 +354,7 @@ def _describe(err: UnexpectedInput, text: str) -> tuple[str, str | None]:
     return (f"{base}: {label}" if label else base), hint
 
 
-def _too_deep(tree: Tree) -> Tree | None:
+def _too_deep(tree: Tree[Token]) -> Tree[Token] | None:
     """The first node nested deeper than MAX_NESTING (walked without recursion), or None."""
     stack = [(tree, 1)]
     while stack:
@@ -347,7 +370,7 @@ def parse_effect(text: str) -> ir.Effect:
     try:
         tree = parser().parse(text)
     except UnexpectedInput as err:
-        offset = getattr(err, "pos_in_stream", None)
+        offset = _stream_pos(err)
         if offset is None or offset < 0:
             offset = len(text.rstrip())
         if isinstance(err, UnexpectedToken) and err.token.type == "$END":
@@ -374,11 +397,20 @@ def parse_expr(text: str) -> ir.Expr:
     return _shift(effect.expr, -6)
 
 
-def _shift(node, delta: int):
+_N = TypeVar("_N", bound=ir.Node)
+
+
+def _shift(node: _N, delta: int) -> _N:
     """Return `node` with every position moved by `delta` (for prefixed parses)."""
-    if isinstance(node, tuple):
-        return tuple(_shift(n, delta) for n in node)
-    if not isinstance(node, ir.Node):
-        return node
-    values = {k: (v + delta if k in ("pos", "arg_pos") else _shift(v, delta)) for k, v in node.__dict__.items()}
+    values: dict[str, Any] = {k: (v + delta if k in ("pos", "arg_pos") else _shift_value(v, delta))
+                              for k, v in node.__dict__.items()}
     return type(node)(**values)
+
+
+def _shift_value(value: object, delta: int) -> object:
+    """A node's field with the positions in it moved (nodes, tuples of nodes; other values as they are)."""
+    if isinstance(value, tuple):
+        return tuple(_shift_value(v, delta) for v in value)
+    if isinstance(value, ir.Node):
+        return _shift(value, delta)
+    return value

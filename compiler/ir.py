@@ -6,6 +6,7 @@ naming something the checker resolves (a class, column, coin, gem or age) also k
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Union
 
@@ -273,7 +274,7 @@ class Enters(Node):
 Effect = Union[Triggered, Replacement, Modifier, Requirement, Score, Enters]
 
 
-def children(node: Node):
+def children(node: Node) -> Iterator[Node]:
     """Yield the direct child nodes of `node` (for generic walks)."""
     for value in node.__dict__.values():
         if isinstance(value, Node):
@@ -282,7 +283,7 @@ def children(node: Node):
             yield from (v for v in value if isinstance(v, Node))
 
 
-def walk(node: Node):
+def walk(node: Node) -> Iterator[Node]:
     """Yield `node` and all its descendants, depth first."""
     yield node
     for child in children(node):

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from nidavellir.errors import suggest
 
 from .diagnostics import Diagnostics, Location, RulesError
 from .schema import is_valid, load_schema, validate
-from .yamlload import Loaded, load_yaml
+from .yamlload import JsonDict, JsonPath, Loaded, load_yaml
 
 # A rules folder with more files than this is refused (never silently cut short).
 MAX_FILES_PER_LAYER = 2000
@@ -23,13 +23,13 @@ MAX_FILES_PER_LAYER = 2000
 class Origin:
     """Where a merged value was written: the file and the JSON path inside it."""
     loaded: Loaded
-    path: tuple
+    path: JsonPath
 
     @property
     def loc(self) -> Location:
         return self.loaded.locate(self.path)
 
-    def at(self, *more) -> "Origin":
+    def at(self, *more: str | int) -> "Origin":
         return Origin(self.loaded, self.path + tuple(more))
 
 
@@ -45,19 +45,25 @@ class Layer:
     complete: bool = True  # False when a file could not be read or checked at all
 
 
+# A deck entry, by age and (card, min_players); (age, None): the deck itself.
+DeckKey = tuple[int, tuple[str, int] | None]
+# A key path in the merged `game` (ids for the entries of an id list): where its value was written.
+GameOrigins = dict[JsonPath, Origin]
+
+
 @dataclass
 class Merged:
     layers: list[Layer] = field(default_factory=list)
-    game: dict = field(default_factory=dict)
-    game_origin: dict = field(default_factory=dict)  # key path tuple -> Origin
-    cards: dict[str, dict] = field(default_factory=dict)
+    game: JsonDict = field(default_factory=dict)
+    game_origin: GameOrigins = field(default_factory=dict)
+    cards: dict[str, JsonDict] = field(default_factory=dict)
     card_origin: dict[str, dict[str, Origin]] = field(default_factory=dict)  # id -> field -> Origin
     card_layers: dict[str, list[str]] = field(default_factory=dict)  # id -> layers that touched it
-    decks: dict[int, list[dict]] = field(default_factory=dict)
-    deck_origin: dict[tuple, Origin] = field(default_factory=dict)  # (age, (card, min_players)); (age, None): the deck
-    interpretations: dict[str, dict] = field(default_factory=dict)
+    decks: dict[int, list[JsonDict]] = field(default_factory=dict)
+    deck_origin: dict[DeckKey, Origin] = field(default_factory=dict)
+    interpretations: dict[str, JsonDict] = field(default_factory=dict)
     sources: list[Loaded] = field(default_factory=list)
-    removed: dict[str, dict] = field(default_factory=dict)  # id -> a card a later layer removed
+    removed: dict[str, JsonDict] = field(default_factory=dict)  # id -> a card a later layer removed
 
 
 def layer_files(path: Path) -> list[Path]:
@@ -147,7 +153,7 @@ def load_layer(path: Path, display: str, diags: Diagnostics, is_variant: bool) -
                  info.get("source", ""), files, is_variant, broken, complete)
 
 
-def _broken_cards(data: object, schema: dict) -> set[int] | None:
+def _broken_cards(data: object, schema: JsonDict) -> set[int] | None:
     """Indices of the cards that break the schema, when leaving them out makes the file valid."""
     if not isinstance(data, dict) or not isinstance(data.get("cards"), list):
         return None
@@ -160,7 +166,7 @@ def _broken_cards(data: object, schema: dict) -> set[int] | None:
 def merge(layers: list[Layer], diags: Diagnostics) -> Merged:
     m = Merged(layers=layers)
     for layer in layers:
-        seen: dict[tuple, Origin] = {}
+        seen: dict[tuple[str, str], Origin] = {}
         for f in layer.files:
             m.sources.append(f)
             data = f.data
@@ -192,7 +198,8 @@ def merge(layers: list[Layer], diags: Diagnostics) -> Merged:
     return m
 
 
-def _once(seen: dict, key: tuple, origin: Origin, diags: Diagnostics, layer: Layer) -> None:
+def _once(seen: dict[tuple[str, str], Origin], key: tuple[str, str], origin: Origin, diags: Diagnostics,
+          layer: Layer) -> None:
     if key in seen:
         first = seen[key]
         diags.error(origin.at("id").loc,
@@ -203,7 +210,7 @@ def _once(seen: dict, key: tuple, origin: Origin, diags: Diagnostics, layer: Lay
         seen[key] = origin
 
 
-def _new_id_checked(m: Merged, layer: Layer, card: dict, origin: Origin, diags: Diagnostics) -> bool:
+def _new_id_checked(m: Merged, layer: Layer, card: JsonDict, origin: Origin, diags: Diagnostics) -> bool:
     """A card a later layer names but no earlier layer defines: without a `kind` it is a change to a
     card that does not exist (an error, with the likely id); in a variant, a new card whose id is
     close to an existing one is likely a typo (a warning). False: leave the entry out."""
@@ -221,7 +228,7 @@ def _new_id_checked(m: Merged, layer: Layer, card: dict, origin: Origin, diags: 
     return True
 
 
-def _merge_card(m: Merged, layer: Layer, card: dict, origin: Origin, diags: Diagnostics) -> None:
+def _merge_card(m: Merged, layer: Layer, card: JsonDict, origin: Origin, diags: Diagnostics) -> None:
     cid = card["id"]
     target = m.cards.get(cid)
     if target is None:
@@ -234,7 +241,7 @@ def _merge_card(m: Merged, layer: Layer, card: dict, origin: Origin, diags: Diag
     m.card_layers.setdefault(cid, []).append(layer.id)
 
 
-def _merge_deck(m: Merged, deck: dict, origin: Origin) -> None:
+def _merge_deck(m: Merged, deck: JsonDict, origin: Origin) -> None:
     entries = m.decks.setdefault(deck["age"], [])
     m.deck_origin.setdefault((deck["age"], None), origin.at("age"))
     for i, entry in enumerate(deck["cards"]):
@@ -254,7 +261,7 @@ def _merge_game(m: Merged, layer: Layer, f: Loaded, game: Any, diags: Diagnostic
     _merge_value(m.game, game, Origin(f, ("game",)), (), m.game_origin, diags, layer.is_variant)
 
 
-def _merge_value(target: dict, new: dict, origin: Origin, key_path: tuple, origins: dict,
+def _merge_value(target: JsonDict, new: JsonDict, origin: Origin, key_path: tuple[str, ...], origins: GameOrigins,
                  diags: Diagnostics, variant: bool = False) -> None:
     for key, value in new.items():
         here = origin.at(key)
@@ -273,11 +280,11 @@ def _merge_value(target: dict, new: dict, origin: Origin, key_path: tuple, origi
         origins[kp] = here
 
 
-def _is_id_list(value: Any) -> bool:
+def _is_id_list(value: object) -> TypeGuard[list[JsonDict]]:
     return isinstance(value, list) and bool(value) and all(isinstance(v, dict) and "id" in v for v in value)
 
 
-def _unique_ids(new: list, origin: Origin, key_path: tuple, diags: Diagnostics) -> None:
+def _unique_ids(new: list[JsonDict], origin: Origin, key_path: tuple[str, ...], diags: Diagnostics) -> None:
     """Report an id given twice in one list (`game.classes`, a flow part, ...)."""
     first: dict[str, int] = {}
     for i, item in enumerate(new):
@@ -289,7 +296,7 @@ def _unique_ids(new: list, origin: Origin, key_path: tuple, diags: Diagnostics) 
         first.setdefault(item["id"], i)
 
 
-def _warn_new_id(ident: str, existing: list[str], here: Origin, key_path: tuple, diags: Diagnostics) -> None:
+def _warn_new_id(ident: str, existing: list[str], here: Origin, key_path: tuple[str, ...], diags: Diagnostics) -> None:
     """A variant that adds an entry whose id is close to an existing one most likely misspelt it."""
     hint = suggest(ident, existing)
     if existing and hint:
@@ -297,8 +304,8 @@ def _warn_new_id(ident: str, existing: list[str], here: Origin, key_path: tuple,
                       f"{hint} (to change an entry, use its id)")
 
 
-def _merge_by_id(old: list, new: list, origin: Origin, key_path: tuple, origins: dict,
-                 diags: Diagnostics, variant: bool = False) -> list:
+def _merge_by_id(old: list[JsonDict], new: list[JsonDict], origin: Origin, key_path: tuple[str, ...],
+                 origins: GameOrigins, diags: Diagnostics, variant: bool = False) -> list[JsonDict]:
     _unique_ids(new, origin, key_path, diags)
     result = [dict(v) for v in old]
     index = {v["id"]: i for i, v in enumerate(result)}
@@ -315,8 +322,8 @@ def _merge_by_id(old: list, new: list, origin: Origin, key_path: tuple, origins:
     return result
 
 
-def _merge_steps(old: list, new: list, origin: Origin, key_path: tuple, origins: dict,
-                 diags: Diagnostics, variant: bool = False) -> list:
+def _merge_steps(old: list[JsonDict], new: list[JsonDict], origin: Origin, key_path: tuple[str, ...],
+                 origins: GameOrigins, diags: Diagnostics, variant: bool = False) -> list[JsonDict]:
     _unique_ids(new, origin, key_path, diags)
     steps = [dict(s) for s in old]
     for i, step in enumerate(new):

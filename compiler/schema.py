@@ -6,16 +6,18 @@ import functools
 import importlib.resources
 import json
 import re
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError, relevance
+from jsonschema.protocols import Validator
 from referencing import Registry, Resource
 from referencing.exceptions import NoSuchResource
-from referencing.jsonschema import DRAFT202012
+from referencing.jsonschema import DRAFT202012, SchemaRegistry, SchemaResource
 
 from .diagnostics import Diagnostic, Diagnostics, Location, suggest
-from .yamlload import JsonPath, Loaded
+from .yamlload import JsonDict, JsonPath, Loaded
 
 __all__ = ["load_schema", "validate"]
 
@@ -35,19 +37,21 @@ def load_schema(name: str) -> dict[str, Any]:
     return schema
 
 
-def _retrieve(uri: str) -> Resource:
+def _retrieve(uri: str) -> SchemaResource:
     """Resolve ``$ref: "other.schema.json"`` to the packaged schema of that name."""
     name = uri.rsplit("/", 1)[-1]
+    # (call-arg: referencing marks its attrs classes with a `__dataclass_transform__` that mypy no
+    # longer reads, so it does not see their fields as arguments)
     if not name.endswith(_SUFFIX):
-        raise NoSuchResource(ref=uri)
+        raise NoSuchResource(ref=uri)  # type: ignore[call-arg]
     try:
         contents = load_schema(name[: -len(_SUFFIX)])
     except (OSError, ValueError) as exc:
-        raise NoSuchResource(ref=uri) from exc
+        raise NoSuchResource(ref=uri) from exc  # type: ignore[call-arg]
     return Resource.from_contents(contents, default_specification=DRAFT202012)
 
 
-_REGISTRY: Registry = Registry(retrieve=_retrieve)  # type: ignore[call-arg]
+_REGISTRY: SchemaRegistry = Registry(retrieve=_retrieve)  # type: ignore[call-arg]  # (as for NoSuchResource)
 
 
 @functools.lru_cache(maxsize=256)
@@ -59,23 +63,24 @@ def _regex(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern)
 
 
-def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Any:
+def _pattern(validator: Validator, pattern: str, instance: Any, schema: JsonDict) -> Iterator[ValidationError]:
     if validator.is_type(instance, "string") and not _regex(pattern).search(instance):
         yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
 
 # Draft 2020-12 with an exact `pattern`, and `integer` meaning an integer (YAML `2.0` is not one).
-_Validator = validators.extend(
+# (no-untyped-call: types-jsonschema leaves `extend` unannotated)
+_Validator: type[Validator] = validators.extend(  # type: ignore[no-untyped-call]
     Draft202012Validator,
     validators={"pattern": _pattern},
     type_checker=Draft202012Validator.TYPE_CHECKER.redefine(
         "integer", lambda checker, v: isinstance(v, int) and not isinstance(v, bool)),
 )
 
-_VALIDATORS: dict[int, tuple[dict[str, Any], Any]] = {}
+_VALIDATORS: dict[int, tuple[dict[str, Any], Validator]] = {}
 
 
-def _validator(schema: dict[str, Any]) -> Any:
+def _validator(schema: dict[str, Any]) -> Validator:
     """A (cached) validator; the schema itself is checked once."""
     hit = _VALIDATORS.get(id(schema))
     if hit is None or hit[0] is not schema:
@@ -134,7 +139,7 @@ _TYPES = {
 }
 
 
-def _show(value: Any) -> str:
+def _show(value: object) -> str:
     """A short, one-line rendering of a value, in backticks."""
     if isinstance(value, dict):
         return "this mapping"
@@ -146,11 +151,11 @@ def _show(value: Any) -> str:
     return "`" + text.replace("\n", "\\n").replace("\t", "\\t") + "`"
 
 
-def _plain(value: Any) -> str:
+def _plain(value: object) -> str:
     return value if isinstance(value, str) else json.dumps(value)
 
 
-def _describe(value: Any) -> str:
+def _describe(value: object) -> str:
     """What a value is, e.g. "string `abc`", "integer `3`", "mapping"."""
     if value is None:
         return "an empty value"
@@ -178,11 +183,12 @@ def _count(n: int, noun: str) -> str:
 def _diagnose(loaded: Loaded, error: ValidationError, root: dict[str, Any]) -> list[Diagnostic]:
     """Turn one jsonschema error into located, friendly diagnostics."""
     path: JsonPath = tuple(error.absolute_path)
-    kind, inst, expected, sub = error.validator, error.instance, error.validator_value, error.schema
+    kind, inst, sub = error.validator, error.instance, error.schema
+    expected: Any = error.validator_value  # the failed keyword's value in the schema
     loc = loaded.locate(path)
     if kind in ("additionalProperties", "unevaluatedProperties") and isinstance(inst, dict):
         allowed = _known_keys(sub, root)
-        extras = _extra_keys(error)
+        extras = _extra_keys(error, inst)
         if extras:
             options = [a for a in allowed if a not in inst]
             listing = f"allowed keys: {_choices(allowed)}" if 0 < len(allowed) <= 12 else None
@@ -228,7 +234,8 @@ def _diagnose(loaded: Loaded, error: ValidationError, root: dict[str, Any]) -> l
 
 def _leaf(error: ValidationError, inst: Any, loc: Location) -> list[Diagnostic]:
     """Diagnostics for the keywords that judge a single value."""
-    kind, expected, sub = error.validator, error.validator_value, error.schema
+    kind, sub = error.validator, error.schema
+    expected: Any = error.validator_value  # the failed keyword's value in the schema
     hint = None
     if kind in ("enum", "const"):
         values = list(expected) if kind == "enum" else [expected]
@@ -242,7 +249,7 @@ def _leaf(error: ValidationError, inst: Any, loc: Location) -> list[Diagnostic]:
         described = sub.get("description") if isinstance(sub, dict) else None
         form = f": {described}" if described else f" `{expected}`"
         message = f"{_show(inst)} does not match the expected form{form}"
-    elif kind in _BOUNDS:
+    elif isinstance(kind, str) and kind in _BOUNDS:
         message = _BOUNDS[kind](inst, expected)
     elif kind == "format":
         message = f"{_show(inst)} is not a valid {expected}"
@@ -257,7 +264,7 @@ def _size(inst: Any) -> int:
     return len(inst) if isinstance(inst, (str, list, dict)) else 0
 
 
-_BOUNDS = {
+_BOUNDS: dict[str, Callable[[Any, Any], str]] = {  # keyword -> message for (value, bound)
     "minimum": lambda v, n: f"{_show(v)} is too small: the minimum is {n}",
     "maximum": lambda v, n: f"{_show(v)} is too large: the maximum is {n}",
     "exclusiveMinimum": lambda v, n: f"{_show(v)} is too small: it must be greater than {n}",
@@ -272,7 +279,7 @@ _BOUNDS = {
 }
 
 
-def _pointer(root: Any, parts: Any) -> Any:
+def _pointer(root: Any, parts: Iterable[str | int]) -> Any:
     """Follow a JSON pointer (as parts) into ``root``; None if it leads nowhere."""
     node = root
     for part in parts:
@@ -283,7 +290,7 @@ def _pointer(root: Any, parts: Any) -> Any:
     return node
 
 
-def _known_keys(sub: Any, root: dict[str, Any], depth: int = 0) -> list[str]:
+def _known_keys(sub: object, root: dict[str, Any], depth: int = 0) -> list[str]:
     """Property names a schema declares, including through allOf/anyOf/oneOf,
     if/then/else and local ``$ref`` (best effort, for hints)."""
     if not isinstance(sub, dict) or depth > 8:
@@ -310,9 +317,9 @@ def _false_keys(loaded: Loaded, error: ValidationError, root: dict[str, Any]) ->
     return [path + (k,) for k in data if properties.get(k) is False]
 
 
-def _extra_keys(error: ValidationError) -> list[str]:
-    """The keys an additional/unevaluatedProperties error complains about."""
-    inst, sub = error.instance, error.schema
+def _extra_keys(error: ValidationError, inst: JsonDict) -> list[str]:
+    """The keys of `inst` an additional/unevaluatedProperties error complains about."""
+    sub = error.schema
     if error.validator == "additionalProperties" and isinstance(sub, dict):
         declared, patterns = sub.get("properties", {}), list(sub.get("patternProperties", {}))
         return [k for k in inst if k not in declared and not any(re.search(p, k) for p in patterns)]
@@ -327,7 +334,8 @@ def _no_form(loaded: Loaded, error: ValidationError, inst: Any, root: dict[str, 
     if own and all(sub.validator == "type" for sub in own):
         types: list[str] = []
         for sub in own:
-            for t in [sub.validator_value] if isinstance(sub.validator_value, str) else sub.validator_value:
+            value: Any = sub.validator_value  # a type name, or a list of them
+            for t in [value] if isinstance(value, str) else value:
                 if _TYPES.get(t, t) not in types:
                     types.append(_TYPES.get(t, t))
         return f"expected {' or '.join(types)}, got {_describe(inst)}"

@@ -14,7 +14,7 @@ DEFAULT_PLAYERS = (2, 5)
 MAX_TURNS = 20  # more turns in an age than this is likely a deck far too large
 
 
-def _loc(m: Merged, *path: Any) -> Location:
+def _loc(m: Merged, *path: str | int) -> Location:
     """The location of the longest part of `path` the merged game knows (keys as written)."""
     for end in range(len(path), 0, -1):
         origin = m.game_origin.get(tuple(path[:end]))
@@ -83,7 +83,7 @@ def _gems(m: Merged, diags: Diagnostics, allowed: range) -> None:
     special = {s["value"] for s in gems.get("special", [])}
     by_players = gems.get("by_players", {})
     for n in allowed:
-        key = str(n) if str(n) in by_players else n
+        key: str | int = str(n) if str(n) in by_players else n
         dealt = by_players.get(key)
         if dealt is None:
             continue

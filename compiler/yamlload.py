@@ -11,13 +11,18 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Callable
+from enum import Enum
 from pathlib import Path
-from typing import Any, Union
+from typing import Any, Final, Protocol, TypeVar, Union, final
 
 import yaml
 from yaml.events import (
     AliasEvent,
+    CollectionEndEvent,
+    CollectionStartEvent,
     DocumentStartEvent,
+    Event,
     MappingEndEvent,
     MappingStartEvent,
     ScalarEvent,
@@ -28,15 +33,18 @@ from yaml.events import (
 
 from .diagnostics import Diagnostic, Location, RulesError, register_source, suggest
 
-__all__ = ["Loaded", "load_yaml", "MAX_DEPTH", "MAX_NODES", "JsonPath"]
+__all__ = ["Loaded", "load_yaml", "MAX_DEPTH", "MAX_NODES", "JsonPath", "JsonDict"]
 
 MAX_DEPTH = 64
 MAX_NODES = 200_000
 
 JsonPath = tuple[Union[str, int], ...]
+# A loaded mapping. Its values are plain data (dicts with string keys, lists, str, int, float, bool,
+# None) of a user's file: checked against the schemas, then read freely, hence `Any`.
+JsonDict = dict[str, Any]
 
 try:  # libyaml's parser is ~15x faster; both are event parsers with the same marks.
-    _ParserClass: type = yaml.CSafeLoader
+    _ParserClass: type[yaml.CSafeLoader | yaml.SafeLoader] = yaml.CSafeLoader
     _BYTE_OFFSETS = True  # libyaml reports reader errors as UTF-8 byte offsets
 except AttributeError:  # pragma: no cover - PyYAML built without libyaml
     _ParserClass = yaml.SafeLoader
@@ -48,7 +56,8 @@ SEQ, MAP, MERGE = _T + "seq", _T + "map", _T + "merge"
 _AS_STRING = {_T + "timestamp", _T + "binary", _T + "value", _T + "yaml"}
 _BOOLS = {"yes": True, "no": False, "true": True, "false": False, "on": True, "off": False}
 _BREAKS = "\r\n\x85\u2028\u2029"
-_RESOLVERS = yaml.SafeLoader.yaml_implicit_resolvers
+# first character -> (tag, pattern) in the order they are tried
+_RESOLVERS: dict[str | None, list[tuple[str, re.Pattern[str]]]] = yaml.SafeLoader.yaml_implicit_resolvers
 _RESOLVED: dict[str, str] = {}  # plain scalar text -> tag (short values only)
 
 
@@ -72,7 +81,10 @@ def _short_tag(tag: str) -> str:
     return "!!" + tag[len(_T):] if tag.startswith(_T) else tag
 
 
-def _sexagesimal(text: str, kind: type) -> Any:
+_Number = TypeVar("_Number", int, float)
+
+
+def _sexagesimal(text: str, kind: type[_Number]) -> _Number:
     total = kind(0)
     for part in text.split(":"):
         total = total * 60 + kind(part)
@@ -121,22 +133,45 @@ _Scalar = tuple[int, int, int, int, str, str]
 
 class _Seq:
     __slots__ = ("line", "col", "items")
+    line: int
+    col: int
+    items: list[_Node]
 
 
 class _Map:
-    __slots__ = ("line", "col", "entries")  # entries: key -> (key node, value node)
+    __slots__ = ("line", "col", "entries")
+    line: int
+    col: int
+    entries: dict[str, tuple[_Node, _Node]]  # key -> (key node, value node)
 
 
 class _Alias:
     __slots__ = ("line", "col", "target")
+    line: int
+    col: int
+    target: _Node
 
 
 _Node = Union[_Scalar, _Seq, _Map, _Alias]
 
 
+class _Mark(Protocol):
+    """A parser position, PyYAML's or libyaml's (0-based)."""
+
+    line: int
+    column: int
+
+
 def _pos(node: _Node) -> tuple[int, int]:
     """0-based (line, column) where a node starts."""
-    return (node[0], node[1]) if type(node) is tuple else (node.line, node.col)
+    return (node[0], node[1]) if isinstance(node, tuple) else (node.line, node.col)
+
+
+def _start_mark(ev: Event) -> _Mark:
+    """Where an event starts (the parser marks every event it emits)."""
+    mark = ev.start_mark
+    assert mark is not None
+    return mark
 
 
 class _Anchor:
@@ -146,14 +181,41 @@ class _Anchor:
         self.node, self.data, self.size, self.height, self.tag = node, data, size, height, tag
 
 
+class _Key(Enum):
+    """What a mapping waits for when it is not a key's value."""
+
+    NONE = 0
+    BAD = 1
+
+
+_NO_KEY: Final = _Key.NONE  # the next child of a mapping is a key
+_BAD_KEY: Final = _Key.BAD  # the pending key was rejected: drop its value
+# (module names: reading them is faster than reading enum members)
+
+
 class _Frame:
     """An open collection: its node, its data, and bookkeeping."""
 
-    __slots__ = ("node", "data", "is_map", "key", "key_node", "height", "count0", "anchor")
+    __slots__ = ("height", "count0", "anchor")
+    height: int
+    count0: int
+    anchor: str | None
 
 
-_NO_KEY = object()  # the next child of a mapping is a key
-_BAD_KEY = object()  # the pending key was rejected: drop its value
+@final
+class _SeqFrame(_Frame):
+    __slots__ = ("node", "data")
+    node: _Seq
+    data: list[Any]
+
+
+@final
+class _MapFrame(_Frame):
+    __slots__ = ("node", "data", "key", "key_node")
+    node: _Map
+    data: JsonDict
+    key: str | _Key  # the pending key, or what the mapping waits for
+    key_node: _Node  # (set with each key)
 
 
 class _Stop(Exception):
@@ -169,7 +231,7 @@ def _copy(data: Any) -> Any:
     return data
 
 
-def _placeholder(mark: Any) -> _Scalar:
+def _placeholder(mark: _Mark) -> _Scalar:
     """Stands for a value that was rejected (and already reported)."""
     return (mark.line, mark.column, mark.line, mark.column, "", "")
 
@@ -181,18 +243,18 @@ class _Builder:
         self.path, self.text = path, text
         self.diags: list[Diagnostic] = []
         self.anchors: dict[str, _Anchor | None] = {}  # None: still being built
-        self.stack: list[_Frame] = []
+        self.stack: list[_SeqFrame | _MapFrame] = []
         self.count = 0
         self.docs = 0
         self.root: _Node | None = None
         self.data: Any = None
 
-    def loc(self, where: Any) -> Location:
+    def loc(self, where: _Mark | _Node) -> Location:
         """Location of a parser mark or of a node."""
-        line, col = (where.line, where.column) if hasattr(where, "column") else _pos(where)
+        line, col = _pos(where) if isinstance(where, (tuple, _Seq, _Map, _Alias)) else (where.line, where.column)
         return Location(self.path, line + 1, col + 1)
 
-    def error(self, where: Any, message: str, hint: str | None = None) -> None:
+    def error(self, where: _Mark | _Node, message: str, hint: str | None = None) -> None:
         self.diags.append(Diagnostic(self.loc(where), message, hint))
 
     # -- the event loop ----------------------------------------------------
@@ -211,45 +273,45 @@ class _Builder:
             if parser is not None:
                 parser.dispose()
 
-    def _events(self, get_event: Any) -> None:
+    def _events(self, get_event: Callable[[], Event | None]) -> None:
         stack = self.stack
         while True:
             ev = get_event()
-            kind = type(ev)
-            if kind is ScalarEvent:
+            # (exact types, cheaper than isinstance: the parser makes no subclasses)
+            if type(ev) is ScalarEvent:
                 self._scalar(ev)
-            elif kind is MappingStartEvent or kind is SequenceStartEvent:
+            elif type(ev) is MappingStartEvent or type(ev) is SequenceStartEvent:
                 if len(stack) >= MAX_DEPTH:
                     # Stop at once: even scanning a very deep subtree is quadratic in libyaml.
-                    self.error(ev.start_mark, f"document too deeply nested (more than {MAX_DEPTH} levels)")
+                    self.error(_start_mark(ev), f"document too deeply nested (more than {MAX_DEPTH} levels)")
                     raise _Stop
-                self._start(ev, kind is MappingStartEvent)
-            elif kind is MappingEndEvent or kind is SequenceEndEvent:
+                self._start(ev, type(ev) is MappingStartEvent)
+            elif type(ev) is MappingEndEvent or type(ev) is SequenceEndEvent:
                 self._end(ev)
-            elif kind is AliasEvent:
+            elif type(ev) is AliasEvent:
                 self._alias(ev)
-            elif kind is DocumentStartEvent:
+            elif type(ev) is DocumentStartEvent:
                 self.docs += 1
                 if self.docs > 1:
                     self.error(
-                        ev.start_mark,
+                        _start_mark(ev),
                         "a rules file must hold a single YAML document; a second one starts here",
                         "remove the `---` line, or split the file in two",
                     )
                     raise _Stop
-            elif kind is StreamEndEvent:
+            elif type(ev) is StreamEndEvent:
                 return
 
-    def _count(self, n: int, mark: Any) -> None:
+    def _count(self, n: int, mark: _Mark) -> None:
         self.count += n
         if self.count > MAX_NODES:
             self._too_many(mark)
 
-    def _too_many(self, mark: Any) -> None:
+    def _too_many(self, mark: _Mark) -> None:
         self.error(mark, f"too many nodes (alias expansion?): more than {MAX_NODES} values")
         raise _Stop
 
-    def _define(self, anchor: str | None, mark: Any) -> bool:
+    def _define(self, anchor: str | None, mark: _Mark) -> bool:
         if anchor is None:
             return False
         if anchor in self.anchors:
@@ -259,9 +321,11 @@ class _Builder:
 
     # -- nodes -------------------------------------------------------------
     def _scalar(self, ev: ScalarEvent) -> None:
+        start, end = ev.start_mark, ev.end_mark
+        assert start is not None and end is not None  # (the parser marks every event)
         self.count += 1  # (inlined _count: this is the hot path)
         if self.count > MAX_NODES:
-            self._too_many(ev.start_mark)
+            self._too_many(start)
         text, tag = ev.value, ev.tag
         if tag is None:
             tag = _resolve(text) if ev.implicit[0] else STR
@@ -269,86 +333,90 @@ class _Builder:
             tag = STR
         value: Any = text
         if tag != STR:
-            value, tag = self._convert(ev, text, tag)
-        start, end = ev.start_mark, ev.end_mark
+            value, tag = self._convert(start, text, tag)
         node = (start.line, start.column, end.line, end.column, ev.style or "", text)
         if ev.anchor is not None and self._define(ev.anchor, start):
             self.anchors[ev.anchor] = _Anchor(node, value, 1, 0, tag)
         self._add(value, node, 0, tag)
 
-    def _convert(self, ev: ScalarEvent, text: str, tag: str) -> tuple[Any, str | None]:
+    def _convert(self, mark: _Mark, text: str, tag: str) -> tuple[Any, str | None]:
         """Value of a non-string scalar, and its tag (None once reported as invalid)."""
         if tag == INT or tag == FLOAT:
             try:
                 return (_to_int(text) if tag == INT else _to_float(text)), tag
             except OverflowError:
-                self.error(ev.start_mark, f"`{text[:40]}...` is too large a number")
+                self.error(mark, f"`{text[:40]}...` is too large a number")
             except ValueError:
                 what = "integer" if tag == INT else "number"
-                self.error(ev.start_mark, f"`{text[:40]}` is not a valid {what}")
+                self.error(mark, f"`{text[:40]}` is not a valid {what}")
         elif tag == BOOL:
             if text.lower() in _BOOLS:
                 return _BOOLS[text.lower()], tag
-            self.error(ev.start_mark, f"`{text[:40]}` is not a valid boolean", "use true or false")
+            self.error(mark, f"`{text[:40]}` is not a valid boolean", "use true or false")
         elif tag == NULL:
             return None, tag
         elif tag in _AS_STRING or tag == MERGE:
             return text, tag
         else:
-            self._bad_tag(ev.start_mark, tag)
+            self._bad_tag(mark, tag)
         return None, None
 
-    def _bad_tag(self, mark: Any, tag: str) -> None:
+    def _bad_tag(self, mark: _Mark, tag: str) -> None:
         self.error(
             mark,
             f"unsupported YAML tag `{_short_tag(tag)}`",
             "rules files use plain values only; remove the tag",
         )
 
-    def _start(self, ev: Any, is_map: bool) -> None:
-        self._count(1, ev.start_mark)
-        if ev.tag not in (None, "!", MAP if is_map else SEQ):
-            self._bad_tag(ev.start_mark, ev.tag)
-        f = _Frame()
+    def _start(self, ev: CollectionStartEvent, is_map: bool) -> None:
+        mark = ev.start_mark
+        assert mark is not None  # (the parser marks every event)
+        self._count(1, mark)
+        if ev.tag is not None and ev.tag not in ("!", MAP if is_map else SEQ):
+            self._bad_tag(mark, ev.tag)
+        f: _SeqFrame | _MapFrame
         if is_map:
-            f.node, f.data = _Map(), {}
+            f = _MapFrame()
+            f.node, f.data, f.key = _Map(), {}, _NO_KEY
             f.node.entries = {}
         else:
+            f = _SeqFrame()
             f.node, f.data = _Seq(), []
             f.node.items = []
-        f.node.line, f.node.col = ev.start_mark.line, ev.start_mark.column
-        f.is_map, f.key, f.key_node, f.height, f.count0 = is_map, _NO_KEY, None, 0, self.count
-        f.anchor = ev.anchor if self._define(ev.anchor, ev.start_mark) else None
+        f.node.line, f.node.col = mark.line, mark.column
+        f.height, f.count0 = 0, self.count
+        f.anchor = ev.anchor if self._define(ev.anchor, mark) else None
         if f.anchor is not None:
             self.anchors[f.anchor] = None
         self.stack.append(f)
 
-    def _end(self, ev: Any) -> None:
+    def _end(self, ev: CollectionEndEvent) -> None:
         f = self.stack.pop()
         height = f.height + 1
         if f.anchor is not None:
             self.anchors[f.anchor] = _Anchor(f.node, f.data, self.count - f.count0 + 1, height, None)
         self._add(f.data, f.node, height, "")
 
-    def _alias(self, ev: Any) -> None:
-        name = ev.anchor
+    def _alias(self, ev: AliasEvent) -> None:
+        name, mark = ev.anchor, ev.start_mark
+        assert name is not None and mark is not None  # (an alias names its anchor; the parser marks it)
         anchor = self.anchors.get(name)
         node = _Alias()
-        node.line, node.col = ev.start_mark.line, ev.start_mark.column
+        node.line, node.col = mark.line, mark.column
         if anchor is None:
             if name in self.anchors:
-                self.error(ev.start_mark, f"alias `*{name}` is used inside its own anchor (recursive data)")
+                self.error(mark, f"alias `*{name}` is used inside its own anchor (recursive data)")
             else:
                 hint = suggest(name, [a for a, v in self.anchors.items() if v is not None])
-                self.error(ev.start_mark, f"unknown alias `*{name}`", hint and hint.replace("`", "`*", 1))
-            node.target = _placeholder(ev.start_mark)
+                self.error(mark, f"unknown alias `*{name}`", hint and hint.replace("`", "`*", 1))
+            node.target = _placeholder(mark)
             self._add(None, node, 0, None)
             return
         node.target = anchor.node
         if len(self.stack) + anchor.height > MAX_DEPTH:
-            self.error(ev.start_mark, f"document too deeply nested (more than {MAX_DEPTH} levels)")
+            self.error(mark, f"document too deeply nested (more than {MAX_DEPTH} levels)")
             raise _Stop
-        self._count(anchor.size, ev.start_mark)
+        self._count(anchor.size, mark)
         self._add(_copy(anchor.data), node, anchor.height, anchor.tag)
 
     def _add(self, value: Any, node: _Node, height: int, tag: str | None) -> None:
@@ -362,7 +430,7 @@ class _Builder:
         f = self.stack[-1]
         if height > f.height:
             f.height = height
-        if not f.is_map:
+        if type(f) is _SeqFrame:
             f.data.append(value)
             f.node.items.append(node)
         elif f.key is _NO_KEY:
@@ -405,7 +473,8 @@ class _Builder:
             return self._reader_error(exc)
         if not isinstance(exc, yaml.MarkedYAMLError):
             return Diagnostic(Location(self.path, 1, 1), f"invalid YAML: {exc}")
-        mark, cmark = exc.problem_mark or exc.context_mark, exc.context_mark
+        mark: _Mark | None = exc.problem_mark or exc.context_mark
+        cmark: _Mark | None = exc.context_mark
         problem = exc.problem or "invalid YAML"
         context = exc.context or ""
         hint = None
@@ -448,7 +517,7 @@ class _Builder:
             hint = "the file ends too early: check that every `[`, `{` and quote is closed"
         return Diagnostic(self.loc(mark), message, hint)
 
-    def _reader_error(self, exc: Any) -> Diagnostic:
+    def _reader_error(self, exc: yaml.reader.ReaderError) -> Diagnostic:
         pos = int(exc.position)
         if _BYTE_OFFSETS:
             pos = len(self.text.encode("utf-8", "surrogatepass")[:pos].decode("utf-8", "ignore"))
@@ -462,7 +531,7 @@ class _Builder:
             "remove it (or write it as an escape inside a double-quoted string)",
         )
 
-    def _before_trailing_space(self, mark: Any) -> Any:
+    def _before_trailing_space(self, mark: _Mark) -> _Mark:
         """A mark in the blank end of the file moves to just after the last text, to show a line."""
         starts = _line_starts(self.text)
         if mark.line >= len(starts):
@@ -473,9 +542,10 @@ class _Builder:
             return mark
         i = len(self.text[:i].rstrip())
         line = bisect.bisect_right(starts, i - 1) - 1
-        return yaml.Mark(self.path, i, line, i - starts[line], None, None)
+        # (With no buffer PyYAML's own marks have no pointer either; types-PyYAML requires an int.)
+        return yaml.Mark(self.path, i, line, i - starts[line], None, None)  # type: ignore[arg-type]
 
-    def _char_at(self, mark: Any) -> str:
+    def _char_at(self, mark: _Mark) -> str:
         starts = _line_starts(self.text)
         if mark.line >= len(starts):
             return ""
@@ -602,7 +672,9 @@ class Loaded:
 
     def _walk(self, path: JsonPath) -> tuple[_Node | None, _Node | None, _Node | None, bool]:
         """Follow ``path``: (deepest node reached, its parent, its key node, reached all)."""
-        node, parent, key = self._root, None, None
+        node: _Node | None = self._root
+        parent: _Node | None = None
+        key: _Node | None = None
         for comp in path:
             here = node.target if isinstance(node, _Alias) else node
             if isinstance(here, _Map) and isinstance(comp, str) and comp in here.entries:

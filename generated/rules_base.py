@@ -26,7 +26,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '9b828c53d6c018b8f9ebca6ed4b6ecdfb4b56b54543fd3c20b997a8f9f2e0648'
+CONTENT_HASH = 'a18385a396afa37551449cb2d9506f4380d87b4048cb026d9c3bf50855cba1cb'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

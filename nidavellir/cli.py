@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 
 from nidavellir.compiler.diagnostics import RulesError
 from nidavellir.errors import NidavellirError
@@ -42,8 +43,12 @@ def parser() -> argparse.ArgumentParser:
     play.add_argument("--json", action="store_true", help="one JSON object per game per line")
     play.add_argument("--log", metavar="FILE", help="write the decision log (JSON lines) to FILE")
 
-    score = sub.add_parser("score", help="score positions (YAML or JSON files)",
-                           description="Score each position as if the game ended now.")
+    score = sub.add_parser(
+        "score", help="score positions (YAML or JSON files)",
+        description="Score each position as if the game ended now (DESIGN §8's position format; the boxes come "
+                    "from each position's `expansions`). A file with problems gets all of them, located, on "
+                    "stderr; with --json its line is {\"file\": …, \"errors\": [{\"line\", \"col\", \"message\", "
+                    "\"hint\"}]}, so lines match files. Exit 1 if any file failed.")
     score.add_argument("positions", nargs="+", metavar="POSITION")
     rules_args(score, expansions=False)
     score.add_argument("--json", action="store_true", help="one JSON object per file per line, in order")
@@ -85,7 +90,11 @@ def parser() -> argparse.ArgumentParser:
                       help="write nothing; list the message keys of --lang that fall back to English "
                            "(exit 1 if there are any)")
 
-    replay = sub.add_parser("replay", help="replay a decision log and print its final scores")
+    replay = sub.add_parser(
+        "replay", help="replay a decision log and print its final scores",
+        description="Replay each game of a decision log (written by `play --log`) to its final state and print "
+                    "its scores. A game that does not replay is reported as LOG:LINE: error: …, and the next "
+                    "game still replays (with --json, the same error object); exit 2 if any game failed.")
     replay.add_argument("log", metavar="LOG")
     replay.add_argument("--json", action="store_true", help="one JSON object per game per line")
     return top
@@ -94,7 +103,8 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
-        return getattr(commands, args.command)(args)
+        command: Callable[[argparse.Namespace], int] = getattr(commands, args.command)
+        return command(args)
     except RulesError as err:
         print(str(err), file=sys.stderr)
         return 1

@@ -1,25 +1,34 @@
 """What each `nidavellir` subcommand does; cli.py only parses arguments."""
 from __future__ import annotations
 
+import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from nidavellir.compiler.build import build as build_generated
-from nidavellir.compiler.diagnostics import Diagnostics, RulesError
+from nidavellir.compiler.diagnostics import Diagnostic, Diagnostics, RulesError
 from nidavellir.errors import NidavellirError
 from nidavellir.rulesets import load_rules
 
-from .session import Session, play_game, replay_games
+from .session import Session, play_game
 from .table import score_table
+from .terminal import visible
+
+if TYPE_CHECKING:
+    from nidavellir.compiler.sources import Spec
+    from nidavellir.compiler.yamlload import Loaded
+    from nidavellir.runtime.rules import Rules
+    from nidavellir.runtime.scoring import Scores
 
 
 class CommandError(NidavellirError):
     """A usage problem (bad option value, unreadable file): printed without a traceback."""
 
 
-def play(args) -> int:
+def play(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise CommandError("--games must be at least 1")
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
@@ -59,45 +68,123 @@ def _open(path: str) -> TextIO:
         raise CommandError(f"cannot write the log {path}: {err.strerror}") from None
 
 
-def score(args) -> int:
-    from nidavellir.compiler.yamlload import load_yaml
-    from nidavellir.compiler.schema import load_schema, validate
-    from nidavellir.runtime.position import PositionError, engine_from_position, run_without_choices
-    from nidavellir.runtime.scoring import final_scores
-
+def score(args: argparse.Namespace) -> int:
+    """Score each position file (DESIGN §8). A file with problems gets every one of them, located,
+    on stderr, and with --json an error line `{"file": PATH, "errors": [...]}` (error_line) in its
+    place, so that output lines match the files; exit 1 if any file failed."""
+    variants = tuple(args.variant)
+    load_rules((), variants)  # a variant that does not compile is the command's error, said once
     status = 0
     for path in args.positions:
-        diags = Diagnostics()
-        try:
-            loaded = load_yaml(path)
-        except RulesError as err:
-            print(str(err), file=sys.stderr)
-            status = 1
-            continue
-        if not isinstance(loaded.data, dict):
-            diags.error(loaded.locate(()), "a position is a mapping with `players:`")
-        elif validate(loaded, load_schema("position"), diags):
-            data = loaded.data
-            try:
-                rules = load_rules(tuple(data.get("expansions", [])), tuple(args.variant))
-                e = engine_from_position(rules, data)
-                for window in rules.ruleset.before_scoring:
-                    run_without_choices(e, window)
-                result = final_scores(e)
-            except PositionError as err:
-                diags.error(loaded.locate(err.path), err.message, err.hint)
+        diags, result = _score_file(path, variants)
+        if result is not None:
+            if args.json:
+                print(json.dumps(result, separators=(",", ":")), flush=True)
             else:
-                if args.json:
-                    print(json.dumps(result, separators=(",", ":")), flush=True)
-                else:
-                    print(score_table(result, path), flush=True)
-                continue
-        print(diags.format_all(), file=sys.stderr)
+                print(score_table(dict(result), visible(path)), flush=True)
+            continue
         status = 1
+        print(visible(diags.format_all(), keep="\n\t"), file=sys.stderr, flush=True)
+        if args.json:
+            print(json.dumps(error_line(path, diags.items), separators=(",", ":")), flush=True)
     return status
 
 
-def check(args) -> int:
+def error_line(path: str, diagnostics: list[Diagnostic]) -> dict[str, Any]:
+    """The --json line of a file that failed: `{"file": PATH, "errors": [{"line", "col", "message",
+    "hint"}]}` (line and col are null where a problem has no place; hint only where there is one)."""
+    errors: list[dict[str, Any]] = []
+    for d in diagnostics:
+        item: dict[str, Any] = {"line": d.loc.line if d.loc else None, "col": d.loc.col if d.loc else None,
+                                "message": d.message}
+        if d.hint:
+            item["hint"] = d.hint
+        errors.append(item)
+    return {"file": path, "errors": errors}
+
+
+def _score_file(path: str, variants: tuple[str, ...]) -> tuple[Diagnostics, Scores | None]:
+    """Every problem of one position file, located; or its scores."""
+    from nidavellir.compiler.diagnostics import in_file_order
+    from nidavellir.compiler.schema import load_schema, validate
+    from nidavellir.compiler.yamlload import load_yaml
+    from nidavellir.runtime.position import engine_from_position, run_without_choices
+    from nidavellir.runtime.position_check import check_position
+    from nidavellir.runtime.scoring import final_scores
+
+    diags = Diagnostics()
+    try:
+        loaded = load_yaml(path)
+    except RulesError as err:
+        diags.extend(err.diagnostics)
+        return diags, None
+    data = loaded.data
+    if not isinstance(data, dict):
+        diags.error(loaded.locate(()), "a position is a mapping with `players:`",
+                    "see the position format in README.md")
+        return diags, None
+    validate(loaded, load_schema("position"), diags)
+    rules = _position_rules(loaded, variants, diags)
+    if rules is not None:
+        for problem in check_position(rules, data, _box_of(rules, variants)):
+            loc = loaded.locate_key(problem.path) if problem.key else loaded.locate(problem.path)
+            diags.error(loc, problem.message, problem.hint)
+    if diags or rules is None:
+        diags.items = in_file_order(diags.items, [loaded.path])
+        return diags, None
+    e = engine_from_position(rules, data)
+    for window in rules.ruleset.before_scoring:
+        run_without_choices(e, window)
+    return diags, final_scores(e)
+
+
+def _position_rules(loaded: Loaded, variants: tuple[str, ...], diags: Diagnostics) -> Rules | None:
+    """The rules of a position's boxes (its `expansions`; an entry that is not a written box is
+    reported, located, and left out), with the variants."""
+    from nidavellir.compiler.sources import EXPANSIONS, validate_expansions
+
+    listed = loaded.data.get("expansions", [])
+    boxes: list[str] = []
+    seen: set[str] = set()
+    for i, name in enumerate(listed if isinstance(listed, list) else []):
+        if not isinstance(name, str) or name not in EXPANSIONS or name in seen:
+            continue  # the schema says why
+        seen.add(name)
+        try:
+            validate_expansions((name,))
+        except RulesError as err:
+            diags.error(loaded.locate(("expansions", i)), "; ".join(d.message for d in err.diagnostics))
+            continue
+        boxes.append(name)
+    try:
+        return load_rules(tuple(boxes), variants)
+    except RulesError as err:
+        diags.error(loaded.locate(("expansions",)), "the rules of these boxes do not load")
+        diags.extend(err.diagnostics)
+        return None
+
+
+def _box_of(rules: Rules, variants: tuple[str, ...]) -> Callable[[str], str | None] | None:
+    """For a card the position's rules lack: the box (not listed) that has it, from the rules of
+    every written box (loaded on first use); None when every box is listed."""
+    from nidavellir.compiler.sources import EXPANSIONS, rules_dir
+
+    written = tuple(x for x in EXPANSIONS if (rules_dir() / x).is_dir())
+    listed = {layer.id for layer in rules.ruleset.layers}
+    if set(written) <= listed:
+        return None
+
+    def box_of(cid: str) -> str | None:
+        try:
+            every = load_rules(written, variants)
+        except RulesError:
+            return None
+        d = every.cards.get(cid)
+        return d.layers[0] if d is not None and d.layers and d.layers[0] not in listed else None
+    return box_of
+
+
+def check(args: argparse.Namespace) -> int:
     """Compile each target (a layer folder or a variant file on the shipped base) and report every
     located error and warning of every target; exit 1 if there was an error (with --strict, a
     warning too)."""
@@ -106,7 +193,7 @@ def check(args) -> int:
     from nidavellir.compiler.build import EXPANSIONS, compile_specs, layer_specs, rules_dir
 
     variants = [(Path(v), v, True) for v in args.variant]
-    targets: list[tuple[str, list]] = []
+    targets: list[tuple[str, list[Spec]]] = []
     if not args.paths:
         written = [name for name in EXPANSIONS if (rules_dir() / name).is_dir()]
         for k in range(len(written) + 1):  # every box combination
@@ -173,7 +260,7 @@ def _is_base(folder: Path) -> bool:
     return False
 
 
-def build(args) -> int:
+def build(args: argparse.Namespace) -> int:
     stale = build_generated(check=args.check)
     if args.check:
         if stale:
@@ -185,7 +272,7 @@ def build(args) -> int:
     return 0
 
 
-def docs(args) -> int:
+def docs(args: argparse.Namespace) -> int:
     """Render the rule reference; with --check, list the keys of --lang that fall back to English."""
     from nidavellir.compiler import docs as rdocs
     from nidavellir.compiler.docs.text import MissingMessage
@@ -217,14 +304,35 @@ def docs(args) -> int:
     return 0
 
 
-def replay(args) -> int:
+def replay(args: argparse.Namespace) -> int:
+    """Replay each game of a decision log. A game that does not replay gets its problems on stderr
+    as `LOG:LINE: error: ...` and, with --json, an error line `{"file": LOG, "errors": [...]}` in
+    place of its result; exit 2 if any game failed."""
+    from .session import replay_log
+
+    log = Path(args.log)
     try:
-        lines = Path(args.log).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as err:
-        raise CommandError(f"cannot read {args.log}: {err}") from None
-    for result in replay_games(args.log, lines):
+        if log.exists() and not log.is_file() and not log.is_dir():
+            raise CommandError(f"cannot read {visible(args.log)}: not a regular file")
+        with open(log, "rb") as f:
+            data = f.read()
+    except OSError as err:
+        raise CommandError(f"cannot read {visible(args.log)}: {err.strerror or err}") from None
+    status = 0
+    for game in replay_log(args.log, data.splitlines()):
+        for note in game.notes:
+            print(visible(note), file=sys.stderr)
+        if game.result is not None:
+            if args.json:
+                print(json.dumps(game.result, separators=(",", ":")), flush=True)
+            else:
+                print(score_table(game.result, f"Replay of {visible(args.log)}, seed {game.result['seed']}"),
+                      flush=True)
+            continue
+        status = 2
+        print(visible("\n".join(p.format(args.log) for p in game.problems), keep="\n\t"), file=sys.stderr)
         if args.json:
-            print(json.dumps(result, separators=(",", ":")), flush=True)
-        else:
-            print(score_table(result, f"Replay of {args.log}, seed {result['seed']}"), flush=True)
-    return 0
+            errors = [{"line": p.line, "col": None, "message": p.message, **({"hint": p.hint} if p.hint else {})}
+                      for p in game.problems]
+            print(json.dumps({"file": args.log, "errors": errors}, separators=(",", ":")), flush=True)
+    return status

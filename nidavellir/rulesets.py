@@ -74,7 +74,7 @@ def _committed(expansions: tuple[str, ...], variants: tuple[str, ...], chash: st
         if set(exp) == set(expansions):
             try:
                 module = importlib.import_module(f"nidavellir.generated.{name}")
-            except Exception:  # a broken committed module: compile instead
+            except (Exception, SystemExit):  # a broken committed module: compile instead
                 return None
             rules = rules_of(module, chash)
             if rules is None:
@@ -91,7 +91,7 @@ def _cached(chash: str | None) -> Rules | None:
     try:
         source = path.read_text(encoding="utf-8")
         return rules_of(module_from_source(source, chash), chash)
-    except Exception:  # unreadable, corrupt, truncated or foreign: compile it anew
+    except (Exception, SystemExit):  # unreadable, corrupt, truncated or foreign: compile it anew
         return None
 
 

@@ -1,18 +1,33 @@
-"""Playing and replaying games: bots, the terminal seat and the decision log."""
+"""Playing and replaying games: bots, the terminal seat and the decision log.
+
+The log is JSON lines: per game a header `{"nidavellir_log": 1, "seed", "players", "expansions",
+"variants", "variant_files", "rules", "seats"}`, then one line per decision `{"p", "kind", "answer",
+"age", "turn"}` (`p` is the deciding seat, from 0). `variants` are the variant paths as given;
+`variant_files` adds, for each, its absolute path, its path from the log's folder and the SHA-256
+of its bytes, so that a log replays from another folder. On replay only `answer` is required of a decision line; `p`, `kind`,
+`age` and `turn`, when present, must agree with the decision the game asks for.
+"""
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import sys
-from typing import Iterable, TextIO
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO, TypeGuard
 
-from nidavellir.runtime.bots import BOTS
-from nidavellir.runtime.decisions import IllegalAnswer
+from nidavellir.errors import NidavellirError
+from nidavellir.runtime.bots import BOTS, Bot
 from nidavellir.runtime.game import Game
 from nidavellir.runtime.position import position_of
+from nidavellir.runtime.position_check import unprintable
 from nidavellir.runtime.rules import Rules
 from nidavellir.rulesets import load_rules
 
 LOG_VERSION = 1
+MAX_ANSWER_DEPTH = 16   # an answer is at most a list of objects; deeper is not an answer
 
 
 class Session:
@@ -29,7 +44,7 @@ class Session:
 
 
 def play_game(session: Session, players: int, seed: int, bots: list[str], human: int | None,
-              log: TextIO | None) -> dict:
+              log: TextIO | None) -> dict[str, Any]:
     names = [f"P{i + 1}" for i in range(players)]
     if human is not None:
         names[human - 1] = "You"
@@ -41,6 +56,7 @@ def play_game(session: Session, players: int, seed: int, bots: list[str], human:
     if log:
         log.write(json.dumps({"nidavellir_log": LOG_VERSION, "seed": seed, "players": names,
                               "expansions": list(session.expansions), "variants": list(session.variants),
+                              "variant_files": [variant_record(v, _file_name(log)) for v in session.variants],
                               "rules": session.rules.content_hash,
                               "seats": [("human" if human == i + 1 else bots[i % len(bots)]) for i in range(players)]})
                   + "\n")
@@ -54,51 +70,363 @@ def play_game(session: Session, players: int, seed: int, bots: list[str], human:
     return result_of(game, seed)
 
 
-def result_of(game: Game, seed: int) -> dict:
+def variant_record(variant: str, log_path: str | None = None) -> dict[str, str]:
+    """A variant as the log header keeps it: the path as given, absolute, relative to the log's
+    folder (`from_log`, when the log is a file) and the SHA-256 of its bytes."""
+    path = Path(variant)
+    try:
+        record = {"given": variant, "path": str(path.resolve()),
+                  "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
+    except (OSError, ValueError, RuntimeError):  # not a file (e.g. a shipped variant's id)
+        return {"given": variant}
+    if log_path:
+        try:
+            record["from_log"] = os.path.relpath(record["path"], Path(log_path).resolve().parent)
+        except (OSError, ValueError):  # (another drive)
+            pass
+    return record
+
+
+def _file_name(stream: TextIO) -> str | None:
+    name = getattr(stream, "name", None)
+    return name if isinstance(name, str) and not name.startswith("<") else None
+
+
+def result_of(game: Game, seed: int) -> dict[str, Any]:
     scores = game.scores()
     final = position_of(game.engine)
     return {"seed": seed, "players": scores["players"], "winners": scores["winners"], "final": final}
 
 
-def replay_games(path: str, lines: Iterable[str]) -> Iterable[dict]:
-    from .commands import CommandError
+# -- replay ------------------------------------------------------------------------------------
 
-    game: Game | None = None
-    seed = 0
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            entry = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise CommandError(f"{path}:{number}: not a JSON line: {err.msg}") from None
-        if "nidavellir_log" in entry:
-            if game is not None:
-                yield _finish(path, number, game, seed)
-            rules = load_rules(tuple(entry.get("expansions", [])), tuple(entry.get("variants", [])))
-            if rules.content_hash != entry.get("rules"):
-                print(f"{path}:{number}: note: the rules changed since this log was written; "
-                      "the replay may differ", file=sys.stderr)
-            seed = int(entry["seed"])
-            game = Game(rules, list(entry["players"]), seed)
-            continue
+@dataclass(frozen=True)
+class LogProblem:
+    """A problem of a log line: `path:LINE: error: message`, a hint, and located details (a
+    variant's own errors)."""
+    line: int | None
+    message: str
+    hint: str | None = None
+    detail: str = ""
+
+    def format(self, path: str) -> str:
+        where = f"{path}:{self.line}" if self.line is not None else path
+        out = [f"{where}: error: {self.message}"]
+        if self.hint:
+            out.append(f"  hint: {self.hint}")
+        if self.detail:
+            out.append(self.detail)
+        return "\n".join(out)
+
+
+@dataclass
+class Replayed:
+    """One game of a log (from its header line): its result, or the problems that stopped it."""
+    line: int
+    result: dict[str, Any] | None = None
+    problems: list[LogProblem] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def replay_log(path: str, lines: Iterable[str | bytes]) -> Iterator[Replayed]:
+    """Replay every game of a log; a game with a problem is reported and skipped to the next header."""
+    replay = _Replay(path)
+    for number, raw in enumerate(lines, 1):
+        yield from replay.line(number, raw)
+    yield from replay.end()
+
+
+class _Replay:
+    def __init__(self, path: str):
+        self.path = path
+        self.game: Game | None = None
+        self.current: Replayed | None = None     # the game being replayed
+        self.skipping = False                    # after a problem: until the next header
+        self.last = 0                            # the last non-blank line
+        self.reported = False
+
+    def line(self, number: int, raw: str | bytes) -> Iterator[Replayed]:
+        text, problem = _decode(raw, number)
+        entry: Any = None
+        if text is not None:
+            if not text.strip():
+                return
+            entry, problem = _parse(text)
+        if isinstance(entry, dict) and "nidavellir_log" in entry:
+            yield from self.finish()
+            self.last = number
+            yield from self.header(number, entry)
+            return
+        self.last = number
+        if problem is None and not isinstance(entry, dict):
+            problem = "a log line is a JSON object: a header, or a decision with `answer`"
+        if self.skipping:
+            return
+        if self.game is None or self.current is None:
+            yield self.failed(Replayed(number), LogProblem(number, problem) if problem else LogProblem(
+                number, "a log starts with a header line", "a header has `nidavellir_log`"))
+            return
+        problem = problem or _answer(self.game, entry)
+        if problem is not None:
+            yield self.failed(self.current, LogProblem(number, problem))
+
+    def failed(self, game: Replayed, problem: LogProblem) -> Replayed:
+        game.problems.append(problem)
+        self.game, self.current, self.skipping, self.reported = None, None, True, True
+        return game
+
+    def header(self, number: int, entry: dict[str, Any]) -> Iterator[Replayed]:
+        self.skipping = False
+        replayed = Replayed(number)
+        game = _start(self.path, number, entry, replayed)
         if game is None:
-            raise CommandError(f"{path}:{number}: a log starts with a header line")
-        if game.pending is None:
-            raise CommandError(f"{path}:{number}: the game is already over")
+            self.reported, self.skipping = True, True
+            yield replayed
+        else:
+            self.game, self.current = game, replayed
+
+    def finish(self) -> Iterator[Replayed]:
+        game, current = self.game, self.current
+        if game is None or current is None:
+            return
+        self.game, self.current, self.reported = None, None, True
+        d = game.pending
+        if d is not None:
+            s = game.engine.s
+            current.problems.append(LogProblem(
+                self.last, f"the log ends before the game does: {game.engine.names[d.player]} was to answer "
+                           f"`{d.kind}` (age {s.age}, turn {s.turn})", "a truncated log: was the game abandoned?"))
+        else:
+            current.result = result_of(game, game.seed)
+        yield current
+
+    def end(self) -> Iterator[Replayed]:
+        yield from self.finish()
+        if not self.reported:
+            yield Replayed(1, problems=[LogProblem(1, "empty log: no header line",
+                                                   "a log is written by `nidavellir play --log FILE`")])
+
+
+def _decode(raw: str | bytes, number: int) -> tuple[str | None, str | None]:
+    if isinstance(raw, str):
+        text = raw
+    else:
         try:
-            game.answer(entry["answer"])
-        except IllegalAnswer as err:
-            raise CommandError(f"{path}:{number}: {err}") from None
-        except KeyError:
-            raise CommandError(f"{path}:{number}: a decision line needs `answer`") from None
-    if game is None:
-        raise CommandError(f"{path}: empty log")
-    yield _finish(path, "end", game, seed)
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as err:
+            return None, f"not valid UTF-8 (byte 0x{raw[err.start]:02x} at column {err.start + 1})"
+    return (text.removeprefix("\ufeff") if number == 1 else text), None
 
 
-def _finish(path: str, where, game: Game, seed: int) -> dict:
-    from .commands import CommandError
-    if game.pending is not None:
-        raise CommandError(f"{path}:{where}: the log ends before the game does")
-    return result_of(game, seed)
+def _parse(text: str) -> tuple[Any, str | None]:
+    try:
+        return json.loads(text), None
+    except json.JSONDecodeError as err:
+        return None, f"not a JSON line: {err.msg} (column {err.colno})"
+    except RecursionError:
+        return None, "not a JSON line: nested too deeply"
+    except ValueError as err:  # an integer of more digits than Python converts
+        return None, "not a JSON line: " + ("an integer of too many digits" if "digits" in str(err) else str(err)[:80])
+
+
+def _start(path: str, number: int, entry: dict[str, Any], replayed: Replayed) -> Game | None:
+    """The game a header line starts, or None with its problems in `replayed`."""
+    bad = _Problems(number, replayed.problems)
+    version = entry["nidavellir_log"]
+    if not _is_int(version) or version < 1:
+        bad(f"`nidavellir_log` is the log format version, a positive integer, not {_shown(version)}")
+    elif version > LOG_VERSION:
+        bad(f"this log is of format {version}, newer than this program reads ({LOG_VERSION})",
+            "replay it with the program that wrote it")
+    seed = entry.get("seed")
+    if not _is_int(seed):
+        bad(f"the header's `seed` must be an integer, not {_shown(seed)}" if "seed" in entry
+            else "the header has no `seed`")
+    names = _names(entry.get("players"), bad)
+    expansions = _strings(entry.get("expansions", []), "expansions", bad)
+    variants = _strings(entry.get("variants", []), "variants", bad)
+    known = expansions is not None and _boxes_written(expansions, bad)
+    rules = None
+    if known and expansions is not None and variants is not None:
+        rules = _rules(path, number, expansions, variants, entry, bad, replayed.notes)
+    if rules is not None and names is not None and not rules.allows(len(names)):
+        bad(f"these rules play with {rules.min_players} to {rules.max_players} players; the header names {len(names)}")
+    if replayed.problems or rules is None or names is None or not _is_int(seed):
+        return None
+    try:
+        return Game(rules, names, seed)
+    except NidavellirError as err:
+        bad(f"the game cannot start: {err}")
+        return None
+
+
+class _Problems:
+    """Collects the problems of one log line."""
+
+    def __init__(self, number: int, out: list[LogProblem]):
+        self.number, self.out = number, out
+
+    def __call__(self, message: str, hint: str | None = None, detail: str = "") -> None:
+        self.out.append(LogProblem(self.number, message, hint, detail))
+
+
+def _names(value: Any, bad: _Problems) -> list[str] | None:
+    if not isinstance(value, list) or not value:
+        bad(f"the header's `players` must be a list of names, not {_shown(value)}")
+        return None
+    ok = True
+    seen: set[str] = set()
+    for i, name in enumerate(value):
+        if not isinstance(name, str) or not name.strip():
+            bad(f"player {i + 1}'s name must be a non-empty string, not {_shown(name)}")
+            ok = False
+        elif any(unprintable(ch) for ch in name):
+            bad(f"player {i + 1}'s name holds control characters: {_shown(name)}")
+            ok = False
+        elif name in seen:
+            bad(f"two players are named {_shown(name)}", "each player has their own name")
+            ok = False
+        else:
+            seen.add(name)
+    return list(value) if ok else None
+
+
+def _strings(value: Any, key: str, bad: _Problems) -> list[str] | None:
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return list(value)
+    bad(f"the header's `{key}` must be a list of strings, not {_shown(value)}")
+    return None
+
+
+def _boxes_written(expansions: list[str], bad: _Problems) -> bool:
+    """Whether each expansion the header names is a box whose rules are written (else said why)."""
+    from nidavellir.compiler.diagnostics import RulesError
+    from nidavellir.compiler.sources import validate_expansions
+
+    ok = True
+    for name in expansions:
+        try:
+            validate_expansions((name,))
+        except RulesError as err:
+            bad("; ".join(d.message for d in err.diagnostics))
+            ok = False
+    return ok
+
+
+def _rules(path: str, number: int, expansions: list[str], variants: list[str], entry: dict[str, Any],
+           bad: _Problems, notes: list[str]) -> Rules | None:
+    from nidavellir.compiler.diagnostics import RulesError
+    from nidavellir.compiler.sources import layer_specs, source_hash
+
+    records = entry.get("variant_files")
+    records = records if isinstance(records, list) else []
+    found = [_variant_file(path, number, v, records[i] if i < len(records) else None, notes)
+             for i, v in enumerate(variants)]
+    try:
+        rules = load_rules(tuple(expansions), tuple(found))
+    except RulesError as err:
+        missing = [v for v, f in zip(variants, found) if not _is_file(Path(f))]
+        hint = ("not found as given, at the absolute path the log recorded, nor next to the log: "
+                + ", ".join(missing)) if missing else None
+        bad("the rules of this log do not load", hint, str(err))
+        return None
+    # The hash the log's rules had: the same sources, named as the log named them.
+    specs = layer_specs(tuple(expansions)) + [(Path(f), v, True) for v, f in zip(variants, found)]
+    if source_hash(specs) != entry.get("rules"):
+        notes.append(f"{path}:{number}: note: the rules changed since this log was written; the replay may differ")
+    return rules
+
+
+def _variant_file(path: str, number: int, given: str, record: Any, notes: list[str]) -> str:
+    """Where a header's variant is read from: as given (from the current folder), else its recorded
+    absolute path, else next to the log; a file whose hash the log recorded is preferred."""
+    record = record if isinstance(record, dict) and record.get("given") == given else {}
+    candidates = [("as given", Path(given))]
+    if isinstance(record.get("path"), str):
+        candidates.append(("its absolute path when the log was written", Path(record["path"])))
+    if not Path(given).is_absolute():
+        candidates.append(("next to the log", Path(path).parent / given))
+    if isinstance(record.get("from_log"), str):
+        candidates.append(("where it was from the log", Path(path).parent / record["from_log"]))
+    existing = [(how, p) for how, p in candidates if _is_file(p)]
+    if not existing:
+        return given  # load_rules says what is wrong (or it is a shipped variant's id)
+    digest = record.get("sha256")
+    matching = [c for c in existing if not isinstance(digest, str) or _sha256(c[1]) == digest]
+    how, chosen = (matching or existing)[0]
+    if isinstance(digest, str) and not matching:
+        notes.append(f"{path}:{number}: note: the variant `{given}` changed since the log was written")
+    if chosen != candidates[0][1]:
+        notes.append(f"{path}:{number}: note: the variant `{given}` is not found from the current folder; "
+                     f"using {chosen} ({how})")
+    return str(chosen)
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def _sha256(path: Path) -> str | None:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def _answer(game: Game, entry: dict[str, Any]) -> str | None:
+    """Answer the pending decision with a decision line; the problem if it does not fit."""
+    if "answer" not in entry:
+        return "a decision line needs `answer`"
+    d = game.pending
+    if d is None:
+        return "the game is already over: this line answers nothing"
+    s = game.engine.s
+    expected: dict[str, Any] = {"p": d.player, "kind": d.kind, "age": s.age, "turn": s.turn}
+    said, asked = [], []
+    for key, want in expected.items():
+        if key not in entry:
+            continue
+        got = entry[key]
+        if (key == "kind" and not isinstance(got, str)) or (key != "kind" and not _is_int(got)):
+            return f"`{key}` must be {'a string' if key == 'kind' else 'an integer'}, not {_shown(got)}"
+        if got != want:
+            said.append(f"{key} {_shown(got)}")
+            asked.append(f"{key} {_shown(want)}")
+    if said:
+        return (f"this line does not match the game: it says {', '.join(said)}, but the game asks for "
+                f"{', '.join(asked)} ({game.engine.names[d.player]} to answer `{d.kind}`)")
+    if _depth(entry["answer"]) > MAX_ANSWER_DEPTH:
+        return f"the answer is nested more than {MAX_ANSWER_DEPTH} levels deep: not an answer"
+    try:
+        game.answer(entry["answer"])
+    except NidavellirError as err:
+        return str(err)
+    return None
+
+
+def _depth(value: Any) -> int:
+    """How deeply lists and objects nest in a JSON value (without recursion)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        v, depth = stack.pop()
+        if isinstance(v, (list, dict)):
+            deepest = max(deepest, depth)
+            if depth <= MAX_ANSWER_DEPTH:
+                stack.extend((x, depth + 1) for x in (v.values() if isinstance(v, dict) else v))
+    return deepest
+
+
+def _is_int(value: Any) -> TypeGuard[int]:
+    return type(value) is int
+
+
+def _shown(value: Any) -> str:
+    """A JSON value for a message, kept short."""
+    try:
+        text = json.dumps(value)
+    except (ValueError, TypeError, RecursionError):
+        text = "a value"
+    return text if len(text) <= 60 else text[:57] + "..."

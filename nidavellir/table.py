@@ -1,8 +1,11 @@
 """Plain-text score tables."""
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
 
-def score_table(result: dict, title: str) -> str:
+
+def score_table(result: Mapping[str, Any], title: str) -> str:
     players = result["players"]
     columns = list(players[0]["breakdown"]) if players else []
     head = ["player"] + columns + ["total"]

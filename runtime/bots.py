@@ -94,4 +94,4 @@ class GreedyBot:
         return max(d.options, key=lambda cls: (e.ranks(p, str(cls)) == lowest, self.rng.random()))
 
 
-BOTS = {"random": RandomBot, "greedy": GreedyBot}
+BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "greedy": GreedyBot}

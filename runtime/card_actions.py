@@ -6,16 +6,12 @@ Events are fired only as `nidavellir.interface.events` declares them (a test rea
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from nidavellir.interface.decisions import CardChoice, Option
-from nidavellir.interface.engine import Event, Gen
+from nidavellir.interface.engine import Gen
 
-if TYPE_CHECKING:
-    from .engine import Engine
-
-COMMAND = None  # destination: the command zone
-NOBODY = -1     # the player of an event that belongs to no one
+from .core import COMMAND, EngineCore
 
 _CHOICES: dict[tuple[str, str], CardChoice] = {}
 
@@ -30,105 +26,50 @@ def card_choice(card: str, at: str) -> CardChoice:
     return choice
 
 
-class CardActions:
-    """Mixed into Engine."""
-
-    # -- events ------------------------------------------------------------------------------
-    def emit(self: Engine, p: int, event: str, subject: int = -1, amount: int = 0) -> Gen[None]:
-        """Fire `event`: the subject's own `when` effects, then the `whenever` effects of p's cards.
-
-        Effects of one player's cards run in command-zone order, then army columns in class
-        order, bottom to top."""
-        ev = Event(event, subject, amount)
-        if subject >= 0:
-            for handler in self.defs[subject].when.get(event, ()):
-                yield from handler(self, p, subject, ev)
-        if p >= 0 and event in self.rules.owner_events:
-            for card in list(self.owned(p)):
-                for handler in self.defs[card].whenever.get(event, ()):
-                    yield from handler(self, p, card, ev)
-
-    def replace(self: Engine, p: int, event: str, subject: int) -> Gen[bool]:
-        """Offer `event` on `subject` to replacement effects: the subject's own `instead of`, then
-        `instead of any` on p's cards. The first that applies replaces it: True."""
-        ev = Event(event, subject)
-        for handler in self.defs[subject].instead.get(event, ()):
-            if (yield from handler(self, p, subject, ev)):
-                return True
-        if p >= 0 and event in self.rules.owner_replacements:
-            for card in list(self.owned(p)):
-                for handler in self.defs[card].instead_any.get(event, ()):
-                    if (yield from handler(self, p, card, ev)):
-                        return True
-        return False
-
-    def reacts(self: Engine, event: str, subject: int = -1) -> bool:
-        """Whether `emit` of this event could run any effect (else it need not be called)."""
-        return event in self.rules.owner_events or (subject >= 0 and event in self.defs[subject].when)
-
-    def replaceable(self: Engine, event: str) -> bool:
-        """Whether any card of the rules replaces `event` (else `replace` need not be asked)."""
-        return event in self.rules.owner_replacements or event in self.rules.own_replacements
-
-    def window(self: Engine, name: str) -> Gen[None]:
-        """A timing window of the flow: every player's cards that wait for it, players by gem."""
-        if name not in self.rules.reacting:
-            return
-        for p in self.player_order():
-            for card in list(self.owned(p)):
-                d = self.defs[card]
-                for handler in d.when.get(name, ()) + d.whenever.get(name, ()):
-                    if self.where.get(card, (None,))[0] == p:
-                        yield from handler(self, p, card, Event(name))
-
-    def player_order(self: Engine) -> list[int]:
-        """Players by gem, highest first: the order simultaneous effects run in."""
-        return sorted(range(self.n), key=lambda q: -self.s.players[q].gem)
-
-    def other_players(self: Engine, p: int) -> list[int]:
-        return [q for q in self.player_order() if q != p]
+class CardActions(EngineCore):
+    """Placing, taking, discarding, recruiting; the marks cards carry."""
 
     # -- marks: tokens, tracks, chosen class, once-per-game powers ---------------------------
-    def mark(self: Engine, card: int, key: str, default: Any = 0) -> Any:
+    def mark(self, card: int, key: str, default: Any = 0) -> Any:
         return self.s.marks.get(card, {}).get(key, default)
 
-    def set_mark(self: Engine, card: int, key: str, value: Any) -> None:
+    def set_mark(self, card: int, key: str, value: Any) -> None:
         self.s.marks.setdefault(card, {})[key] = value
 
-    def tokens(self: Engine, card: int) -> int:
+    def tokens(self, card: int) -> int:
         return int(self.mark(card, "tokens"))
 
-    def add_tokens(self: Engine, card: int, n: int) -> None:
+    def add_tokens(self, card: int, n: int) -> None:
         self.set_mark(card, "tokens", max(0, self.tokens(card) + n))
 
-    def advance_track(self: Engine, card: int, steps: int = 1) -> None:
+    def advance_track(self, card: int, steps: int = 1) -> None:
         """Move the card's token `steps` notches along its track; it stops at the last notch."""
         last = len(self.defs[card].track) - 1
         self.set_mark(card, "notch", max(0, min(last, self.mark(card, "notch") + steps)))
 
-    def track_value(self: Engine, card: int) -> int:
+    def track_value(self, card: int) -> int:
         track = self.defs[card].track
-        return track[self.mark(card, "notch")] if track else 0
+        return track[int(self.mark(card, "notch"))] if track else 0
 
-    def chosen_class(self: Engine, card: int) -> str | None:
+    def chosen_class(self, card: int) -> str | None:
         cls = self.mark(card, "class", None)
         return None if cls is None else str(cls)
 
-    def used(self: Engine, card: int) -> bool:
+    def used(self, card: int) -> bool:
         return bool(self.mark(card, "used", False))
 
-    def use(self: Engine, card: int) -> None:
+    def use(self, card: int) -> None:
         self.set_mark(card, "used", True)
 
-    def may(self: Engine, p: int, card: int, text: str) -> Gen[bool]:
+    def may(self, p: int, card: int, text: str) -> Gen[bool]:
         answer = yield from self.ask(p, "use", [True, False], f"use {self.defs[card].name}: {text}?")
         return answer is True
 
-    def choose_class(self: Engine, p: int, card: int) -> Gen[None]:
+    def choose_class(self, p: int, card: int) -> Gen[None]:
         cls = yield from self.ask(p, "class", list(self.rules.classes), f"choose a class for {self.defs[card].name}")
         self.set_mark(card, "class", cls)
 
-    def choose_card(self: Engine, p: int, cards: Sequence[int], kind: str, prompt: str, at: str) -> Gen[int | None]:
+    def choose_card(self, p: int, cards: Sequence[int], kind: str, prompt: str, at: str) -> Gen[int | None]:
         """Ask p to choose one of `cards`, which lie at `at` (copies of one card are one option)."""
         ids = self.s.cards
         first: dict[str, int] = {}
@@ -142,7 +83,7 @@ class CardActions:
         return first[answer.card]
 
     # -- placing -----------------------------------------------------------------------------
-    def supply_card(self: Engine, cid: str) -> int | None:
+    def supply_card(self, cid: str) -> int | None:
         """Take a card of the supply (None when none is left)."""
         card = next((c for c in self.s.supply if self.s.cards[c] == cid), None)
         if card is not None:
@@ -150,12 +91,12 @@ class CardActions:
             self.s.resolving.append(card)
         return card
 
-    def _lift(self: Engine, card: int) -> None:
+    def _lift(self, card: int) -> None:
         """Take a card out of its army column or command zone (or out of `resolving`)."""
         if self.detach(card) is None and card in self.s.resolving:
             self.s.resolving.remove(card)
 
-    def place(self: Engine, p: int, card: int, dest: str | None, check: bool = True) -> Gen[None]:
+    def place(self, p: int, card: int, dest: str | None, check: bool = True) -> Gen[None]:
         """Put a card in an army column (or the command zone); then recruit heroes for new lines.
 
         A card placed where it already is stays where it is: it is not moved to the top and covers
@@ -181,17 +122,17 @@ class CardActions:
         if check:
             yield from self.check_heroes(p)
 
-    def put_under_deck(self: Engine, card: int, age: int | None) -> None:
+    def put_under_deck(self, card: int, age: int | None) -> None:
         self._lift(card)
         self.s.decks[self.s.age if age is None else age].insert(0, card)
 
-    def choose_column(self: Engine, p: int, card: int, among: tuple[str, ...] = (),
+    def choose_column(self, p: int, card: int, among: tuple[str, ...] = (),
                       exclude: tuple[str, ...] = ()) -> Gen[str]:
         options = [c for c in (among or self.rules.classes) if c not in exclude]
         answer = yield from self.ask(p, "column", options, f"choose a column for {self.defs[card].name}")
         return str(answer)
 
-    def _destination(self: Engine, p: int, card: int) -> Gen[str | None]:
+    def _destination(self, p: int, card: int) -> Gen[str | None]:
         """Where a card taken or recruited goes, as its definition says (asking if it is a choice)."""
         d = self.defs[card]
         if d.enters == "chosen":
@@ -203,7 +144,7 @@ class CardActions:
         return self.own_column(card)
 
     # -- taking ------------------------------------------------------------------------------
-    def take_card(self: Engine, p: int, card: int) -> Gen[None]:
+    def take_card(self, p: int, card: int) -> Gen[None]:
         """A card taken from a tavern or a draw enters as its kind says, then `taken` fires; heroes
         for new lines are recruited once its own effects are done.
 
@@ -232,7 +173,7 @@ class CardActions:
             self.entering -= 1
         yield from self.check_heroes(p)
 
-    def take_from(self: Engine, p: int, zone: str, count: int) -> Gen[None]:
+    def take_from(self, p: int, zone: str, count: int) -> Gen[None]:
         """Choose `count` cards of a shared zone (discard pile, camp) and take them."""
         cards = {"discard": self.s.discard, "camp": self.s.camp}[zone]
         for _ in range(count):
@@ -242,7 +183,7 @@ class CardActions:
             cards.remove(card)
             yield from self.take_card(p, card)
 
-    def look(self: Engine, p: int, age: int | None, count: int, take: int, rest: str) -> Gen[None]:
+    def look(self, p: int, age: int | None, count: int, take: int, rest: str) -> Gen[None]:
         deck = self.s.decks[self.s.age if age is None else age]
         drawn = [deck.pop() for _ in range(min(count, len(deck)))]
         self.s.resolving.extend(drawn)
@@ -267,7 +208,7 @@ class CardActions:
         for c in kept:
             yield from self.take_card(p, c)
 
-    def capture(self: Engine, p: int, card: int, subject: int) -> Gen[None]:
+    def capture(self, p: int, card: int, subject: int) -> Gen[None]:
         """The subject card goes under `card` (out of play); then `captured` fires for `card`."""
         if subject < 0:
             return
@@ -275,7 +216,7 @@ class CardActions:
         self.s.marks.setdefault(card, {}).setdefault("captured", []).append(subject)
         yield from self.emit(p, "captured", card)
 
-    def swap_tavern_cards(self: Engine, p: int) -> Gen[None]:
+    def swap_tavern_cards(self, p: int) -> Gen[None]:
         """Swap a card of one tavern with a card of another."""
         s = self.s
         first: dict[Option, tuple[int, int]] = {}
@@ -292,7 +233,7 @@ class CardActions:
         s.taverns[ta][s.taverns[ta].index(ca)], s.taverns[tb][s.taverns[tb].index(cb)] = cb, ca
 
     # -- discarding ----------------------------------------------------------------------------
-    def choose_cards(self: Engine, p: int, cards: list[int], count: int, purpose: str) -> Gen[list[int]]:
+    def choose_cards(self, p: int, cards: list[int], count: int, purpose: str) -> Gen[list[int]]:
         chosen: list[int] = []
         for i in range(min(count, len(cards))):
             options: dict[Option, int] = {}
@@ -303,28 +244,28 @@ class CardActions:
             chosen.append(options[answer])
         return chosen
 
-    def discard_card(self: Engine, p: int, card: int) -> Gen[None]:
+    def discard_card(self, p: int, card: int) -> Gen[None]:
         """An owned card goes to the discard pile, unless a replacement effect cancels it."""
         if self.replaceable("discarded") and (yield from self.replace(p, "discarded", card)):
             return
         self._lift(card)
         self.s.discard.append(card)
 
-    def discard_top(self: Engine, age: int | None) -> None:
+    def discard_top(self, age: int | None) -> None:
         deck = self.s.decks.get(self.s.age if age is None else age)
         if deck:
             self.s.discard.append(deck.pop())
 
     # -- heroes ------------------------------------------------------------------------------
-    def recruitable(self: Engine, p: int) -> list[int]:
+    def recruitable(self, p: int) -> list[int]:
         seen: dict[str, int] = {}
         for h in self.s.heroes:
             d = self.defs[h]
-            if d.id not in seen and all(req(self, p, h) for req in d.requires):
+            if d.id not in seen and all(req(self.api, p, h) for req in d.requires):
                 seen[d.id] = h
         return list(seen.values())
 
-    def check_heroes(self: Engine, p: int) -> Gen[None]:
+    def check_heroes(self, p: int) -> Gen[None]:
         """003 "Recruiting a Hero": each complete line not yet used recruits a hero. While a card's
         entry is in progress the check waits for its end: 003 "You cannot recruit a new Hero until
         you replace the discarded cards and make a new complete line"."""
@@ -335,7 +276,7 @@ class CardActions:
             if not (yield from self.recruit_hero(p, counted=True)):
                 return
 
-    def recruit_hero(self: Engine, p: int, counted: bool = True) -> Gen[bool]:
+    def recruit_hero(self, p: int, counted: bool = True) -> Gen[bool]:
         options: dict[Option, int] = {card_choice(self.s.cards[h], "heroes"): h for h in self.recruitable(p)}
         if not options:
             return False
@@ -357,7 +298,7 @@ class CardActions:
         yield from self.check_heroes(p)
         return True
 
-    def return_hero(self: Engine, p: int, cls: str) -> Gen[None]:
+    def return_hero(self, p: int, cls: str) -> Gen[None]:
         """Put back a hero of class `cls` from p's command zone among the available heroes."""
         heroes = [c for c in self.s.players[p].command if self.defs[c].kind == "hero" and self.defs[c].cls == cls]
         card = yield from self.choose_card(p, heroes, "card", f"choose a {cls} hero to put back", "command")

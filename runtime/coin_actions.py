@@ -1,48 +1,44 @@
 """Primitive actions on coins and gems: transform, trade, exchange, discard; the treasure's rule."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from nidavellir.interface.decisions import CoinChoice, Option
 from nidavellir.interface.engine import Gen
 
 from .coins import treasure_value
+from .core import EngineCore
 from .state import TREASURE
 
-if TYPE_CHECKING:
-    from .engine import Engine
 
-
-class CoinActions:
-    """Mixed into Engine."""
+class CoinActions(EngineCore):
+    """Reading, choosing, transforming, trading and discarding coins; gems."""
 
     # -- reading ----------------------------------------------------------------------------
-    def coin_values(self: Engine, p: int) -> list[int]:
+    def coin_values(self, p: int) -> list[int]:
         coins = self.s.coins
         return [coins[c].value for c in self.s.players[p].coin_ids()]
 
-    def highest_coin(self: Engine, p: int) -> int:
+    def highest_coin(self, p: int) -> int:
         return max(self.coin_values(p), default=0)
 
-    def lowest_coin(self: Engine, p: int) -> int:
+    def lowest_coin(self, p: int) -> int:
         return min(self.coin_values(p), default=0)
 
-    def coins_total(self: Engine, p: int) -> int:
+    def coins_total(self, p: int) -> int:
         return sum(self.coin_values(p))
 
-    def coins_at_least(self: Engine, p: int, value: int) -> int:
+    def coins_at_least(self, p: int, value: int) -> int:
         return sum(1 for v in self.coin_values(p) if v >= value)
 
-    def coin_place(self: Engine, p: int, coin: int) -> str:
+    def coin_place(self, p: int, coin: int) -> str:
         pl = self.s.players[p]
         if coin in pl.slots:
             return self.rules.tavern_ids[pl.slots.index(coin)]
         return "pouch" if coin in pl.pouch else "hand"
 
-    def coin_choice(self: Engine, p: int, coin: int) -> CoinChoice:
+    def coin_choice(self, p: int, coin: int) -> CoinChoice:
         return CoinChoice(self.s.coins[coin].value, self.coin_place(p, coin))
 
-    def transformable_coins(self: Engine, p: int, where: str | None = None, exclude: tuple[int, ...] = ()) -> list[int]:
+    def transformable_coins(self, p: int, where: str | None = None, exclude: tuple[int, ...] = ()) -> list[int]:
         """Transformable coins in board order (taverns, then pouch, then hand); `where`: only there."""
         pl = self.s.players[p]
         coins = self.s.coins
@@ -52,22 +48,24 @@ class CoinActions:
             order = [c for c in pl.slots if c is not None] + pl.pouch + pl.hand
         return [c for c in order if coins[c].transformable and c not in exclude]
 
-    def lowest_transformable(self: Engine, p: int, where: str | None = None) -> int | None:
-        return min(self.transformable_coins(p, where), key=lambda c: self.s.coins[c].value, default=None)
+    def lowest_transformable(self, p: int, where: str | None = None) -> int | None:
+        coins = self.transformable_coins(p, where)
+        return min(coins, key=lambda c: self.s.coins[c].value) if coins else None
 
-    def highest_transformable(self: Engine, p: int, where: str | None = None) -> int | None:
-        return max(self.transformable_coins(p, where), key=lambda c: self.s.coins[c].value, default=None)
+    def highest_transformable(self, p: int, where: str | None = None) -> int | None:
+        coins = self.transformable_coins(p, where)
+        return max(coins, key=lambda c: self.s.coins[c].value) if coins else None
 
-    def trading_coin(self: Engine, p: int, where: str | None = None) -> int | None:
+    def trading_coin(self, p: int, where: str | None = None) -> int | None:
         pl = self.s.players[p]
         ids = pl.pouch if where == "pouch" else pl.coin_ids()
         return next((c for c in ids if self.s.coins[c].trading), None)
 
-    def trading_in_pouch(self: Engine, p: int) -> bool:
+    def trading_in_pouch(self, p: int) -> bool:
         return self.trading_coin(p, "pouch") is not None
 
     # -- choosing --------------------------------------------------------------------------
-    def choose_coin(self: Engine, p: int, coins: list[int], purpose: str) -> Gen[int | None]:
+    def choose_coin(self, p: int, coins: list[int], purpose: str) -> Gen[int | None]:
         if not coins:
             return None
         choices: dict[Option, int] = {}
@@ -77,7 +75,7 @@ class CoinActions:
         return choices[answer]
 
     # -- moving ----------------------------------------------------------------------------
-    def _replace_coin(self: Engine, p: int, old: int, new: int) -> None:
+    def _replace_coin(self, p: int, old: int, new: int) -> None:
         pl = self.s.players[p]
         for zone in (pl.hand, pl.pouch):
             if old in zone:
@@ -85,7 +83,7 @@ class CoinActions:
                 return
         pl.slots[pl.slots.index(old)] = new
 
-    def _return_coin(self: Engine, coin: int) -> None:
+    def _return_coin(self, coin: int) -> None:
         """003 "Discarding Coins": a treasure coin goes back to the treasure, any other to the box."""
         c = self.s.coins[coin]
         if c.origin == TREASURE:
@@ -93,12 +91,12 @@ class CoinActions:
         else:
             self.s.coin_box.append(coin)
 
-    def take_from_treasure(self: Engine, wanted: int) -> int | None:
+    def take_from_treasure(self, wanted: int) -> int | None:
         t = self.s.treasure
         value = treasure_value([v for v, cs in t.items() if cs], wanted)
         return None if value is None else t[value].pop()
 
-    def discard_coin(self: Engine, p: int, coin: int | None) -> None:
+    def discard_coin(self, p: int, coin: int | None) -> None:
         """A coin leaves the player; on a tavern not yet resolved it leaves that bid empty."""
         if coin is None:
             return
@@ -109,7 +107,7 @@ class CoinActions:
             (pl.hand if coin in pl.hand else pl.pouch).remove(coin)
         self._return_coin(coin)
 
-    def transform(self: Engine, p: int, coin: int, amount: int) -> Gen[int]:
+    def transform(self, p: int, coin: int, amount: int) -> Gen[int]:
         """003 "Transforming a Coin": add X, take the treasure's answer, discard the old coin.
 
         Returns the coin the player now holds in its place."""
@@ -124,18 +122,18 @@ class CoinActions:
         yield from self._bettered(p, self.s.coins[new].value - old.value)
         return new
 
-    def _bettered(self: Engine, p: int, amount: int) -> Gen[None]:
+    def _bettered(self, p: int, amount: int) -> Gen[None]:
         if amount > 0 and self.reacts("coin-bettered"):
             yield from self.emit(p, "coin-bettered", amount=amount)
 
-    def exchange_coin(self: Engine, p: int, coin: int, special_id: str) -> None:
+    def exchange_coin(self, p: int, coin: int, special_id: str) -> None:
         new = self.s.special_coins.pop(special_id, None)
         if new is None:
             return
         self._replace_coin(p, coin, new)
         self.s.coin_box.append(coin)
 
-    def coin_trade(self: Engine, p: int, trading: int) -> Gen[None]:
+    def coin_trade(self, p: int, trading: int) -> Gen[None]:
         """003 "Trading Coins": add the two pouch coins, discard the higher, take the sum."""
         pl = self.s.players[p]
         coins = self.s.coins
@@ -166,7 +164,7 @@ class CoinActions:
         if self.reacts("coin-traded"):
             yield from self.emit(p, "coin-traded")
 
-    def gain_gem(self: Engine, p: int, value: int) -> None:
+    def gain_gem(self, p: int, value: int) -> None:
         if value in self.s.special_gems:
             self.s.special_gems.remove(value)
             pl = self.s.players[p]

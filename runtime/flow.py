@@ -11,7 +11,7 @@ from nidavellir.interface.engine import Gen
 from nidavellir.interface.events import MAX_TURNS_PER_AGE, STEPS
 from nidavellir.interface.rules import Step
 
-from .card_actions import NOBODY
+from .core import NOBODY
 from .coins import gem_swaps
 from .engine import Engine
 from .scoring import final_scores
@@ -51,8 +51,9 @@ def bids(e: Engine) -> Gen[None]:
         pl.pouch = hand
         pl.hand = []
         # ... unless the player puts a trading coin elsewhere among the coins of its value
-        for coin in [c for c in pl.slots + pl.pouch if coins[c].trading]:
-            places = [e.rules.tavern_ids[t] for t, c in enumerate(pl.slots) if coins[c].value == coins[coin].value]
+        for coin in [c for c in (*pl.slots, *pl.pouch) if c is not None and coins[c].trading]:
+            places = [e.rules.tavern_ids[t] for t, c in enumerate(pl.slots)
+                      if c is not None and coins[c].value == coins[coin].value]
             if any(coins[c].value == coins[coin].value for c in pl.pouch):
                 places.append("pouch")
             yield from _place_trading_coin(e, p, coin, places, pl.pouch)
@@ -84,22 +85,26 @@ def _place_trading_coin(e: Engine, p: int, coin: int, places: list[str], rest: l
     options: list[Option] = [CoinChoice(value, place) for place in places]
     answer = yield from e.ask(p, "trade-coin", options, f"where does your trading coin {value} go?")
     assert isinstance(answer, CoinChoice)
-    dest = answer.at
-    if dest in e.rules.tavern_ids:
-        zone, i = pl.slots, e.rules.tavern_ids.index(dest)
+    on_tavern = answer.at in e.rules.tavern_ids
+    other: int | None
+    if on_tavern:
+        i = e.rules.tavern_ids.index(answer.at)
+        other = pl.slots[i]
     else:
-        zone = rest
         if coin in rest:
             return
         i = next(j for j, c in enumerate(rest) if coins[c].value == value)
-    other = zone[i]
-    if other == coin:
+        other = rest[i]
+    if other is None or other == coin:
         return
-    for z in (pl.slots, rest):
-        if coin in z:
-            z[z.index(coin)] = other
-            break
-    zone[i] = coin
+    if coin in pl.slots:  # the trading coin swaps places with the other coin
+        pl.slots[pl.slots.index(coin)] = other
+    elif coin in rest:
+        rest[rest.index(coin)] = other
+    if on_tavern:
+        pl.slots[i] = coin
+    else:
+        rest[i] = coin
 
 
 def resolve_taverns(e: Engine) -> Gen[None]:
@@ -109,11 +114,10 @@ def resolve_taverns(e: Engine) -> Gen[None]:
     for t, tavern in enumerate(s.taverns):
         for p, pl in enumerate(s.players):
             if pl.slots[t] is None and pl.hand and e.param(p, "bid_from_hand") > 0:
-                options = {}
+                options: dict[int, int] = {}
                 for c in sorted(pl.hand):
                     options.setdefault(coins[c].value, c)
-                shown = {q: coins[s.players[q].slots[t]].value for q in range(e.n)
-                         if s.players[q].slots[t] is not None}
+                shown = {q: coins[placed].value for q in range(e.n) if (placed := s.players[q].slots[t]) is not None}
                 value = yield from e.ask(p, "place-bid", sorted(options),
                                          f"place a coin on {e.rules.tavern_ids[t]} (revealed: {shown})")
                 assert isinstance(value, int)
@@ -123,7 +127,7 @@ def resolve_taverns(e: Engine) -> Gen[None]:
                 trading = next((c for c in pl.hand if coins[c].trading and coins[c].value == value), None)
                 if trading is not None:
                     yield from _place_trading_coin(e, p, trading, [e.rules.tavern_ids[t], "hand"], pl.hand)
-        bid = [coins[pl.slots[t]].value if pl.slots[t] is not None else -1 for pl in s.players]
+        bid = [-1 if (slot := pl.slots[t]) is None else coins[slot].value for pl in s.players]
         order = sorted(range(e.n), key=lambda q: (-bid[q], -s.players[q].gem))
         groups: dict[int, list[int]] = {}
         for q in order:

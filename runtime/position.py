@@ -1,76 +1,89 @@
 """Positions (DESIGN §8): what each player holds; read into an engine, written from one."""
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
-from nidavellir.errors import NidavellirError, suggest
+from nidavellir.errors import NidavellirError
 from nidavellir.interface.engine import Event
+from nidavellir.interface.rules import SpecialCoin
 
 from .engine import Engine
+from .position_check import JsonPath, Problem, box_counts, captured_ids, card_ref, check_position
 from .rules import Rules
-from .state import BASIC, TREASURE, Coin, Player
+from .state import BASIC, SPECIAL, TREASURE, Coin, Player
+
+__all__ = ["PositionError", "engine_from_position", "position_of", "run_without_choices", "box_counts",
+           "check_position", "Problem"]
 
 
 class PositionError(NidavellirError):
-    """A position that breaks the rules data; `path` is the JSON path of the offending value."""
+    """A position that breaks the rules data; `path` is the JSON path of the (first) offending
+    value, `problems` every problem found (runtime/position_check.py)."""
 
-    def __init__(self, message: str, path: tuple, hint: str | None = None):
+    def __init__(self, message: str, path: JsonPath, hint: str | None = None,
+                 problems: tuple[Problem, ...] = ()):
         super().__init__(message)
         self.message, self.path, self.hint = message, path, hint
-
-
-def box_counts(rules: Rules, players: int) -> Counter[str]:
-    """How many copies of each card the game holds with this many players."""
-    counts: Counter[str] = Counter()
-    for entries in rules.decks.values():
-        for entry in entries:
-            if players >= entry.min_players:
-                counts[entry.card] += entry.count
-    in_decks = set(counts)
-    for cid, d in rules.cards.items():
-        if cid not in in_decks:
-            counts[cid] += d.copies
-    return counts
+        self.problems = problems or (Problem(message, path, hint),)
 
 
 def engine_from_position(rules: Rules, data: dict[str, Any]) -> Engine:
-    """An engine holding exactly the position's cards, coins and gems (no decks or taverns)."""
+    """An engine holding exactly the position's cards, coins, gems and card states (no decks or
+    taverns). `data` has the shape rules/schemas/position.schema.json gives (the caller validates
+    it); a position that breaks the rules data (check_position) raises PositionError listing every
+    problem."""
+    problems = check_position(rules, data)
+    if problems:
+        first = problems[0]
+        raise PositionError(first.message, first.path, first.hint, tuple(problems))
     players = data["players"]
     e = Engine(rules, [pl.get("name", f"P{i + 1}") for i, pl in enumerate(players)], seed=0)
-    box = box_counts(rules, max(len(players), rules.min_players))
-    used: Counter = Counter()
-    basic_values = {c.value: c.trading for c in rules.ruleset.basic_coins}
+    basic = {c.value: c.trading for c in rules.ruleset.basic_coins}
+    special = {c.value: c for c in rules.special_coins.values()}
+    given: set[str] = set()
     for i, pdata in enumerate(players):
         pl = Player(name=e.names[i], gem=pdata.get("gem", 0), slots=[None] * len(rules.tavern_ids))
         e.s.players.append(pl)
         for value in pdata.get("coins", []):
-            if value in basic_values:
-                pl.hand.append(e.new_coin(Coin(value, BASIC, basic_values[value])))
-            else:
-                pl.hand.append(e.new_coin(Coin(value, TREASURE)))
+            coin = _coin(value, [e.s.coins[c] for c in pl.hand], basic, special, given)
+            pl.hand.append(e.new_coin(coin))
         for cls, cards in (pdata.get("army") or {}).items():
-            if cls not in rules.classes:
-                raise PositionError(f"unknown army column `{cls}`", ("players", i, "army", cls),
-                                    "columns: " + ", ".join(rules.classes))
-            for j, cid in enumerate(cards):
-                card = _card(e, rules, cid, ("players", i, "army", cls, j), used, box)
-                pl.army.setdefault(cls, []).append(card)
-                e.where[card] = (i, cls)
-        for j, cid in enumerate(pdata.get("command_zone") or []):
-            card = _card(e, rules, cid, ("players", i, "command_zone", j), used, box)
-            pl.command.append(card)
-            e.where[card] = (i, None)
+            for item in cards:
+                e.attach(i, _card(e, item), cls)
+        for item in pdata.get("command_zone") or []:
+            e.attach(i, _card(e, item), None)
+    e.reindex()
     return e
 
 
-def _card(e: Engine, rules: Rules, cid: str, path: tuple, used: Counter, box: Counter) -> int:
-    if cid not in rules.cards:
-        raise PositionError(f"unknown card `{cid}`", path, suggest(cid, rules.cards))
-    used[cid] += 1
-    if used[cid] > box[cid]:
-        raise PositionError(f"more copies of `{cid}` than the game holds ({box[cid]})", path)
-    return e.new_card(cid)
+def _coin(value: int, held: list[Coin], basic: dict[int, bool], special: dict[int, SpecialCoin],
+          given: set[str]) -> Coin:
+    """A player's first coin of a basic value is of their basic set; another is the special coin of
+    that value while one is left, else a treasure coin (which it is does not change the score)."""
+    if value in basic and not any(c.origin == BASIC and c.value == value for c in held):
+        return Coin(value, BASIC, basic[value])
+    sc = special.get(value)
+    if sc is not None and sc.id not in given:
+        given.add(sc.id)
+        return Coin(value, SPECIAL, sc.trading, sc.id)
+    return Coin(value, TREASURE)
+
+
+def _card(e: Engine, item: Any) -> int:
+    """A card instance for a position's card entry, with its state (DESIGN §8) as marks."""
+    ref = card_ref(item)
+    assert ref is not None, "checked by check_position"
+    cid, state = ref
+    card = e.new_card(cid)
+    for key in ("notch", "tokens", "class"):
+        if key in state:
+            e.set_mark(card, key, state[key])
+    if state.get("used") or state.get("face_down"):
+        e.set_mark(card, "used", True)
+    captured = captured_ids(state.get("captured"))
+    if captured:
+        e.set_mark(card, "captured", [e.new_card(c) for c, _ in captured])
+    return card
 
 
 def run_without_choices(e: Engine, window: str) -> None:
@@ -87,15 +100,36 @@ def run_without_choices(e: Engine, window: str) -> None:
 
 
 def position_of(e: Engine) -> dict[str, Any]:
-    """The position format of an engine's players (DESIGN §8)."""
+    """The position format of an engine's players (DESIGN §8): a card carrying state (a track
+    notch, tokens, a chosen class, a spent power, captured cards) is written as an object."""
     s = e.s
     out = []
     for pl in s.players:
-        out.append({
-            "name": pl.name,
-            "gem": pl.gem,
-            "coins": sorted(s.coins[c].value for c in pl.coin_ids()),
-            "army": {cls: [s.cards[c] for c in pl.army[cls]] for cls in e.rules.classes if pl.army.get(cls)},
-            "command_zone": [s.cards[c] for c in pl.command],
-        })
-    return {"expansions": [], "players": out}
+        player: dict[str, Any] = {"name": pl.name}
+        if pl.gem:
+            player["gem"] = pl.gem
+        player["coins"] = sorted(s.coins[c].value for c in pl.coin_ids())
+        player["army"] = {cls: [_entry(e, c) for c in pl.army[cls]] for cls in e.rules.classes if pl.army.get(cls)}
+        player["command_zone"] = [_entry(e, c) for c in pl.command]
+        out.append(player)
+    expansions = [layer.id for layer in e.rules.ruleset.layers[1:] if not layer.variant]
+    return {"expansions": expansions, "players": out}
+
+
+def _entry(e: Engine, card: int) -> str | dict[str, Any]:
+    cid = e.s.cards[card]
+    marks = e.s.marks.get(card)
+    if not marks:
+        return cid
+    state: dict[str, Any] = {}
+    for key in ("notch", "tokens"):
+        if marks.get(key):
+            state[key] = int(marks[key])
+    if marks.get("class") is not None:
+        state["class"] = str(marks["class"])
+    if marks.get("used"):
+        state["used"] = True
+    captured = [e.s.cards[c] for c in marks.get("captured") or ()]
+    if captured:
+        state["captured"] = captured[0] if len(captured) == 1 else captured
+    return {"card": cid, **state} if state else cid

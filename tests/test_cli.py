@@ -108,7 +108,8 @@ def test_score_design_example_position(capsys, tmp_path):
         "      miner: ['miner:0', 'miner:2', zoral]\n"
         "      blacksmith: [blacksmith, special-blacksmith]\n"
         "      explorer: [explorer:5, explorer:11, idunn]\n"
-        "    command_zone: [dwerg, dwerg, astrid, distinction:miner, distinction:hunter]\n")
+        "    command_zone: [dwerg, dwerg, astrid, distinction:miner, distinction:hunter]\n"
+        "  - {name: Bo, coins: [0]}\n")  # a position holds as many players as the rules allow (2 to 5)
     code, out, err = run_cli(capsys, "score", str(path), "--json")
     assert code == 0, err
     (result,) = json_lines(out)

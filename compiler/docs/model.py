@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Any
+from typing import Any, TypedDict, TypeVar
 
 from .. import ir
 from ..compile import Compiled
 from ..dsl import parse_expr
 from ..layers import Origin
+from ..yamlload import JsonDict
 from .scoring import TABLE_RANKS, class_scores, example, pointless_values
 from .text import Catalog, Context, card_text, context_of, effect_text, formula_text
 
@@ -34,6 +35,217 @@ SETTING_SECTIONS = {
 PARAM_SECTIONS = {"bid_from_hand": "bids", "transform_bonus": "coins", "trade_lower": "coins",
                   "recruit_by_lines": "heroes"}
 
+DeckEntry = list[Any]  # [card id, count, min_players], as the compiled rule data holds them
+Setting = tuple[str, str, str]  # a house rule's game setting: dotted path, the value it sets or "", section
+
+
+# -- what the templates read --------------------------------------------------------------------
+
+class Link(TypedDict):
+    anchor: str
+    name: str
+
+
+class CardCount(Link):
+    count: int
+
+
+class ClassLink(Link):
+    cls: str
+
+
+class Requirements(Link):
+    text: list[str]
+
+
+class SettingView(TypedDict):
+    path: str
+    value: str
+    anchor: str
+
+
+class InterpLink(TypedDict):
+    anchor: str
+    id: str
+
+
+class HouseRule(TypedDict):
+    id: str
+    name: str
+    description: str
+    source: str
+    cards: list[Link]
+    removed: list[str]
+    classes: list[Link]
+    settings: list[SettingView]
+    interpretations: list[InterpLink]
+
+
+class KindCount(TypedDict):
+    kind: str
+    label: str
+    entries: int
+    count: int
+
+
+class PlayerRow(TypedDict):
+    players: int
+    gems: str
+    per_tavern: int
+    per_turn: int
+    decks: list[int]
+    treasure: int
+
+
+class Components(TypedDict):
+    kinds: list[KindCount]
+    rows: list[PlayerRow]
+    ages: list[int]
+    basic: str
+    basic_total: int
+    max_players: int
+    treasure: str
+    treasure_total: int
+    special_coins: str
+    gems: str
+    special_gems: str
+
+
+class Removal(TypedDict):
+    players: str
+    coins: str
+    left: int
+
+
+class ExtraCards(TypedDict):
+    players: int
+    age: int
+    cards: list[CardCount]
+
+
+class Setup(TypedDict):
+    basic: str
+    gems: str
+    taverns: str
+    heroes: int
+    distinctions: list[Link]
+    treasure_total: int
+    removals: list[Removal]
+    extra: list[ExtraCards]
+
+
+class Step(TypedDict):
+    id: str
+    do: str | None
+    window: str | None
+    window_name: str
+    ages: list[int]
+    ages_text: str
+    reacting: list[Link]
+    changed: list[str]
+
+
+class StepFacts(TypedDict):
+    per_tavern: str
+    taverns: str
+
+
+class AgeSteps(TypedDict):
+    age: int
+    last: bool
+    steps: list[Step]
+
+
+class ExampleView(TypedDict):
+    cards: list[Link]
+    ranks: int
+    points: int
+    value: int
+    facts: str
+
+
+class ClassView(TypedDict):
+    id: str
+    anchor: str
+    name: str
+    formula: str
+    tabulated: bool
+    example: ExampleView | None
+    changed: list[str]
+
+
+class ScoreTable(TypedDict):
+    classes: list[str]
+    rows: list[list[int]]
+
+
+CardView = TypedDict("CardView", {"id": str, "anchor": str, "name": str, "kind": str, "class": str,
+                                  "class_label": str, "ranks_label": str, "text": list[str]})
+
+
+class CardEntry(CardView):
+    copies: int
+    changed: list[str]
+
+
+class CardGroup(TypedDict):
+    kind: str
+    anchor: str
+    label: str
+    cards: list[CardEntry]
+
+
+HeroGroup = TypedDict("HeroGroup", {"class": str, "label": str, "cards": list[Link]})
+
+
+class Interpretation(TypedDict):
+    id: str
+    anchor: str
+    text: str
+    source: str
+    changed: list[str]
+
+
+class Term(TypedDict):
+    id: str
+    anchor: str
+    term: str
+    text: str
+
+
+class Section(TypedDict):
+    anchor: str
+    title: str
+
+
+class Reference(TypedDict):
+    lang: str
+    layers: list[str]
+    sections: list[Section]
+    marks: dict[str, list[str]]
+    house_rules: list[HouseRule]
+    components: Components
+    setup: Setup
+    turn: list[Step]
+    facts: StepFacts
+    ages: list[AgeSteps]
+    gems: str
+    special_gems: list[JsonDict]
+    point_gems: list[JsonDict]
+    trading_coins: str
+    modifying: dict[str, list[Link]]
+    class_names: str
+    class_count: int
+    heroes: list[HeroGroup]
+    requirements: list[Requirements]
+    classes: list[ClassView]
+    table: ScoreTable
+    distinctions: list[ClassLink]
+    card_groups: list[CardGroup]
+    interpretations: list[Interpretation]
+    glossary: list[Term]
+    index: list[Link]
+
 
 def card_anchors(card_ids: list[str]) -> dict[str, str]:
     """A unique HTML/Markdown anchor per card id (`warrior:3` -> `card-warrior-3`)."""
@@ -49,18 +261,21 @@ def card_anchors(card_ids: list[str]) -> dict[str, str]:
     return out
 
 
-def _per(table: dict, n: int, default: Any = None) -> Any:
+def _per(table: dict[Any, Any], n: int, default: Any = None) -> Any:
     """A `{players: value}` table's entry for n players (keys may be str or int)."""
     return table.get(n, table.get(str(n), default))
 
 
-def sort_key(text: str) -> tuple:
+def sort_key(text: str) -> tuple[tuple[int, int, str], ...]:
     """Alphabetical order for readers: accents folded, case ignored, numbers by value."""
     plain = "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch)).casefold()
     return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", plain) if part)
 
 
-def _add(items: list, item: Any) -> None:
+_T = TypeVar("_T")
+
+
+def _add(items: list[_T], item: _T) -> None:
     if item not in items:
         items.append(item)
 
@@ -76,12 +291,12 @@ class _Model:
     def __init__(self, compiled: Compiled, cat: Catalog):
         self.c = compiled
         self.d = compiled.data
-        self.game = self.d["game"]
+        self.game: JsonDict = self.d["game"]
         self.cat = cat
         self.cx: Context = context_of(self.d, cat)
-        self.class_ids = [c["id"] for c in self.d["classes"]]
+        self.class_ids: list[str] = [c["id"] for c in self.d["classes"]]
         self.anchors = card_anchors(list(self.d["cards"]))
-        self.variants = {l["id"]: l for l in self.d["layers"] if l["variant"]}
+        self.variants: dict[str, JsonDict] = {l["id"]: l for l in self.d["layers"] if l["variant"]}
         self.layer_of = {id(f): layer.id for layer in compiled.merged.layers for f in layer.files}
         for cid, origins in compiled.merged.card_origin.items():
             renamer = self.from_variant(origins.get("name"))
@@ -93,10 +308,10 @@ class _Model:
     def t(self, key: str, **kw: Any) -> str:
         return self.cat.t(key, **kw)
 
-    def link(self, cid: str) -> dict:
+    def link(self, cid: str) -> Link:
         return {"anchor": self.anchors[cid], "name": self.cx.card(cid)}
 
-    def layer_text(self, layer: dict, field: str) -> str:
+    def layer_text(self, layer: JsonDict, field: str) -> str:
         """A layer's `name`, `description` or `source`: catalog key `layer.<id>.<field>`, the rules
         data's English text by default."""
         text = layer.get(field) or ""
@@ -119,8 +334,9 @@ class _Model:
     def deck_size(self, age: int, n: int) -> int:
         return sum(count for _, count, least in self.decks(age) if least <= n)
 
-    def decks(self, age: int) -> list:
-        return self.d["decks"].get(age, self.d["decks"].get(str(age), []))
+    def decks(self, age: int) -> list[DeckEntry]:
+        entries: list[DeckEntry] = self.d["decks"].get(age, self.d["decks"].get(str(age), []))
+        return entries
 
     def in_any_deck(self) -> set[str]:
         return {e[0] for age in self.game["ages"] for e in self.decks(age)}
@@ -130,22 +346,22 @@ class _Model:
         ids = [cid for cid, c in self.d["cards"].items() if c["kind"] == kind]
         return sorted(ids, key=lambda cid: order.get(self.d["cards"][cid]["class"], len(order)))
 
-    def reacting(self, event: str) -> list[dict]:
+    def reacting(self, event: str) -> list[Link]:
         """Cards with an effect on this flow window, in card-list order."""
         return [self.link(cid) for cid, effects in self.c.effects.items()
                 if any(isinstance(e, (ir.Triggered, ir.Replacement)) and e.event == event for _, e in effects)]
 
-    def modifying(self, section: str) -> list[dict]:
+    def modifying(self, section: str) -> list[Link]:
         params = {p for p, s in PARAM_SECTIONS.items() if s == section}
         return [self.link(cid) for cid, effects in self.c.effects.items()
                 if any(isinstance(e, ir.Modifier) and e.param in params for _, e in effects)]
 
     # -- house rules and marks ---------------------------------------------------------------------
-    def changes(self) -> tuple[dict[str, list[str]], dict[str, list[tuple[str, str, str]]]]:
+    def changes(self) -> tuple[dict[str, list[str]], dict[str, list[Setting]]]:
         """Section anchor -> names of the house rules that change it, and house rule id -> the game
         settings it changes (dotted path, the value it sets or "", section anchor)."""
         marks: dict[str, list[str]] = {}
-        settings: dict[str, list[tuple[str, str, str]]] = {}
+        settings: dict[str, list[Setting]] = {}
         origins = self.c.merged.game_origin
         containers = {p[:i] for p in origins for i in range(1, len(p))}
         for path, origin in origins.items():
@@ -167,9 +383,9 @@ class _Model:
                 _add(marks.setdefault("components", []), self.layer_text(self.variants[lid], "name"))
         return marks, settings
 
-    def house_rules(self, settings: dict[str, list[tuple[str, str, str]]]) -> list[dict]:
+    def house_rules(self, settings: dict[str, list[Setting]]) -> list[HouseRule]:
         merged = self.c.merged
-        out = []
+        out: list[HouseRule] = []
         for lid, layer in self.variants.items():
             removed = [cid for cid, layers in merged.card_layers.items() if lid in layers and cid not in self.d["cards"]]
             out.append({
@@ -190,18 +406,18 @@ class _Model:
         return out
 
     # -- components and setup ----------------------------------------------------------------------
-    def components(self) -> dict:
+    def components(self) -> Components:
         g = self.game
         coins = g["coins"]
         in_decks = self.in_any_deck()
-        kinds = []
+        kinds: list[KindCount] = []
         for kind in g["kinds"]:
             ids = [cid for cid, c in self.d["cards"].items() if c["kind"] == kind]
             count = sum(e[1] for age in g["ages"] for e in self.decks(age) if self.d["cards"][e[0]]["kind"] == kind)
             count += sum(self.d["cards"][cid]["copies"] for cid in ids if cid not in in_decks)
             kinds.append({"kind": kind, "label": self.kind_label(kind), "entries": len(ids), "count": count})
         treasure = {int(v): n for v, n in coins.get("treasure", {}).items()}
-        rows = []
+        rows: list[PlayerRow] = []
         for n in self.players:
             removed = sum(_per(coins.get("treasure_removed", {}), n, {}).values())
             per_tavern = _per(g["cards_per_tavern"], n, 0)
@@ -232,7 +448,7 @@ class _Model:
                                                  points=s.get("points", 0)) for s in g["gems"].get("special", [])]),
         }
 
-    def coin_label(self, coin: dict) -> str:
+    def coin_label(self, coin: JsonDict) -> str:
         key = "ref.coin.trading" if coin.get("trading") else "ref.coin.value"
         return self.t(key, value=coin["value"])
 
@@ -241,17 +457,17 @@ class _Model:
         return self.cx.join([str(c["value"]) for c in coins.get("basic", []) if c.get("trading")]
                             + [self.coin_name(c) for c in coins.get("special", []) if c.get("trading")])
 
-    def coin_name(self, coin: dict) -> str:
+    def coin_name(self, coin: JsonDict) -> str:
         return self.cat.t(f"coin.name.{coin['id']}", default=coin.get("name", coin["id"]))
 
     def kind_label(self, kind: str) -> str:
         return self.cat.t(f"ref.kinds.{kind}", default=kind.replace("-", " ").capitalize())
 
-    def setup(self) -> dict:
+    def setup(self) -> Setup:
         g = self.game
         coins = g["coins"]
         treasure_total = sum(coins.get("treasure", {}).values())
-        removals: list[tuple[dict, list[int]]] = []
+        removals: list[tuple[dict[str, int], list[int]]] = []  # coins removed (value -> count), for n players
         for n in self.players:
             table = _per(coins.get("treasure_removed", {}), n)
             if not table:
@@ -262,11 +478,11 @@ class _Model:
                     break
             else:
                 removals.append((table, [n]))
-        extra: dict[tuple[int, int], list[dict]] = {}
+        extra: dict[tuple[int, int], list[CardCount]] = {}
         for age in g["ages"]:
             for cid, count, least in self.decks(age):
                 if least > self.players[0]:
-                    extra.setdefault((least, age), []).append(dict(self.link(cid), count=count))
+                    extra.setdefault((least, age), []).append({**self.link(cid), "count": count})
         return {
             "basic": self.cx.join([self.coin_label(c) for c in coins.get("basic", [])]),
             "gems": "; ".join(self.t("ref.setup.gems_for", n=n, gems=", ".join(map(str, _per(g["gems"]["by_players"], n, []))))
@@ -286,8 +502,8 @@ class _Model:
                              for t in self.game["taverns"]])
 
     # -- flow ----------------------------------------------------------------------------------------
-    def steps(self, part: str, marks_by_step: dict[str, list[str]]) -> list[dict]:
-        out = []
+    def steps(self, part: str, marks_by_step: dict[str, list[str]]) -> list[Step]:
+        out: list[Step] = []
         for step in self.game["flow"].get(part, []):
             window = step.get("window")
             out.append({
@@ -312,7 +528,7 @@ class _Model:
                 _add(out.setdefault(str(path[at]), []), self.layer_text(self.variants[lid], "name"))
         return out
 
-    def step_facts(self) -> dict[str, Any]:
+    def step_facts(self) -> StepFacts:
         """Numbers the flow steps' catalog texts may name."""
         g = self.game
         return {
@@ -320,17 +536,18 @@ class _Model:
             "taverns": self.taverns(),
         }
 
-    def ages(self, steps: list[dict]) -> list[dict]:
+    def ages(self, steps: list[Step]) -> list[AgeSteps]:
         ages = self.game["ages"]
         return [{"age": age, "last": age == ages[-1],
                  "steps": [s for s in steps if not s["ages"] or age in s["ages"]]} for age in ages]
 
     # -- scoring -----------------------------------------------------------------------------------------
-    def classes(self, marks: dict[str, list[str]]) -> tuple[list[dict], dict]:
+    def classes(self, marks: dict[str, list[str]]) -> tuple[list[ClassView], ScoreTable]:
         scores = class_scores(self.c.source)
         params = dict(self.d["params"])
         coin = max((c["value"] for c in self.game["coins"].get("basic", [])), default=0)
-        out, table_classes = [], []
+        out: list[ClassView] = []
+        table_classes: list[tuple[str, list[int]]] = []
         for c in self.d["classes"]:
             cid = c["id"]
             fn = scores[cid]
@@ -354,13 +571,13 @@ class _Model:
                 },
                 "changed": marks.get(cid, []),
             })
-        table = {"classes": [self.cx.cls(cid) for cid, _ in table_classes],
+        table: ScoreTable = {"classes": [self.cx.cls(cid) for cid, _ in table_classes],
                  "rows": [[n] + [values[i] for _, values in table_classes] for i, n in enumerate(TABLE_RANKS)]}
         return out, table
 
-    def example_cards(self, cls: str, size: int = 3) -> list[dict]:
+    def example_cards(self, cls: str, size: int = 3) -> list[JsonDict]:
         """The first distinct dwarf cards of a class in the age decks, as an example column."""
-        cards: list[dict] = []
+        cards: list[JsonDict] = []
         for age in self.game["ages"]:
             for cid, _, _ in self.decks(age):
                 card = self.d["cards"][cid]
@@ -369,10 +586,10 @@ class _Model:
         return cards[:size]
 
     # -- cards -------------------------------------------------------------------------------------------
-    def card_view(self, cid: str) -> dict:
+    def card_view(self, cid: str) -> CardView:
         card = self.d["cards"][cid]
         ranks = card["ranks"]
-        label = []
+        label: list[str] = []
         if ranks:
             label.append(self.t("ref.card.ranks_points", n=len(ranks), points=", ".join(map(str, ranks))) if any(ranks)
                          else self.t("ref.card.ranks_plain", n=len(ranks)))
@@ -389,24 +606,25 @@ class _Model:
             "text": card_text(card, self.c.effects.get(cid, []), self.cx),
         }
 
-    def card_groups(self) -> list[dict]:
-        groups = []
+    def card_groups(self) -> list[CardGroup]:
+        groups: list[CardGroup] = []
         for kind in self.game["kinds"]:
-            cards = [dict(self.card_view(cid), copies=self.d["cards"][cid]["copies"],
-                          changed=self.layer_names(self.d["cards"][cid]["layers"])) for cid in self.cards_of(kind)]
+            cards: list[CardEntry] = [{**self.card_view(cid), "copies": self.d["cards"][cid]["copies"],
+                                       "changed": self.layer_names(self.d["cards"][cid]["layers"])}
+                                      for cid in self.cards_of(kind)]
             if cards:
                 groups.append({"kind": kind, "anchor": f"kind-{kind}", "label": self.kind_label(kind),
                                "cards": cards})
         return groups
 
-    def requirements(self) -> list[dict]:
-        return [dict(self.link(cid), text=[effect_text(e, self.cx) for _, e in effects
-                                            if isinstance(e, ir.Requirement)])
+    def requirements(self) -> list[Requirements]:
+        return [{**self.link(cid), "text": [effect_text(e, self.cx) for _, e in effects
+                                            if isinstance(e, ir.Requirement)]}
                 for cid, effects in self.c.effects.items() if any(isinstance(e, ir.Requirement) for _, e in effects)]
 
-    def heroes_by_class(self) -> list[dict]:
+    def heroes_by_class(self) -> list[HeroGroup]:
         heroes = self.cards_of("hero")
-        out = []
+        out: list[HeroGroup] = []
         for cls in ["neutral"] + self.class_ids:
             cards = [self.link(cid) for cid in heroes if self.d["cards"][cid]["class"] == cls]
             if cards:
@@ -414,7 +632,7 @@ class _Model:
         return out
 
     # -- interpretations, glossary, index --------------------------------------------------------------------
-    def interpretations(self) -> list[dict]:
+    def interpretations(self) -> list[Interpretation]:
         """Each interpretation's text and source: catalog keys `interp.<id>` and `interp.<id>.source`,
         the rules data's English by default."""
         return [{"id": i["id"], "anchor": f"interp-{i['id']}",
@@ -422,17 +640,17 @@ class _Model:
                  "source": self.cat.t(f"interp.{i['id']}.source", default=i["source"]) if i.get("source") else "",
                  "changed": self.layer_names([i.get("layer", "")])} for i in self.d["interpretations"]]
 
-    def glossary(self) -> list[dict]:
+    def glossary(self) -> list[Term]:
         keys = [k for k in self.cat.fallback if k.startswith("glossary.") and k.count(".") == 1]
-        terms = [{"id": k.split(".", 1)[1], "anchor": "term-" + k.split(".", 1)[1], "term": self.t(k),
+        terms: list[Term] = [{"id": k.split(".", 1)[1], "anchor": "term-" + k.split(".", 1)[1], "term": self.t(k),
                   "text": self.t(k + ".text")} for k in keys]
         return sorted(terms, key=lambda x: (sort_key(x["term"]), x["id"]))
 
-    def index(self) -> list[dict]:
+    def index(self) -> list[Link]:
         return sorted((self.link(cid) for cid in self.d["cards"]), key=lambda x: (sort_key(x["name"]), x["anchor"]))
 
 
-def reference_context(compiled: Compiled, cat: Catalog) -> dict:
+def reference_context(compiled: Compiled, cat: Catalog) -> Reference:
     """Everything the reference templates render, for one compiled rule set and language."""
     m = _Model(compiled, cat)
     gems = compiled.data["game"]["gems"].get("special", [])
@@ -463,7 +681,7 @@ def reference_context(compiled: Compiled, cat: Catalog) -> dict:
         "requirements": m.requirements(),
         "classes": classes,
         "table": table,
-        "distinctions": [dict(m.link(cid), cls=m.cx.cls(compiled.data["cards"][cid]["class"]))
+        "distinctions": [{**m.link(cid), "cls": m.cx.cls(compiled.data["cards"][cid]["class"])}
                          for cid in m.cards_of("distinction")],
         "card_groups": m.card_groups(),
         "interpretations": m.interpretations(),
@@ -472,7 +690,7 @@ def reference_context(compiled: Compiled, cat: Catalog) -> dict:
     }
 
 
-def card_views(compiled: Compiled, cat: Catalog) -> list[dict]:
+def card_views(compiled: Compiled, cat: Catalog) -> list[CardView]:
     """Every card as the reference shows it, grouped by kind: id, anchor, name, kind, class,
     class_label, ranks_label and text (its sentences, from the effect IR)."""
     m = _Model(compiled, cat)

@@ -61,10 +61,10 @@ class _Words:
     def e(self, text: Any) -> Markup:
         return self.markup.escape(text)
 
-    def seq(self, items: list, sep: str = " · ") -> Markup:
+    def seq(self, items: list[str], sep: str = " · ") -> Markup:
         return self.markup(sep).join(items)
 
-    def join(self, items: list) -> Markup:
+    def join(self, items: list[str]) -> Markup:
         m = self.markup
         if len(items) < 2:
             return m("").join(items)

@@ -9,6 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..yamlload import JsonDict
+
 TABLE_RANKS = range(1, 11)  # the worked table: columns of n ranks without points
 
 ScoreFn = Callable[[Any, int, str], int]  # an emitted class formula: (engine, player, column)
@@ -111,7 +113,7 @@ class Example:
     facts: list[tuple[str, dict[str, Any]]]
 
 
-def example(fn: ScoreFn, cls: str, cards: list[dict], params: dict[str, int], coin: int) -> Example | None:
+def example(fn: ScoreFn, cls: str, cards: list[JsonDict], params: dict[str, int], coin: int) -> Example | None:
     """The formula on a column of these cards, for a player with highest coin `coin` who has the
     majority of ranks (stated only if the formula asks)."""
     ranks = [r for c in cards for r in c["ranks"]]

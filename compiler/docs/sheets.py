@@ -13,11 +13,14 @@ import subprocess
 import tempfile
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import jinja2
 
 from .errors import DocsError
+
+if TYPE_CHECKING:
+    from .model import CardView
 
 CARDS_PER_PAGE = 9  # 3 × 3 cards of 63 × 88 mm: 189 × 264 mm, centred on A4 (210 × 297 mm)
 # Rule text length (characters) up to which each font size fits a card whose name takes two lines;
@@ -47,7 +50,7 @@ def _env() -> jinja2.Environment:
                               trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
 
 
-def card_sheet_html(cards: list[dict], cat: Messages) -> str:
+def card_sheet_html(cards: list[CardView], cat: Messages) -> str:
     """A self-contained HTML page of the cards, nine to a page in the order given.
 
     One card per card id (not one per copy in the box): the sheet is a reference to print and

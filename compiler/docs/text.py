@@ -13,6 +13,7 @@ from typing import Any
 import yaml
 
 from .. import ir
+from ..yamlload import JsonDict
 
 LANGS = ("en", "be")
 
@@ -91,7 +92,7 @@ class Context:
         return self.cat.t("list.and", head=", ".join(items[:-1]), last=items[-1])
 
 
-def context_of(data: dict, cat: Catalog) -> Context:
+def context_of(data: JsonDict, cat: Catalog) -> Context:
     """A Context from compiled RULES data."""
     return Context(cat, {c["id"]: c.get("name", c["id"]) for c in data["classes"]},
                    {cid: c["name"] for cid, c in data["cards"].items()}, dict(data["params"]),
@@ -189,7 +190,10 @@ def _deck_text(deck: ir.Deck, cx: Context) -> str:
 
 def action_text(a: ir.Action, cx: Context) -> str:
     t = cx.cat.t
-    e = lambda node: expr_text(node, cx)  # noqa: E731
+
+    def e(node: ir.Expr) -> str:
+        return expr_text(node, cx)
+
     if isinstance(a, ir.Transform):
         return t("act.transform", amount=e(a.amount), coin=_coin_text(a.coins, cx))
     if isinstance(a, ir.Exchange):
@@ -269,7 +273,7 @@ def effect_text(effect: ir.Effect, cx: Context) -> str:
     raise AssertionError(effect)  # pragma: no cover
 
 
-def card_text(card: dict, effects: list[tuple[str, ir.Effect]], cx: Context) -> list[str]:
+def card_text(card: JsonDict, effects: list[tuple[str, ir.Effect]], cx: Context) -> list[str]:
     """The sentences of a card: its ranks and points, then each effect in order."""
     t = cx.cat.t
     out = []

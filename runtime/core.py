@@ -1,0 +1,321 @@
+"""The engine's core: state, setup, what players own (with its indexes), questions to players,
+events, and the queries compiled expressions read. No card is known here: cards act only through
+their compiled handlers, modifiers and data."""
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from nidavellir.errors import NidavellirError
+from nidavellir.interface.decisions import Decision, Option
+from nidavellir.interface.engine import EngineAPI, Event, Gen
+from nidavellir.interface.rules import CardDef, Modifier
+
+from .rules import Rules
+from .scoring import Scores
+from .setup import setup_plan
+from .state import Coin, Player, State
+
+COMMAND = None  # destination: the command zone
+NOBODY = -1     # the player of an event that belongs to no one
+
+
+class SetupError(NidavellirError):
+    """A game the rules cannot set up (a player count they do not allow)."""
+
+
+class EngineCore:
+    """State, setup, the ownership indexes, questions, events and the queries compiled expressions
+    read; the actions on coins and cards (coin_actions, card_actions) build on it."""
+
+    api: EngineAPI  # the whole engine, as compiled handlers see it (set by Engine)
+
+    def __init__(self, rules: Rules, names: Sequence[str], seed: int):
+        self.rules = rules
+        self.rng = random.Random(seed)
+        self.seed = seed
+        self.n = len(names)
+        self.s = State()
+        self.defs: list[CardDef] = []      # instance id -> definition (parallel to s.cards)
+        self.where: dict[int, tuple[int, str | None]] = {}  # owned card -> (player, column or None)
+        self.scores: Scores | None = None  # final scores, once the game is over
+        self.names = list(names)
+        self.entering = 0                  # >0 while a card's entry runs: hero checks wait for its end
+        # Indexes of what players own, kept up to date by attach/detach (None: build from the state
+        # when first needed, as after reading a position)
+        self._ranks: list[dict[str, int]] | None = None            # player -> class -> ranks
+        self._owned: list[list[int] | None] = [None] * self.n       # player -> owned cards, in order
+        self._mods: list[dict[str, list[tuple[int, Modifier]]] | None] = [None] * self.n
+
+    # -- setup -----------------------------------------------------------------------------
+    def new_card(self, cid: str) -> int:
+        self.s.cards.append(cid)
+        self.defs.append(self.rules.cards[cid])
+        return len(self.s.cards) - 1
+
+    def new_coin(self, coin: Coin) -> int:
+        self.s.coins.append(coin)
+        return len(self.s.coins) - 1
+
+    def setup(self) -> None:
+        """Deal the game: gems, coins, the shuffled age decks, heroes, distinctions, the supply.
+        What does not depend on the seed is built once per rule set and player count (SetupPlan)."""
+        r, s, n = self.rules, self.s, self.n
+        if not r.allows(n):
+            raise SetupError(f"these rules play with {r.min_players} to {r.max_players} players, not {n}")
+        plan = setup_plan(r, n)
+        gems = list(plan.gems)
+        self.rng.shuffle(gems)
+        for i, name in enumerate(self.names):
+            s.players.append(Player(name=name, gem=gems[i], slots=[None] * len(r.tavern_ids),
+                                    hand=list(plan.hands[i])))
+        s.coins = list(plan.coins)
+        s.treasure = {value: list(coins) for value, coins in plan.treasure.items()}
+        s.special_coins = dict(plan.special_coins)
+        s.special_gems = sorted(r.special_gems)
+        s.cards = list(plan.cards)
+        self.defs = list(plan.defs)
+        for age, cards in plan.decks.items():
+            deck = list(cards)
+            self.rng.shuffle(deck)
+            s.decks[age] = deck
+        s.heroes, s.distinctions, s.supply = list(plan.heroes), list(plan.distinctions), list(plan.supply)
+        s.taverns = [[] for _ in r.tavern_ids]
+        self.reindex()
+
+    # -- what players own: the army, the command zone, and their indexes ----------------------
+    def attach(self, p: int, card: int, dest: str | None) -> None:
+        """Put `card` (held by no one) on top of p's column `dest`, or in the command zone (None)."""
+        pl = self.s.players[p]
+        if dest is None:
+            pl.command.append(card)
+        else:
+            pl.army.setdefault(dest, []).append(card)
+            if self._ranks is not None:
+                ranks = self._ranks[p]
+                ranks[dest] = ranks.get(dest, 0) + self.defs[card].nranks
+        self.where[card] = (p, dest)
+        self._owned[p] = None
+        if self.defs[card].mods:
+            self._mods[p] = None
+
+    def detach(self, card: int) -> tuple[int, str | None] | None:
+        """Take `card` out of its owner's army or command zone; where it was (None: not owned)."""
+        loc = self.where.pop(card, None)
+        if loc is None:
+            return None
+        p, col = loc
+        pl = self.s.players[p]
+        if col is None:
+            pl.command.remove(card)
+        else:
+            pl.army[col].remove(card)
+            if self._ranks is not None:
+                self._ranks[p][col] -= self.defs[card].nranks
+        self._owned[p] = None
+        if self.defs[card].mods:
+            self._mods[p] = None
+        return loc
+
+    def reindex(self) -> None:
+        """Rebuild the ownership indexes from the state (after the state was set from outside)."""
+        self._ranks = [{cls: sum(self.defs[c].nranks for c in pl.army.get(cls, ())) for cls in self.rules.classes}
+                       for pl in self.s.players]
+        self._owned = [None] * len(self.s.players)
+        self._mods = [None] * len(self.s.players)
+
+    def index_problems(self) -> list[str]:
+        """Where the indexes disagree with the state (for the invariants checker)."""
+        problems = []
+        ranks = self._rank_index()
+        for p, pl in enumerate(self.s.players):
+            for cls in self.rules.classes:
+                actual = sum(self.defs[c].nranks for c in pl.army.get(cls, ()))
+                if ranks[p].get(cls, 0) != actual:
+                    problems.append(f"p{p}'s {cls} rank index says {ranks[p].get(cls, 0)}, the column holds {actual}")
+            fresh = list(pl.command) + [c for cls in self.rules.classes for c in pl.army.get(cls, ())]
+            if self.owned(p) != fresh:
+                problems.append(f"p{p}'s owned-cards index is stale")
+        return problems
+
+    def _rank_index(self) -> list[dict[str, int]]:
+        if self._ranks is None:
+            self.reindex()
+            assert self._ranks is not None
+        return self._ranks
+
+    # -- questions ------------------------------------------------------------------------
+    def ask(self, p: int, kind: str, options: Sequence[Option], prompt: str,
+            labels: Sequence[str] | None = None) -> Gen[Option]:
+        """Ask player p; a single option is taken without asking."""
+        if len(options) == 1:
+            return options[0]
+        answer: Option = yield Decision(p, kind, tuple(options), prompt, None if labels is None else tuple(labels))
+        return answer
+
+    # -- reading the state (the API of compiled expressions) -----------------------------
+    @property
+    def age(self) -> int:
+        return self.s.age
+
+    def card_def(self, card: int | str) -> CardDef:
+        return self.rules.cards[card] if isinstance(card, str) else self.defs[card]
+
+    def card_class(self, card: int) -> str:
+        return self.defs[card].cls
+
+    def column_of(self, card: int) -> str | None:
+        loc = self.where.get(card)
+        return loc[1] if loc else None
+
+    def own_column(self, card: int) -> str | None:
+        cls = self.defs[card].cls
+        return cls if cls in self.rules.class_score else COMMAND
+
+    def ranks(self, p: int, cls: str | None) -> int:
+        if cls is None:
+            return 0
+        ranks = self._ranks if self._ranks is not None else self._rank_index()
+        return ranks[p].get(cls, 0)
+
+    def points(self, p: int, cls: str | None) -> int:
+        if cls is None:
+            return 0
+        total = 0
+        defs = self.defs
+        for c in self.s.players[p].army.get(cls, ()):
+            d = defs[c]
+            total += d.rank_points
+            if d.score is not None and not d.score_once:
+                total += d.score(self.api, p, c)
+        return total
+
+    def lines(self, p: int) -> int:
+        """Complete lines: the ranks of p's smallest column (the index holds every class)."""
+        return min((self._ranks if self._ranks is not None else self._rank_index())[p].values())
+
+    def most_ranks(self, p: int, cls: str | None) -> bool:
+        mine = self.ranks(p, cls)
+        return mine > 0 and all(self.ranks(q, cls) <= mine for q in range(self.n))
+
+    def strict_most_ranks(self, p: int, cls: str | None) -> bool:
+        mine = self.ranks(p, cls)
+        return mine > 0 and all(self.ranks(q, cls) < mine for q in range(self.n) if q != p)
+
+    def owned(self, p: int) -> list[int]:
+        """p's cards: the command zone, then the army columns in class order, bottom to top
+        (the order effects run in). The list is the engine's: do not change it."""
+        out = self._owned[p]
+        if out is None:
+            pl = self.s.players[p]
+            out = list(pl.command)
+            for cls in self.rules.classes:
+                out.extend(pl.army.get(cls, ()))
+            self._owned[p] = out
+        return out
+
+    def copies(self, p: int, card: int) -> int:
+        cid = self.defs[card].id
+        return sum(1 for c in self.owned(p) if self.defs[c].id == cid)
+
+    def heroes(self, p: int) -> int:
+        return sum(1 for c in self.owned(p) if self.defs[c].kind == "hero")
+
+    def param(self, p: int, name: str) -> int:
+        """A param's value for p: the rules' value, changed by the modifiers of p's cards in order."""
+        value = self.rules.params.get(name, 0)
+        if not self.rules.modifier_cards:
+            return value
+        mods = self._mods[p]
+        if mods is None:
+            mods = {}
+            for c in self.owned(p):
+                for mod in self.defs[c].mods:
+                    mods.setdefault(mod.param, []).append((c, mod))
+            self._mods[p] = mods
+        for c, mod in mods.get(name, ()):
+            amount = mod.amount(self.api, p, c)
+            value = amount if mod.op == "=" else value + amount if mod.op == "+" else value - amount
+        return value
+
+    def cards_of_kind(self, p: int, kind: str) -> int:
+        return sum(1 for c in self.owned(p) if self.defs[c].kind == kind)
+
+    def zero_ranks(self, p: int, cls: str | None) -> int:
+        """Ranks worth 0 points in a column."""
+        if cls is None:
+            return 0
+        return sum(self.defs[c].zero_ranks for c in self.s.players[p].army.get(cls, ()))
+
+    def ranks_of(self, card: int, cls: str | None) -> int:
+        """The ranks a card brings to class `cls` (0 for another class or no card)."""
+        return self.defs[card].nranks if card >= 0 and self.defs[card].cls == cls else 0
+
+    def last_cards(self, p: int, card: int, kind: str, other: bool, only: str | None = None) -> list[int]:
+        """The topmost card of `kind` in each army column (`other`: not the card's own column;
+        `only`: that column alone)."""
+        own = self.defs[card].cls
+        out = []
+        for cls in self.rules.classes:
+            if (other and cls == own) or (only is not None and cls != only):
+                continue
+            for c in reversed(self.s.players[p].army.get(cls, ())):
+                if kind == "card" or self.defs[c].kind == kind:
+                    out.append(c)
+                    break
+        return out
+
+    # -- events ------------------------------------------------------------------------------
+    def emit(self, p: int, event: str, subject: int = -1, amount: int = 0) -> Gen[None]:
+        """Fire `event`: the subject's own `when` effects, then the `whenever` effects of p's cards.
+
+        Effects of one player's cards run in command-zone order, then army columns in class
+        order, bottom to top."""
+        ev = Event(event, subject, amount)
+        if subject >= 0:
+            for handler in self.defs[subject].when.get(event, ()):
+                yield from handler(self.api, p, subject, ev)
+        if p >= 0 and event in self.rules.owner_events:
+            for card in list(self.owned(p)):
+                for handler in self.defs[card].whenever.get(event, ()):
+                    yield from handler(self.api, p, card, ev)
+
+    def replace(self, p: int, event: str, subject: int) -> Gen[bool]:
+        """Offer `event` on `subject` to replacement effects: the subject's own `instead of`, then
+        `instead of any` on p's cards. The first that applies replaces it: True."""
+        ev = Event(event, subject)
+        for handler in self.defs[subject].instead.get(event, ()):
+            if (yield from handler(self.api, p, subject, ev)):
+                return True
+        if p >= 0 and event in self.rules.owner_replacements:
+            for card in list(self.owned(p)):
+                for handler in self.defs[card].instead_any.get(event, ()):
+                    if (yield from handler(self.api, p, card, ev)):
+                        return True
+        return False
+
+    def reacts(self, event: str, subject: int = -1) -> bool:
+        """Whether `emit` of this event could run any effect (else it need not be called)."""
+        return event in self.rules.owner_events or (subject >= 0 and event in self.defs[subject].when)
+
+    def replaceable(self, event: str) -> bool:
+        """Whether any card of the rules replaces `event` (else `replace` need not be asked)."""
+        return event in self.rules.owner_replacements or event in self.rules.own_replacements
+
+    def window(self, name: str) -> Gen[None]:
+        """A timing window of the flow: every player's cards that wait for it, players by gem."""
+        if name not in self.rules.reacting:
+            return
+        for p in self.player_order():
+            for card in list(self.owned(p)):
+                d = self.defs[card]
+                for handler in d.when.get(name, ()) + d.whenever.get(name, ()):
+                    if self.where.get(card, (None,))[0] == p:
+                        yield from handler(self.api, p, card, Event(name))
+
+    def player_order(self) -> list[int]:
+        """Players by gem, highest first: the order simultaneous effects run in."""
+        return sorted(range(self.n), key=lambda q: -self.s.players[q].gem)
+
+    def other_players(self, p: int) -> list[int]:
+        return [q for q in self.player_order() if q != p]

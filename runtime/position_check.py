@@ -1,0 +1,282 @@
+"""Checking a position (DESIGN §8) against the rules data: every problem of it, each with the JSON
+path of the value (or of the mapping key) it is about, for the caller to locate in its file.
+
+What is judged is what the rules data holds: the cards and their copies (for the position's
+player count), the boxes listed in `expansions`, the army columns, a card's state (class, track
+notch, captured cards), the gems, the coins of the supply, the player count and the names. What
+is not judged is whether play could have reached the position (DESIGN §8: "it scores what it is
+given"). Values of the wrong type are skipped: the position schema reports those.
+"""
+from __future__ import annotations
+
+import unicodedata
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, TypeGuard, Union
+
+from nidavellir.errors import suggest
+
+from .rules import Rules
+
+JsonPath = tuple[Union[str, int], ...]
+BoxOf = Callable[[str], Union[str, None]]   # card id -> the box (layer) that has it, or None
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a position; `key`: about the mapping key at `path`, not its value."""
+    message: str
+    path: JsonPath
+    hint: str | None = None
+    key: bool = False
+
+
+def box_counts(rules: Rules, players: int) -> Counter[str]:
+    """How many copies of each card the game holds with this many players."""
+    counts: Counter[str] = Counter()
+    for entries in rules.decks.values():
+        for entry in entries:
+            if players >= entry.min_players:
+                counts[entry.card] += entry.count
+    in_decks = {entry.card for entries in rules.decks.values() for entry in entries}
+    for cid, d in rules.cards.items():
+        if cid not in in_decks:
+            counts[cid] += d.copies
+    return counts
+
+
+def coin_supply(rules: Rules, players: int) -> Counter[int]:
+    """How many coins of each value the game has with this many players: a basic set per player,
+    the Royal Treasure less the coins it leaves in the box for that count, the special coins."""
+    rs = rules.ruleset
+    supply: Counter[int] = Counter()
+    for coin in rs.basic_coins:
+        supply[coin.value] += players
+    removed = rs.treasure_removed.get(players, {})
+    for value, count in rs.treasure.items():
+        supply[value] += max(0, count - removed.get(value, 0))
+    for special in rs.special_coins:
+        supply[special.value] += 1
+    return supply
+
+
+def gem_values(rules: Rules) -> set[int]:
+    """Every gem the game has: those dealt for some player count, and the special gems."""
+    return {g for gems in rules.ruleset.gems.values() for g in gems} | set(rules.special_gems)
+
+
+def counted_players(rules: Rules, players: int) -> int:
+    """The player count the supply is counted for (the nearest one the rules allow)."""
+    return min(max(players, rules.min_players), rules.max_players)
+
+
+def card_ref(item: Any) -> tuple[str, dict[str, Any]] | None:
+    """A card entry as (id, state): an id, or a mapping with the id under `card`; None if neither."""
+    if isinstance(item, str):
+        return item, {}
+    if isinstance(item, dict) and isinstance(item.get("card"), str):
+        return item["card"], item
+    return None
+
+
+def captured_ids(value: Any) -> list[tuple[str, tuple[int, ...]]]:
+    """The captured cards of a state's `captured` (one id or a list of ids), with their sub-paths."""
+    if isinstance(value, str):
+        return [(value, ())]
+    if isinstance(value, list):
+        return [(v, (j,)) for j, v in enumerate(value) if isinstance(v, str)]
+    return []
+
+
+def is_int(value: Any) -> TypeGuard[int]:
+    """An integer, not a boolean (JSON `true` is not 1)."""
+    return type(value) is int
+
+
+def check_position(rules: Rules, data: Any, box_of: BoxOf | None = None) -> list[Problem]:
+    """Every problem of a position: player by player, then the counts over the whole position
+    (copies of cards, coins of each value)."""
+    checker = _Checker(rules, box_of)
+    if isinstance(data, dict):
+        checker.position(data)
+    return checker.problems
+
+
+class _Checker:
+    def __init__(self, rules: Rules, box_of: BoxOf | None):
+        self.rules, self.box_of = rules, box_of
+        self.problems: list[Problem] = []
+        self.cards: dict[str, list[JsonPath]] = {}     # card id -> where each copy is
+        self.coins: dict[int, list[JsonPath]] = {}
+        self.gems: dict[int, str] = {}                  # gem -> the player holding it
+        self.names: dict[str, int] = {}
+
+    def add(self, message: str, path: JsonPath, hint: str | None = None, key: bool = False) -> None:
+        self.problems.append(Problem(message, path, hint, key))
+
+    def position(self, data: dict[str, Any]) -> None:
+        players = data.get("players")
+        if not isinstance(players, list):
+            return
+        r = self.rules
+        if not r.allows(len(players)):
+            self.add(f"these rules play with {r.min_players} to {r.max_players} players; this position has "
+                     f"{len(players)}", ("players",), key=True)
+        n = counted_players(r, len(players))
+        for i, pl in enumerate(players):
+            if isinstance(pl, dict):
+                self.player(i, pl)
+        self.copies(n)
+        self.supply(n)
+
+    def player(self, i: int, pl: dict[str, Any]) -> None:
+        at: JsonPath = ("players", i)
+        name = pl.get("name", f"P{i + 1}")
+        if isinstance(name, str):
+            self.name(name, at + ("name",) if "name" in pl else at, i)
+        gem = pl.get("gem")
+        if is_int(gem):
+            self.gem(gem, at + ("gem",), name if isinstance(name, str) else f"P{i + 1}")
+        coins = pl.get("coins")
+        if isinstance(coins, list):
+            for j, value in enumerate(coins):
+                if is_int(value):
+                    self.coins.setdefault(value, []).append(at + ("coins", j))
+        army = pl.get("army")
+        if isinstance(army, dict):
+            for cls, cards in army.items():
+                if cls not in self.rules.classes:
+                    self.add(f"unknown army column `{clip(cls)}`", at + ("army", cls),
+                             suggest(cls, self.rules.classes) or "columns: " + ", ".join(self.rules.classes), key=True)
+                self.card_list(cards, at + ("army", cls))
+        self.card_list(pl.get("command_zone"), at + ("command_zone",))
+
+    def name(self, name: str, path: JsonPath, i: int) -> None:
+        if not name.strip():
+            self.add("a player's name cannot be empty or blank", path)
+        bad = [ch for ch in name if unprintable(ch)]
+        if bad:
+            self.add(f"a player's name cannot hold control characters ({shown_char(bad[0])})", path,
+                     "use letters, digits, spaces and punctuation")
+        if name in self.names:
+            self.add(f"two players are named `{clip(name)}` (players {self.names[name] + 1} and {i + 1})", path,
+                     "give each player their own name")
+        else:
+            self.names[name] = i
+
+    def gem(self, gem: int, path: JsonPath, holder: str) -> None:
+        values = gem_values(self.rules)
+        if gem not in values:
+            self.add(f"no gem {shown_int(gem)} in the game", path, "gems: " + spans(values))
+        elif gem in self.gems:
+            self.add(f"gem {gem} is held twice (also by {clip(self.gems[gem])})", path, "each gem is held by one player")
+        else:
+            self.gems[gem] = holder
+
+    def card_list(self, cards: Any, path: JsonPath) -> None:
+        if isinstance(cards, list):
+            for j, item in enumerate(cards):
+                self.card(item, path + (j,))
+
+    def card(self, item: Any, path: JsonPath) -> None:
+        ref = card_ref(item)
+        if ref is None:
+            return
+        cid, state = ref
+        known = self.card_id(cid, path + ("card",) if state else path)
+        if not state:
+            return
+        if "notch" in state and is_int(state["notch"]) and known:
+            track = self.rules.cards[cid].track
+            if not track:
+                self.add(f"`{clip(cid)}` has no strength track, so no `notch`", path + ("notch",), key=True)
+            elif not 0 <= state["notch"] < len(track):
+                self.add(f"notch {shown_int(state['notch'])} is off `{clip(cid)}`'s track", path + ("notch",),
+                         f"its notches are 0 to {len(track) - 1}")
+        cls = state.get("class")
+        if isinstance(cls, str) and cls not in self.rules.classes:
+            self.add(f"unknown class `{clip(cls)}`", path + ("class",),
+                     suggest(cls, self.rules.classes) or "classes: " + ", ".join(self.rules.classes))
+        for captured, sub in captured_ids(state.get("captured")):
+            self.card_id(captured, path + ("captured",) + sub)
+
+    def card_id(self, cid: str, path: JsonPath) -> bool:
+        if cid in self.rules.cards:
+            self.cards.setdefault(cid, []).append(path)
+            return True
+        box = self.box_of(cid) if self.box_of is not None else None
+        if box is not None:
+            self.add(f"`{clip(cid)}` is a card of `{box}`, which the position's `expansions` does not list", path,
+                     f"add `{box}` to `expansions`")
+        else:
+            self.add(f"unknown card `{clip(cid)}`", path, suggest(cid, self.rules.cards))
+        return False
+
+    def copies(self, n: int) -> None:
+        box = box_counts(self.rules, n)
+        for cid, paths in self.cards.items():
+            if len(paths) <= box[cid]:
+                continue
+            if box[cid] == 0:
+                more = min((k for k in range(n, self.rules.max_players + 1) if box_counts(self.rules, k)[cid]),
+                           default=None)
+                self.add(f"`{cid}` is not in the game with {n} players", paths[0],
+                         None if more is None else f"it is with {more} or more players")
+            else:
+                self.add(f"more copies of `{cid}` than the game holds ({box[cid]}): {len(paths)} in this position",
+                         paths[box[cid]], f"counted for {n} players, over the whole position")
+
+    def supply(self, n: int) -> None:
+        supply = coin_supply(self.rules, n)
+        every = set(coin_supply(self.rules, self.rules.min_players)) | set(coin_supply(self.rules, self.rules.max_players))
+        for value, paths in self.coins.items():
+            if value not in every:
+                for path in paths:
+                    self.add(f"no coin of value {shown_int(value)} in the game", path, "coin values: " + spans(every))
+            elif len(paths) > supply[value]:
+                self.add(f"more coins of value {value} than the game has with {n} players ({supply[value]}): "
+                         f"{len(paths)} in this position", paths[supply[value]],
+                         "basic coins: one set per player; the Royal Treasure; the special coins")
+
+
+def spans(values: Iterable[int]) -> str:
+    """`1-6`, `0, 2-25`: the sorted values with runs joined."""
+    runs: list[list[int]] = []
+    for v in sorted(set(values)):
+        if runs and v == runs[-1][-1] + 1:
+            runs[-1].append(v)
+        else:
+            runs.append([v])
+    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
+
+
+def clip(text: str, limit: int = 60) -> str:
+    """A name or id for a message, cut short if long."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def shown_int(value: int) -> str:
+    """A number for a message; a huge one is cut short (and never turned whole into text)."""
+    if abs(value) < 10 ** 15:
+        return str(value)
+    sign = "-" if value < 0 else ""
+    if abs(value).bit_length() > 13_000:  # beyond what str() converts (sys.int_info)
+        return f"{sign}a number of about {int(abs(value).bit_length() * 0.30103)} digits"
+    text = str(abs(value))
+    return f"{sign}{text[:6]}… ({len(text)} digits)"
+
+
+_ALLOWED_FORMAT = {"\u200c", "\u200d"}  # zero-width (non-)joiners: part of some scripts and emoji
+
+
+def unprintable(ch: str) -> bool:
+    """A character that would act on a terminal rather than show: controls, format characters
+    (bidirectional overrides), unassigned, private-use and surrogate code points, line separators."""
+    category = unicodedata.category(ch)
+    return (category[0] == "C" and ch not in _ALLOWED_FORMAT) or category in ("Zl", "Zp")
+
+
+def shown_char(ch: str) -> str:
+    code = ord(ch)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
