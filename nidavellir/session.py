@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, TextIO, TypeGuard
 
 from nidavellir.errors import NidavellirError
-from nidavellir.runtime.bots import BOTS, Bot
+from nidavellir.runtime.bots import BOTS
 from nidavellir.runtime.game import Game
 from nidavellir.runtime.position import position_of
 from nidavellir.runtime.position_check import unprintable

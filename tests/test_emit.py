@@ -8,9 +8,8 @@ import re
 import textwrap
 from pathlib import Path
 
-import pytest
 
-from harness import give, new_engine, run, set_coins, values
+from harness import new_engine, run, set_coins, values
 from nidavellir.compiler.build import compile_specs, layer_specs
 from nidavellir.rulesets import load_rules
 from nidavellir.runtime.rules import Rules

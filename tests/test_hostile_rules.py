@@ -5,7 +5,6 @@ errors. Never a traceback, never a hang."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 

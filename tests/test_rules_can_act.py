@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from checking import base_copy, expect, expect_warning, failed, find, replace_in, run_check, write
+from checking import expect, expect_warning, failed, find, run_check, write
 from nidavellir.compiler.build import compile_specs, layer_specs
 from nidavellir.compiler.diagnostics import RulesError
 from nidavellir.rulesets import load_rules
