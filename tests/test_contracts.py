@@ -5,6 +5,7 @@ contract with the engine", "Layers that point one way")."""
 from __future__ import annotations
 
 import ast
+import dataclasses
 import inspect
 import linecache
 import re
@@ -200,3 +201,47 @@ def test_every_user_facing_error_is_a_nidavellir_error():
 def test_the_package_ships_its_types():
     """Issue: "the package ships py.typed"."""
     assert (ROOT / "nidavellir" / "py.typed").is_file()
+
+
+def _corpus() -> list[str]:
+    from test_dsl_patterns import PATTERNS
+    import yaml
+    texts = list(PATTERNS.values())
+    for path in [*sorted((ROOT / "rules" / "base").glob("*.yaml")), ROOT / "tests" / "layers" / "mechanics.yaml"]:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        texts += [e for card in data.get("cards", []) for e in card.get("effects", [])]
+    texts += ["score 3 if column is explorer else 1 if not (ranks(warrior) > 2 or heroes == 1) else 0",
+              "score max(ranks(warrior), min(1, 2)) - 4 / 2 + zero_ranks(miner) * points(hunter)",
+              "when won: discard top of age 2 deck; place self under age 1 deck; gain gem 6",
+              "when taken: exchange chosen coin for coin hunter-3; discard highest coin in pouch",
+              "requires strict_most_ranks(miner) and age >= 1 and copies <= 2",
+              "score once lookup(copies, 0, 1)",
+              "when taken: remove 1 token; add tokens token; discard chosen 1 last card of column hunter"]
+    return texts
+
+
+def test_every_ir_construct_goes_through_the_checker_the_emitter_and_the_rule_text():
+    """Issue: "One traversal style for the IR … shared by the checker, the emitter and the rule-text
+    renderer … so adding a construct touches few files and forgetting one fails a test". Every node
+    type of the IR appears in this corpus, and each pass handles every effect of it."""
+    import typing
+
+    from nidavellir.compiler import ir
+    from nidavellir.compiler.check import check_effect
+    from nidavellir.compiler.docs.text import Context, effect_text
+    from nidavellir.compiler.dsl import parse_effect
+    from nidavellir.compiler.emit import CardEmitter
+    from test_dsl_patterns import NAMES
+
+    wanted = {t for union in (ir.Expr, ir.Action, ir.Effect) for t in typing.get_args(union)}
+    seen: set[type] = set()
+    cx = Context(Catalog.load("en"), {c: c for c in NAMES.classes}, {}, {})
+    names = dataclasses.replace(NAMES, cards=NAMES.cards | {"test-double", "special-blacksmith"})
+    for i, text in enumerate(_corpus()):
+        effect = parse_effect(text)
+        seen |= {type(n) for n in ir.walk(effect)}
+        check_effect(effect, names)                       # no unhandled node (problems are fine here)
+        CardEmitter("card").effect(i, effect, "x:1:1", text, lambda off: f"x:1:{off + 1}")
+        assert effect_text(effect, cx)
+    missing = sorted(t.__name__ for t in wanted - seen)
+    assert not missing, f"no example of {missing} in the corpus: add one"

@@ -13,6 +13,8 @@ from typing import Any
 import yaml
 
 from .. import ir
+from ..names import FUNCTIONS, VARIABLES
+from ..util import assert_never
 from ..yamlload import JsonDict
 
 LANGS = ("en", "be")
@@ -107,33 +109,34 @@ _ARITH = {"+": "op.add", "-": "op.sub", "*": "op.mul", "/": "op.div"}
 
 def expr_text(node: ir.Expr, cx: Context) -> str:
     t = cx.cat.t
-    if isinstance(node, ir.Num):
-        return str(node.value)
-    if isinstance(node, ir.Var):
-        if node.name in cx.classes:
-            return cx.cls(node.name)
-        return t(f"var.{node.name}")
-    if isinstance(node, ir.Call):
-        return _call_text(node, cx)
-    if isinstance(node, ir.BinOp):
-        return t(_ARITH[node.op], left=_operand(node.left, cx), right=_operand(node.right, cx))
-    if isinstance(node, ir.Compare):
-        return t(_CMP[node.op], left=expr_text(node.left, cx), right=expr_text(node.right, cx))
-    if isinstance(node, ir.Is):
-        what = cx.cls(None if node.name == "none" else node.name)
-        if isinstance(node.subject, ir.Var) and node.subject.name == "column":
-            return t("is.column", cls=what)
-        return t("cmp.eq", left=expr_text(node.subject, cx), right=what)
-    if isinstance(node, ir.Not):
-        return t("bool.not", cond=expr_text(node.operand, cx))
-    if isinstance(node, ir.BoolOp):
-        return t(f"bool.{node.op}", left=expr_text(node.left, cx), right=expr_text(node.right, cx))
-    if isinstance(node, ir.IfElse):
-        return t("ifelse", then=expr_text(node.then, cx), cond=expr_text(node.cond, cx),
-                 otherwise=expr_text(node.otherwise, cx))
-    if isinstance(node, ir.CountSet):
-        return _set_text("count.set", node.cards, cx)
-    raise AssertionError(node)  # pragma: no cover
+    match node:
+        case ir.Num():
+            return str(node.value)
+        case ir.Var():
+            spec = VARIABLES.get(node.name)
+            return t(spec.message) if spec else cx.cls(node.name)  # else a class name
+        case ir.Call():
+            return _call_text(node, cx)
+        case ir.BinOp():
+            return t(_ARITH[node.op], left=_operand(node.left, cx), right=_operand(node.right, cx))
+        case ir.Compare():
+            return t(_CMP[node.op], left=expr_text(node.left, cx), right=expr_text(node.right, cx))
+        case ir.Is():
+            what = cx.cls(None if node.name == "none" else node.name)
+            if isinstance(node.subject, ir.Var) and node.subject.name == "column":
+                return t("is.column", cls=what)
+            return t("cmp.eq", left=expr_text(node.subject, cx), right=what)
+        case ir.Not():
+            return t("bool.not", cond=expr_text(node.operand, cx))
+        case ir.BoolOp():
+            return t(f"bool.{node.op}", left=expr_text(node.left, cx), right=expr_text(node.right, cx))
+        case ir.IfElse():
+            return t("ifelse", then=expr_text(node.then, cx), cond=expr_text(node.cond, cx),
+                     otherwise=expr_text(node.otherwise, cx))
+        case ir.CountSet():
+            return _set_text("count.set", node.cards, cx)
+        case _:
+            assert_never(node)
 
 
 def _operand(node: ir.Expr, cx: Context) -> str:
@@ -142,20 +145,22 @@ def _operand(node: ir.Expr, cx: Context) -> str:
 
 
 def _call_text(node: ir.Call, cx: Context) -> str:
+    """A function call, by the registry's message key (`param(x)` reads as its value)."""
     t = cx.cat.t
     args = node.args
+    message = FUNCTIONS[node.name].message
     if node.name == "param" and isinstance(args[0], ir.Var):
         return str(cx.params.get(args[0].name, args[0].name))
     if node.name == "lookup":
         pairs = [t("lookup.pair", n=i, value=expr_text(v, cx)) for i, v in enumerate(args[1:])
                  if not (i == 0 and isinstance(v, ir.Num) and v.value == 0)]
-        return t("lookup", index=expr_text(args[0], cx), pairs=", ".join(pairs))
+        return t(message, index=expr_text(args[0], cx), pairs=", ".join(pairs))
     if node.name in ("max", "min"):
-        return t(f"call.{node.name}", items=cx.join([expr_text(a, cx) for a in args]))
+        return t(message, items=cx.join([expr_text(a, cx) for a in args]))
     if node.name == "cards" and isinstance(args[0], ir.Var):
-        return t("call.cards", kind=t(f"kind.{args[0].name}", default=args[0].name))
+        return t(message, kind=t(f"kind.{args[0].name}", default=args[0].name))
     arg = expr_text(args[0], cx)
-    return t(f"call.{node.name}", cls=arg, n=arg)
+    return t(message, cls=arg, n=arg)
 
 
 def _set_text(prefix: str, s: ir.CardSet, cx: Context, **kw: Any) -> str:
@@ -194,42 +199,44 @@ def action_text(a: ir.Action, cx: Context) -> str:
     def e(node: ir.Expr) -> str:
         return expr_text(node, cx)
 
-    if isinstance(a, ir.Transform):
-        return t("act.transform", amount=e(a.amount), coin=_coin_text(a.coins, cx))
-    if isinstance(a, ir.Exchange):
-        name = t(f"coin.name.{a.coin}", default=cx.coins.get(a.coin, a.coin))
-        return t("act.exchange", coin=_coin_text(a.coins, cx), new=name)
-    if isinstance(a, ir.DiscardCoin):
-        return t("act.discard_coin", coin=_coin_text(a.coins, cx))
-    if isinstance(a, ir.GainGem):
-        return t("act.gain_gem", value=a.value)
-    if isinstance(a, ir.PlaceCard):
-        return t("act.place", card=_card_ref(a.card, cx), place=_place_text(a.place, cx))
-    if isinstance(a, ir.PlaceUnder):
-        return t("act.place_under", card=_card_ref(a.card, cx), deck=_deck_text(a.deck, cx))
-    if isinstance(a, ir.Discard):
-        return _set_text("act.discard", a.cards, cx, n=e(a.count))
-    if isinstance(a, ir.DiscardTop):
-        return t("act.discard_top", deck=_deck_text(a.deck, cx))
-    if isinstance(a, ir.Look):
-        return t(f"act.look.{a.rest}", n=e(a.count), deck=_deck_text(a.deck, cx), take=e(a.take))
-    if isinstance(a, ir.TakeFrom):
-        return t("act.take_from", n=e(a.count), zone=t(f"zone.{a.zone}"))
-    if isinstance(a, ir.RecruitHero):
-        return t("act.recruit" if a.counted else "act.recruit_uncounted")
-    if isinstance(a, ir.ReturnHero):
-        return t("act.return_hero", cls=cx.cls(a.cls) if a.cls != "neutral" else t("class.neutral"))
-    if isinstance(a, ir.ChooseClass):
-        return t("act.choose_class")
-    if isinstance(a, ir.AdvanceTrack):
-        return t("act.advance") if a.steps is None else t("act.advance_by", n=e(a.steps))
-    if isinstance(a, ir.Tokens):
-        return t("act.add_tokens" if a.sign > 0 else "act.remove_tokens", n=e(a.amount))
-    if isinstance(a, ir.Simple):
-        return t(f"act.{a.name}")
-    if isinstance(a, ir.EachOther):
-        return t("act.each_other", action=action_text(a.action, cx))
-    raise AssertionError(a)  # pragma: no cover
+    match a:
+        case ir.Transform():
+            return t("act.transform", amount=e(a.amount), coin=_coin_text(a.coins, cx))
+        case ir.Exchange():
+            name = t(f"coin.name.{a.coin}", default=cx.coins.get(a.coin, a.coin))
+            return t("act.exchange", coin=_coin_text(a.coins, cx), new=name)
+        case ir.DiscardCoin():
+            return t("act.discard_coin", coin=_coin_text(a.coins, cx))
+        case ir.GainGem():
+            return t("act.gain_gem", value=a.value)
+        case ir.PlaceCard():
+            return t("act.place", card=_card_ref(a.card, cx), place=_place_text(a.place, cx))
+        case ir.PlaceUnder():
+            return t("act.place_under", card=_card_ref(a.card, cx), deck=_deck_text(a.deck, cx))
+        case ir.Discard():
+            return _set_text("act.discard", a.cards, cx, n=e(a.count))
+        case ir.DiscardTop():
+            return t("act.discard_top", deck=_deck_text(a.deck, cx))
+        case ir.Look():
+            return t(f"act.look.{a.rest}", n=e(a.count), deck=_deck_text(a.deck, cx), take=e(a.take))
+        case ir.TakeFrom():
+            return t("act.take_from", n=e(a.count), zone=t(f"zone.{a.zone}"))
+        case ir.RecruitHero():
+            return t("act.recruit" if a.counted else "act.recruit_uncounted")
+        case ir.ReturnHero():
+            return t("act.return_hero", cls=cx.cls(a.cls) if a.cls != "neutral" else t("class.neutral"))
+        case ir.ChooseClass():
+            return t("act.choose_class")
+        case ir.AdvanceTrack():
+            return t("act.advance") if a.steps is None else t("act.advance_by", n=e(a.steps))
+        case ir.Tokens():
+            return t("act.add_tokens" if a.sign > 0 else "act.remove_tokens", n=e(a.amount))
+        case ir.Simple():
+            return t(f"act.{a.name}")
+        case ir.EachOther():
+            return t("act.each_other", action=action_text(a.action, cx))
+        case _:
+            assert_never(a)
 
 
 def _actions(actions: tuple[ir.Action, ...], cx: Context) -> str:
@@ -244,33 +251,35 @@ def _event(prefix: str, event: str, cx: Context) -> str:
 def effect_text(effect: ir.Effect, cx: Context) -> str:
     """One sentence for one effect."""
     t = cx.cat.t
-    if isinstance(effect, (ir.Triggered, ir.Replacement)):
-        if isinstance(effect, ir.Triggered):
-            head = _event("whenever" if effect.owner else "when", effect.event, cx)
-            if effect.age is not None:
-                head = t("when.in_age", when=head, age=effect.age)
-        else:
-            head = _event("instead.any" if effect.owner else "instead", effect.event, cx)
-        if effect.cond is not None:
-            head = t("when.if", when=head, cond=expr_text(effect.cond, cx))
-        body = _actions(effect.actions, cx)
-        if effect.may:
-            body = t("usage.may", actions=body)
-        sentence = t("effect.triggered", when=head, actions=body)
-        return t("usage.once", sentence=sentence) if effect.once else sentence
-    if isinstance(effect, ir.Modifier):
-        key = f"modifier.{effect.param}.{effect.op}"
-        if cx.cat.has(key):
-            return t(key, amount=expr_text(effect.amount, cx))
-        return t(f"modifier.generic.{effect.op}", param=t(f"param.{effect.param}", default=effect.param),
-                 amount=expr_text(effect.amount, cx))
-    if isinstance(effect, ir.Requirement):
-        return t("effect.requires", cond=expr_text(effect.cond, cx))
-    if isinstance(effect, ir.Score):
-        return t("effect.score_once" if effect.once else "effect.score", value=expr_text(effect.expr, cx))
-    if isinstance(effect, ir.Enters):
-        return t("effect.enters", place=_place_text(effect.place, cx))
-    raise AssertionError(effect)  # pragma: no cover
+    match effect:
+        case ir.Triggered() | ir.Replacement():
+            if isinstance(effect, ir.Triggered):
+                head = _event("whenever" if effect.owner else "when", effect.event, cx)
+                if effect.age is not None:
+                    head = t("when.in_age", when=head, age=effect.age)
+            else:
+                head = _event("instead.any" if effect.owner else "instead", effect.event, cx)
+            if effect.cond is not None:
+                head = t("when.if", when=head, cond=expr_text(effect.cond, cx))
+            body = _actions(effect.actions, cx)
+            if effect.may:
+                body = t("usage.may", actions=body)
+            sentence = t("effect.triggered", when=head, actions=body)
+            return t("usage.once", sentence=sentence) if effect.once else sentence
+        case ir.Modifier():
+            key = f"modifier.{effect.param}.{effect.op}"
+            if cx.cat.has(key):
+                return t(key, amount=expr_text(effect.amount, cx))
+            return t(f"modifier.generic.{effect.op}", param=t(f"param.{effect.param}", default=effect.param),
+                     amount=expr_text(effect.amount, cx))
+        case ir.Requirement():
+            return t("effect.requires", cond=expr_text(effect.cond, cx))
+        case ir.Score():
+            return t("effect.score_once" if effect.once else "effect.score", value=expr_text(effect.expr, cx))
+        case ir.Enters():
+            return t("effect.enters", place=_place_text(effect.place, cx))
+        case _:
+            assert_never(effect)
 
 
 def card_text(card: JsonDict, effects: list[tuple[str, ir.Effect]], cx: Context) -> list[str]:
