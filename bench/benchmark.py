@@ -39,6 +39,7 @@ import itertools
 import json
 import os
 import platform
+import re
 import random
 import shutil
 import statistics
@@ -621,6 +622,7 @@ class Tally:
         return {"expansions": list(expansions), "players": players, "games": self.games,
                 "ref_games_per_s": ref_rate, "this_games_per_s": this_rate, "ratio": this_rate / ref_rate,
                 "batch_ratio_min": min(self.batch_ratios), "batch_ratio_max": max(self.batch_ratios),
+                "batch_ratio_median": statistics.median(self.batch_ratios),
                 "decisions_per_game": self.decisions / self.games}
 
 
@@ -654,7 +656,37 @@ def check_games(replies: dict[str, dict], expansions: tuple[str, ...], players: 
                                              "seed": ref["seed"], **where}
 
 
-def run_compare(ref: str, games: int, player_counts: tuple[int, ...]) -> dict:
+def count_instructions(site: Path, tmp: Path, expansions: tuple[str, ...], players: int, games: int) -> int:
+    """Instructions one game takes on average (seeds 1..games), counted by valgrind's callgrind: a
+    run that plays the games minus a run that only loads the rules and plays one warm-up game."""
+    if shutil.which("valgrind") is None:
+        raise CompareError("--instructions needs valgrind (Debian package valgrind)")
+
+    def run(n: int) -> int:
+        cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp / 'callgrind.out'}",
+               sys.executable, "-I", str(Path(__file__).resolve()), "--count", str(site),
+               json.dumps(list(expansions)), str(players), str(n)]
+        env = dict(os.environ, NIDAVELLIR_CACHE=str(tmp / "cache"))
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL, timeout=3600)
+        found = re.search(r"Collected : (\d+)", proc.stderr)
+        if proc.returncode != 0 or found is None:
+            raise CompareError(f"counting instructions failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
+        return int(found.group(1))
+
+    return (run(games) - run(0)) // games
+
+
+def count_main(args: list[str]) -> int:
+    """The --count side: import from SITE, load the rules, play a warm-up game, then `games` games."""
+    site, expansions, players, games = Path(args[0]).resolve(), tuple(json.loads(args[1])), int(args[2]), int(args[3])
+    sys.path.insert(0, str(site))
+    rules = public_load_rules()(expansions)
+    play_random(rules, players, range(0, 1))
+    play_random(rules, players, range(1, games + 1))
+    return 0
+
+
+def run_compare(ref: str, games: int, player_counts: tuple[int, ...], instructions: int = 0) -> dict:
     repo = repo_root()
     commit = resolve_revision(repo, ref)
     with tempfile.TemporaryDirectory(prefix="nidavellir-compare-") as tmpdir:
@@ -675,9 +707,19 @@ def run_compare(ref: str, games: int, player_counts: tuple[int, ...]) -> dict:
         finally:
             for w in workers.values():
                 w.close()
+        counted = None
+        if instructions:
+            count_rows = []
+            for expansions in sets:
+                for n in player_counts:
+                    progress(f"counting instructions: {rules_name(expansions)}, {n} players")
+                    count_rows.append({"expansions": list(expansions), "players": n, **{
+                        side: count_instructions(sites[side], tmp / side, expansions, n, instructions)
+                        for side in ("ref", "this")}})
+            counted = {"games": instructions, "rows": count_rows}
     identical["same"] = identical["games"] == identical["identical_games"]
     return {"ref": ref, "ref_commit": commit, "this": git_commit(), "games": games, "batch": BATCH,
-            "rounds": -(-games // BATCH), "rows": rows, "identical": identical}
+            "rounds": -(-games // BATCH), "rows": rows, "identical": identical, "instructions": counted}
 
 
 # ---------------------------------------------------------------------------------- report
@@ -815,13 +857,21 @@ def print_compare(r: dict) -> None:
     size = f"{batch} games" if c["games"] % batch == 0 else f"up to {batch} games"
     print(f"Compare: this (working tree, {this}) vs REF {ref}, interleaved, "
           f"{c['rounds']} round{'s' if c['rounds'] != 1 else ''} of {size}")
-    print(table(["rules", "players", "REF games/s", "this games/s", "ratio", "per-batch ratios"], [
+    print(table(["rules", "players", "REF games/s", "this games/s", "ratio", "median batch ratio",
+                 "per-batch ratios"], [
         [rules_name(row["expansions"]), str(row["players"]), f"{row['ref_games_per_s']:.0f}",
-         f"{row['this_games_per_s']:.0f}", f"{row['ratio']:.2f}",
+         f"{row['this_games_per_s']:.0f}", f"{row['ratio']:.2f}", f"{row['batch_ratio_median']:.2f}",
          f"{row['batch_ratio_min']:.2f}–{row['batch_ratio_max']:.2f}"]
         for row in c["rows"]], left=(0, 1)))
     print(identical_line(c["identical"]))
     print("(ratio = this games/s ÷ REF games/s, above 1 is faster; information only)")
+    counts = c.get("instructions")
+    if counts:
+        print(f"\nInstructions per game (valgrind callgrind, seeds 1..{counts['games']}; a count, so the "
+              "machine's load does not change it)")
+        print(table(["rules", "players", "REF instructions", "this instructions", "ratio"], [
+            [rules_name(row["expansions"]), str(row["players"]), f"{row['ref']:,}", f"{row['this']:,}",
+             f"{row['ref'] / row['this']:.2f}"] for row in counts["rows"]], left=(0, 1)))
 
 
 # ---------------------------------------------------------------------------------- main
@@ -847,6 +897,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     ap.add_argument("--skip", action="append", default=[], choices=["games", "compile", "startup"],
                     help="leave out a part (repeatable)")
+    ap.add_argument("--instructions", type=int, default=0, metavar="G",
+                    help="with --compare, also count the instructions per game over G games with valgrind's "
+                         "callgrind on each side (slow, but a count: the machine's load does not change it)")
     ap.add_argument("--compare", metavar="REF",
                     help="play the same games on git revision REF and on the working tree, interleaved, "
                          "and print the speed ratio and whether the games were identical (games only)")
@@ -860,7 +913,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main_compare(args: argparse.Namespace) -> int:
     try:
-        result = {"machine": machine_info(), "compare": run_compare(args.compare, args.games, args.players)}
+        result = {"machine": machine_info(),
+                  "compare": run_compare(args.compare, args.games, args.players, args.instructions)}
     except CompareError as err:
         print(f"benchmark: {err}", file=sys.stderr)
         return 2
@@ -875,6 +929,8 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["--worker"]:
         return worker_main(argv[1:])
+    if argv[:1] == ["--count"]:
+        return count_main(argv[1:])
     args = parse_args(argv)
     try:
         import nidavellir  # noqa: F401

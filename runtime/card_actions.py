@@ -102,26 +102,29 @@ class CardActions(EngineCore):
         A card placed where it already is stays where it is: it is not moved to the top and covers
         nothing. A top card with `instead of covered` steps aside before the new card lands; its
         replacement runs after."""
-        if self.where.get(card) == (p, dest):
-            if check:
-                yield from self.check_heroes(p)
-            return
-        self._lift(card)
-        if dest is COMMAND:
-            self.attach(p, card, None)
-            return
-        column = self.s.players[p].army.get(dest)
-        covered = column[-1] if column else None
-        steps_aside = covered is not None and "covered" in self.defs[covered].instead
-        if covered is not None and steps_aside:
-            self._lift(covered)
-            self.s.resolving.append(covered)
-        self.attach(p, card, dest)
-        if covered is not None and steps_aside:
-            yield from self.replace(p, "covered", covered)
-        if check:
+        if self.where.get(card) != (p, dest):
+            aside = self._put(p, card, dest)
+            if aside >= 0:
+                yield from self.replace(p, "covered", aside)
+            elif dest is COMMAND:
+                return  # the command zone completes no line
+        if check and self.may_recruit(p):
             yield from self.check_heroes(p)
 
+    def _put(self, p: int, card: int, dest: str | None) -> int:
+        """Move `card` to the top of p's column `dest` (None: the command zone). The card it would
+        cover, if that card steps aside (`instead of covered`), is lifted first and returned: the
+        caller offers its replacement. Else -1."""
+        self._lift(card)
+        covered = -1
+        if dest is not COMMAND:
+            column = self.s.players[p].army.get(dest)
+            if column and "covered" in self.defs[column[-1]].instead:
+                covered = column[-1]
+                self._lift(covered)
+                self.s.resolving.append(covered)
+        self.attach(p, card, dest)
+        return covered
     def put_under_deck(self, card: int, age: int | None) -> None:
         self._lift(card)
         self.s.decks[self.s.age if age is None else age].insert(0, card)
@@ -149,29 +152,41 @@ class CardActions(EngineCore):
         for new lines are recruited once its own effects are done.
 
         `instead of [any] taken` effects (a capture, say) may replace its entry."""
-        if card not in self.s.resolving:
-            self.s.resolving.append(card)
-        self.entering += 1
-        try:
-            if self.replaceable("taken") and (yield from self.replace(p, "taken", card)):
-                if card in self.s.resolving:  # a replacement that left the card where it was: discard it
-                    self._lift(card)
-                    self.s.discard.append(card)
-            elif self.defs[card].enters == "discard":
-                if self.reacts("taken", card):
-                    yield from self.emit(p, "taken", card)
-                if card in self.s.resolving:  # (unless its effect moved it)
-                    self._lift(card)
-                    self.s.discard.append(card)
-                return
-            else:
-                dest = yield from self._destination(p, card)
-                yield from self.place(p, card, dest, check=False)
-                if self.reacts("taken", card):
-                    yield from self.emit(p, "taken", card)
-        finally:
-            self.entering -= 1
-        yield from self.check_heroes(p)
+        resolving = self.s.resolving
+        if card not in resolving:
+            resolving.append(card)
+        d = self.defs[card]
+        if d.enters == "own" and not self.replaceable("taken") and not self.reacts("taken", card):
+            aside = self._put(p, card, self.own_column(card))  # the common case, with nothing to ask
+            if aside >= 0:
+                self.entering += 1
+                try:
+                    yield from self.replace(p, "covered", aside)
+                finally:
+                    self.entering -= 1
+        else:
+            self.entering += 1
+            try:
+                if self.replaceable("taken") and (yield from self.replace(p, "taken", card)):
+                    if card in resolving:  # a replacement that left the card where it was: discard it
+                        self._lift(card)
+                        self.s.discard.append(card)
+                elif d.enters == "discard":
+                    if self.reacts("taken", card):
+                        yield from self.emit(p, "taken", card)
+                    if card in resolving:  # (unless its effect moved it)
+                        self._lift(card)
+                        self.s.discard.append(card)
+                    return
+                else:
+                    dest = yield from self._destination(p, card)
+                    yield from self.place(p, card, dest, check=False)
+                    if self.reacts("taken", card):
+                        yield from self.emit(p, "taken", card)
+            finally:
+                self.entering -= 1
+        if self.may_recruit(p):
+            yield from self.check_heroes(p)
 
     def take_from(self, p: int, zone: str, count: int) -> Gen[None]:
         """Choose `count` cards of a shared zone (discard pile, camp) and take them."""
@@ -258,12 +273,22 @@ class CardActions(EngineCore):
 
     # -- heroes ------------------------------------------------------------------------------
     def recruitable(self, p: int) -> list[int]:
-        seen: dict[str, int] = {}
-        for h in self.s.heroes:
-            d = self.defs[h]
-            if d.id not in seen and all(req(self.api, p, h) for req in d.requires):
-                seen[d.id] = h
-        return list(seen.values())
+        """The heroes p may recruit now: one of each kind left, whose requirement p meets."""
+        key = tuple(self.s.heroes)
+        kinds = self._hero_kinds.get(key)
+        if kinds is None:  # the available heroes changed: one instance of each, in order
+            if len(self._hero_kinds) > 64:
+                self._hero_kinds.clear()
+            first: dict[str, int] = {}
+            for h in self.s.heroes:
+                first.setdefault(self.defs[h].id, h)
+            kinds = self._hero_kinds[key] = tuple(first.values())
+        defs = self.defs
+        return [h for h in kinds if not defs[h].requires or all(req(self.api, p, h) for req in defs[h].requires)]
+
+    def may_recruit(self, p: int) -> bool:
+        """Whether a hero check could recruit now (cheap: it runs after every placement)."""
+        return not self.entering and self.lines(p) > self.s.players[p].heroes_counted
 
     def check_heroes(self, p: int) -> Gen[None]:
         """003 "Recruiting a Hero": each complete line not yet used recruits a hero. While a card's
@@ -277,12 +302,14 @@ class CardActions(EngineCore):
                 return
 
     def recruit_hero(self, p: int, counted: bool = True) -> Gen[bool]:
-        options: dict[Option, int] = {card_choice(self.s.cards[h], "heroes"): h for h in self.recruitable(p)}
-        if not options:
+        heroes = self.recruitable(p)
+        if not heroes:
             return False
-        labels = [self.defs[h].name for h in options.values()]
-        answer = yield from self.ask(p, "hero", list(options), "recruit a hero", labels)
-        hero = options[answer]
+        ids = self.s.cards
+        answer = yield from self.ask(p, "hero", [card_choice(ids[h], "heroes") for h in heroes], "recruit a hero",
+                                     [self.defs[h].name for h in heroes])
+        assert isinstance(answer, CardChoice)
+        hero = next(h for h in heroes if ids[h] == answer.card)
         self.s.heroes.remove(hero)
         if counted:
             self.s.players[p].heroes_counted += 1
@@ -295,7 +322,8 @@ class CardActions(EngineCore):
                 yield from self.emit(p, "recruited", hero)
         finally:
             self.entering -= 1
-        yield from self.check_heroes(p)
+        if self.may_recruit(p):
+            yield from self.check_heroes(p)
         return True
 
     def return_hero(self, p: int, cls: str) -> Gen[None]:

@@ -138,18 +138,19 @@ class CoinActions(EngineCore):
         pl = self.s.players[p]
         coins = self.s.coins
         # Bidding from hand, the two coins come from the hand; coins already on the board (the
-        # turn the power is gained) stay there until the end of the turn: the pouch trades.
-        if self.param(p, "bid_from_hand") > 0 and len(pl.hand) >= 2:
-            pair: list[int] = []
+        # turn the power is gained) stay there until the end of the turn: the pouch trades. With
+        # more than two coins to trade from (rules with more coins than taverns + 2), the player
+        # chooses the two.
+        source = pl.hand if self.param(p, "bid_from_hand") > 0 and len(pl.hand) >= 2 else pl.pouch
+        pair: list[int] = []
+        if len(source) > 2 or source is pl.hand:
             for i in range(2):
-                options = [c for c in pl.hand if c not in pair]
+                options = [c for c in source if c not in pair]
                 pick = yield from self.choose_coin(p, options, f"add up in the coin trade ({i + 1} of 2)")
                 assert pick is not None
                 pair.append(pick)
-            source = pl.hand
         else:
-            pair = list(pl.pouch)
-            source = pl.pouch
+            pair = list(source)
         if len(pair) < 2:
             return
         a, b = sorted(pair, key=lambda c: coins[c].value)

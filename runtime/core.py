@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
 from nidavellir.errors import NidavellirError
 from nidavellir.interface.decisions import Decision, Option
@@ -28,7 +29,10 @@ class EngineCore:
     """State, setup, the ownership indexes, questions, events and the queries compiled expressions
     read; the actions on coins and cards (coin_actions, card_actions) build on it."""
 
-    api: EngineAPI  # the whole engine, as compiled handlers see it (set by Engine)
+    @property
+    def api(self) -> EngineAPI:
+        """The whole engine, as compiled handlers see it (Engine gives itself)."""
+        raise NotImplementedError
 
     def __init__(self, rules: Rules, names: Sequence[str], seed: int):
         self.rules = rules
@@ -41,6 +45,9 @@ class EngineCore:
         self.scores: Scores | None = None  # final scores, once the game is over
         self.names = list(names)
         self.entering = 0                  # >0 while a card's entry runs: hero checks wait for its end
+        self._hero_kinds: dict[tuple[int, ...], tuple[int, ...]] = {}  # available heroes -> one of each kind
+        self.saving = False                # keep the state at each turn's start (for Game.copy)
+        self.saved: Any = None             # the last such flow.Snapshot
         # Indexes of what players own, kept up to date by attach/detach (None: build from the state
         # when first needed, as after reading a position)
         self._ranks: list[dict[str, int]] | None = None            # player -> class -> ranks

@@ -7,20 +7,19 @@ implements `nidavellir.interface.engine.EngineAPI`, the interface compiled handl
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from nidavellir.interface.engine import EngineAPI
 
 from .card_actions import CardActions
 from .coin_actions import CoinActions
 from .core import COMMAND, NOBODY, EngineCore, SetupError
-from .rules import Rules
 
 
 class Engine(CoinActions, CardActions):
     """The whole engine: one game's state and everything that acts on it."""
 
-    def __init__(self, rules: Rules, names: Sequence[str], seed: int):
-        super().__init__(rules, names, seed)
-        self.api = self  # mypy checks here that Engine implements the interface handlers call
+    @property
+    def api(self) -> EngineAPI:
+        return self  # mypy checks here that Engine implements the interface handlers call
 
 
 __all__ = ["Engine", "EngineCore", "SetupError", "COMMAND", "NOBODY"]

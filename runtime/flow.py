@@ -37,11 +37,13 @@ def bids(e: Engine) -> Gen[None]:
     s = e.s
     coins = s.coins
     ntav = len(s.taverns)
+    prompt = "bid: one coin per tavern, " + ", ".join(e.rules.tavern_ids)
     for p, pl in enumerate(s.players):
         if e.param(p, "bid_from_hand") > 0:
             continue  # bids each tavern from hand once the others are revealed
-        options = bid_options(tuple(sorted(coins[c].value for c in pl.hand)), ntav)
-        answer = yield from e.ask(p, "bid", options, "bid: one coin per tavern, " + ", ".join(e.rules.tavern_ids))
+        values = sorted([coins[c].value for c in pl.hand])
+        options = bid_options(tuple(values), ntav)
+        answer = yield from e.ask(p, "bid", options, prompt)
         assert isinstance(answer, tuple)
         hand = sorted(pl.hand, key=lambda c: coins[c].trading)  # trading coins go last ...
         for t, value in enumerate(answer):
@@ -50,6 +52,8 @@ def bids(e: Engine) -> Gen[None]:
             pl.slots[t] = coin
         pl.pouch = hand
         pl.hand = []
+        if len(set(values)) == len(values):
+            continue  # no two coins of one value: nothing to tell apart
         # ... unless the player puts a trading coin elsewhere among the coins of its value
         for coin in [c for c in (*pl.slots, *pl.pouch) if c is not None and coins[c].trading]:
             places = [e.rules.tavern_ids[t] for t, c in enumerate(pl.slots)
@@ -111,7 +115,10 @@ def resolve_taverns(e: Engine) -> Gen[None]:
     """003 "Taverns Resolution": reveal, each player in bid order takes a card, then gem trades."""
     s = e.s
     coins = s.coins
+    picked_replaced = e.replaceable("picked")
+    bid_won = e.reacts("bid-won")
     for t, tavern in enumerate(s.taverns):
+        tid = e.rules.tavern_ids[t]
         for p, pl in enumerate(s.players):
             if pl.slots[t] is None and pl.hand and e.param(p, "bid_from_hand") > 0:
                 options: dict[int, int] = {}
@@ -138,14 +145,13 @@ def resolve_taverns(e: Engine) -> Gen[None]:
             if bid[p] < 0:
                 continue
             if tavern:
-                if first and e.reacts("bid-won"):  # the bid's winner chooses first
+                if first and bid_won:  # the bid's winner chooses first
                     yield from e.emit(p, "bid-won")
-                tid = e.rules.tavern_ids[t]
                 card = yield from e.choose_card(p, tavern, "pick", f"choose a card in {tid}", tid)
                 assert card is not None
                 tavern.remove(card)
                 s.resolving.append(card)
-                if not (e.replaceable("picked") and (yield from e.replace(p, "picked", card))):
+                if not (picked_replaced and (yield from e.replace(p, "picked", card))):
                     yield from e.take_card(p, card)
                 elif card in s.resolving:
                     s.resolving.remove(card)
@@ -239,12 +245,11 @@ class FlowPoint:
     age_end: bool = False
 
 
-def play(e: Engine, start: FlowPoint | None = None,
-         checkpoint: Callable[[FlowPoint], None] | None = None) -> Gen[None]:
+def play(e: Engine, start: FlowPoint | None = None) -> Gen[None]:
     """The whole game: setup, then each age's turns until its deck runs out, then its end steps.
 
-    With `start`, resume there on an engine whose state is that point's (see Game.copy);
-    `checkpoint` is told each point the flow passes."""
+    With `start`, resume there on an engine whose state is that point's (see Game.copy); while
+    `e.saving`, the state at each point the flow passes is kept in `e.saved`."""
     rs = e.rules.ruleset
     if start is None:
         e.setup()
@@ -256,17 +261,33 @@ def play(e: Engine, start: FlowPoint | None = None,
         if not (resuming and start.age_end):
             e.s.turn = start.turn if resuming else 0
             while e.s.decks[age]:
-                if checkpoint is not None:
-                    checkpoint(FlowPoint(index, e.s.turn))
+                if e.saving:
+                    e.saved = Snapshot(FlowPoint(index, e.s.turn), e)
                 e.s.turn += 1
                 if e.s.turn > MAX_TURNS_PER_AGE:
                     raise TurnLimit(f"{rs.flow_source or 'the flow'}: error: Age {age} has gone on for "
                                     f"{MAX_TURNS_PER_AGE} turns and its deck still holds {len(e.s.decks[age])} "
                                     "cards: the rules never end this age (does a card keep refilling the deck?)")
                 yield from run_steps(e, rs.turn)
-        if checkpoint is not None:
-            checkpoint(FlowPoint(index, e.s.turn, age_end=True))
+        if e.saving:
+            e.saved = Snapshot(FlowPoint(index, e.s.turn, age_end=True), e)
         yield from run_steps(e, rs.age_end)
     if e.scores is None:
         e.scores = final_scores(e)
     e.s.finished = True
+
+
+class Snapshot:
+    """The state at a point of the flow, to resume from (Game.copy)."""
+
+    def __init__(self, point: FlowPoint, engine: Engine):
+        self.point = point
+        self.state = engine.s.copy()
+        self.where = dict(engine.where)
+        self.rng = engine.rng.getstate()
+
+    def restore(self, engine: Engine) -> None:
+        engine.s, engine.where = self.state.copy(), dict(self.where)
+        engine.defs = [engine.rules.cards[cid] for cid in engine.s.cards]
+        engine.reindex()
+        engine.rng.setstate(self.rng)

@@ -13,7 +13,7 @@ from nidavellir.interface.rules import SOURCE_MARKER
 
 from .decisions import GameOver, IllegalAnswer
 from .engine import Engine
-from .flow import FlowPoint, play
+from .flow import FlowPoint, Snapshot, play
 from .rules import Rules
 from .scoring import Scores
 from .state import State
@@ -32,17 +32,6 @@ class LogEntry(TypedDict):
     turn: int
 
 
-class _Checkpoint:
-    """The state at a point of the flow, and how many answers had been given by then."""
-
-    def __init__(self, point: FlowPoint, engine: Engine, answers: int):
-        self.point = point
-        self.state = engine.s.copy()
-        self.where = dict(engine.where)
-        self.rng = engine.rng.getstate()
-        self.answers = answers
-
-
 class Game:
     """One game: `pending` is the decision waiting for an answer (None once finished)."""
 
@@ -53,18 +42,13 @@ class Game:
         self.engine = Engine(rules, names, seed)
         self._records: list[tuple[int, str, Option, int, int]] = []  # player, kind, answer, age, turn
         self._log: list[LogEntry] | None = []
-        self._checkpoint: _Checkpoint | None = None
-        self._checkpointing = False
+        self._checkpoint: tuple[Snapshot, int] | None = None  # a saved point and the answers given by then
         self.pending: Decision | None = None
         self._gen = self._start(None)
         self._advance(None, first=True)
 
     def _start(self, start: FlowPoint | None) -> Gen[None]:
-        return play(self.engine, start, self._on_checkpoint)
-
-    def _on_checkpoint(self, point: FlowPoint) -> None:
-        if self._checkpointing:
-            self._checkpoint = _Checkpoint(point, self.engine, len(self._records))
+        return play(self.engine, start)
 
     @property
     def log(self) -> list[LogEntry]:
@@ -105,6 +89,9 @@ class Game:
     def _advance(self, value: Option | None, first: bool = False) -> None:
         try:
             self.pending = next(self._gen) if first else self._gen.send(value)
+            saved = self.engine.saved
+            if saved is not None and (self._checkpoint is None or self._checkpoint[0] is not saved):
+                self._checkpoint = (saved, len(self._records))  # (no answer is given within one advance)
         except StopIteration:
             self.pending = None
         except (NidavellirError, KeyboardInterrupt):
@@ -144,29 +131,25 @@ class Game:
         new = Game.__new__(Game)
         new.rules, new.seed = self.rules, self.seed
         new.engine = Engine(self.rules, self.engine.names, self.seed)
-        new._records, new._log = [], None
-        new._checkpoint, new._checkpointing = None, True
+        new.engine.saving = True
+        new._records, new._log, new._checkpoint = [], None, None
         new.pending = None
-        cp = self._checkpoint
-        if cp is None:
+        if self._checkpoint is None:
             new._gen = new._start(None)
             replay = self._records
         else:
-            e = new.engine
-            e.s, e.where = cp.state.copy(), dict(cp.where)
-            e.defs = [self.rules.cards[cid] for cid in e.s.cards]
-            e.reindex()
-            e.rng.setstate(cp.rng)
-            new._records = self._records[:cp.answers]
-            new._checkpoint = cp
-            new._gen = new._start(cp.point)
-            replay = self._records[cp.answers:]
+            saved, answers = self._checkpoint
+            saved.restore(new.engine)
+            new.engine.saved = saved
+            new._records, new._checkpoint = self._records[:answers], self._checkpoint
+            new._gen = new._start(saved.point)
+            replay = self._records[answers:]
         new._advance(None, first=True)
         for record in replay:
             new._records.append(record)
             new._advance(record[2])
         if self._checkpoint is None:  # from now on this game saves its turns' starts too
-            self._checkpoint, self._checkpointing = new._checkpoint, True
+            self._checkpoint, self.engine.saving = new._checkpoint, True
         return new
 
 

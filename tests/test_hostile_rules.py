@@ -34,6 +34,9 @@ HOSTILE: dict[str, str] = {
     "empty treasure": "game:\n  coins:\n    treasure: {}\n",
     "all coins trading": "game:\n  coins:\n    basic: [{value: 0, trading: true}, {value: 0, trading: true}, {value: 0, trading: true},"
                          " {value: 0, trading: true}, {value: 0, trading: true}]\n",
+    "more coins than the taverns and the pouch": "game:\n  coins:\n    basic: [{value: 0, trading: true}, {value: 1},"
+                                                  " {value: 2}, {value: 3}, {value: 4}, {value: 5}, {value: 6}]\n",
+    "one tavern": "game:\n  taverns: [{id: laughing-goblin, name: the Laughing Goblin}]\n",
     "special gem dealt": "game:\n  gems:\n    special: [{value: 5, points: 3, tradable: false}]\n",
     "every tavern renamed": "game:\n  taverns: [{id: a}, {id: b}, {id: a}]\n",
     "kind unknown": "cards:\n  - {id: new-card, kind: ghost}\n",
