@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from nidavellir.interface.decisions import CardChoice, Option
+from nidavellir.interface.decisions import CardChoice, Decision, Option
 from nidavellir.interface.engine import Gen
 
 from .core import COMMAND, EngineCore
@@ -78,7 +78,9 @@ class CardActions(EngineCore):
                 first[ids[c]] = c
         if not first:
             return None
-        answer = yield from self.ask(p, kind, [card_choice(cid, at) for cid in first], prompt)
+        if len(first) == 1:  # one option: taken without asking
+            return next(iter(first.values()))
+        answer = yield Decision(p, kind, tuple([card_choice(cid, at) for cid in first]), prompt)
         assert isinstance(answer, CardChoice)
         return first[answer.card]
 

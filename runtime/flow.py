@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from itertools import permutations
 
 from nidavellir.errors import NidavellirError
-from nidavellir.interface.decisions import CoinChoice, Option
+from nidavellir.interface.decisions import CoinChoice, Decision, Option
 from nidavellir.interface.engine import Gen
 from nidavellir.interface.events import MAX_TURNS_PER_AGE, STEPS
 from nidavellir.interface.rules import Step
@@ -43,7 +43,7 @@ def bids(e: Engine) -> Gen[None]:
             continue  # bids each tavern from hand once the others are revealed
         values = sorted([coins[c].value for c in pl.hand])
         options = bid_options(tuple(values), ntav)
-        answer = yield from e.ask(p, "bid", options, prompt)
+        answer = (yield Decision(p, "bid", options, prompt)) if len(options) > 1 else options[0]
         assert isinstance(answer, tuple)
         hand = sorted(pl.hand, key=lambda c: coins[c].trading)  # trading coins go last ...
         for t, value in enumerate(answer):
@@ -268,7 +268,13 @@ def play(e: Engine, start: FlowPoint | None = None) -> Gen[None]:
                     raise TurnLimit(f"{rs.flow_source or 'the flow'}: error: Age {age} has gone on for "
                                     f"{MAX_TURNS_PER_AGE} turns and its deck still holds {len(e.s.decks[age])} "
                                     "cards: the rules never end this age (does a card keep refilling the deck?)")
-                yield from run_steps(e, rs.turn)
+                for step in rs.turn:  # run_steps, inlined: each decision passes one frame fewer
+                    if step.ages is not None and age not in step.ages:
+                        continue
+                    if step.do is not None:
+                        yield from STEP_FUNCTIONS[step.do](e)
+                    elif step.window is not None:
+                        yield from e.window(step.window)
         if e.saving:
             e.saved = Snapshot(FlowPoint(index, e.s.turn, age_end=True), e)
         yield from run_steps(e, rs.age_end)
