@@ -13,6 +13,7 @@ import unicodedata
 from typing import BinaryIO, TextIO
 
 from nidavellir.errors import NidavellirError
+from nidavellir.interface.decisions import CardChoice, CoinChoice
 from nidavellir.runtime.decisions import Decision, Option
 from nidavellir.runtime.engine import Engine
 from nidavellir.runtime.position_check import shown_char, unprintable
@@ -53,6 +54,24 @@ def read_choice(text: str, d: Decision) -> tuple[Option | None, str]:
 def _echo(text: str) -> str:
     short = text if len(text) <= MAX_ECHO else text[:MAX_ECHO] + "…"
     return "`" + visible(short) + "`"
+
+
+def option_label(e: Engine, d: Decision, i: int) -> str:
+    """How an option reads to a person: a card by its name and where it lies (a tavern or a column
+    by its name), a coin by its value and place."""
+    if d.labels is not None:
+        return d.labels[i]
+    option = d.options[i]
+    if isinstance(option, CardChoice):
+        card = e.rules.cards.get(option.card)
+        name = card.name if card is not None else option.card
+        taverns = dict(zip(e.rules.tavern_ids, e.rules.tavern_names))
+        where = taverns.get(option.at) or (f"{option.at} column" if option.at in e.rules.class_score else option.at)
+        return f"{name} ({where})" if option.at not in ("heroes", "draw") else name
+    if isinstance(option, CoinChoice):
+        taverns = dict(zip(e.rules.tavern_ids, e.rules.tavern_names))
+        return f"coin {option.value} ({taverns.get(option.at, option.at)})"
+    return d.label(i)
 
 
 class TerminalSeat:
@@ -100,7 +119,7 @@ class TerminalSeat:
         self.show(e, d.player)
         self.out.write(f"{visible(d.prompt)}\n")
         for i in range(len(d.options)):
-            self.out.write(f"  {i + 1:>3}. {visible(d.label(i))}\n")
+            self.out.write(f"  {i + 1:>3}. {visible(option_label(e, d, i))}\n")
         while True:
             self.out.write("> ")
             self.out.flush()

@@ -118,7 +118,7 @@ def resolve_taverns(e: Engine) -> Gen[None]:
     picked_replaced = e.replaceable("picked")
     bid_won = e.reacts("bid-won")
     for t, tavern in enumerate(s.taverns):
-        tid = e.rules.tavern_ids[t]
+        tid, tname = e.rules.tavern_ids[t], e.rules.tavern_names[t]
         for p, pl in enumerate(s.players):
             if pl.slots[t] is None and pl.hand and e.param(p, "bid_from_hand") > 0:
                 options: dict[int, int] = {}
@@ -147,7 +147,7 @@ def resolve_taverns(e: Engine) -> Gen[None]:
             if tavern:
                 if first and bid_won:  # the bid's winner chooses first
                     yield from e.emit(p, "bid-won")
-                card = yield from e.choose_card(p, tavern, "pick", f"choose a card in {tid}", tid)
+                card = yield from e.choose_card(p, tavern, "pick", f"choose a card in {tname}", tid)
                 assert card is not None
                 tavern.remove(card)
                 s.resolving.append(card)
