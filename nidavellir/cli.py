@@ -5,10 +5,7 @@ import argparse
 import sys
 from collections.abc import Callable
 
-from nidavellir.compiler.diagnostics import RulesError
 from nidavellir.errors import NidavellirError
-
-from . import commands
 
 
 def _expansions(text: str) -> tuple[str, ...]:
@@ -102,6 +99,11 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    # imported only once the arguments are parsed: `--help` starts fast
+    from nidavellir.compiler.diagnostics import RulesError
+
+    from . import commands
+
     try:
         command: Callable[[argparse.Namespace], int] = getattr(commands, args.command)
         return command(args)
