@@ -53,10 +53,16 @@ def check_structure(m: Merged, diags: Diagnostics) -> None:
                     f"taverns and keeps two in the pouch for a coin trade ({need} in all)",
                     '003 "Bids", "Trading Coins"')
     turn = g.get("flow", {}).get("turn", [])
+    steps = ", ".join(f"`{s}`" for s in sorted(DRAWING_STEPS))
     if not any(step.get("do") in DRAWING_STEPS for step in turn):
-        steps = ", ".join(f"`{s}`" for s in sorted(DRAWING_STEPS))
         diags.error(_loc(m, "flow", "turn"), "no step of a turn draws from the age deck, so no age could ever end",
                     f"add a step that does: {steps}")
+    else:
+        for age in g.get("ages", []):
+            if not any(step.get("do") in DRAWING_STEPS and age in step.get("ages", [age]) for step in turn):
+                diags.error(_loc(m, "flow", "turn"), f"no step of a turn draws from the deck in Age {age}, "
+                                                     "so that age could never end",
+                            f"let a step that draws ({steps}) run in Age {age}")
     if taverns:
         _decks(m, diags, allowed, len(taverns))
 

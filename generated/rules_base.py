@@ -26,7 +26,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = 'a18385a396afa37551449cb2d9506f4380d87b4048cb026d9c3bf50855cba1cb'
+CONTENT_HASH = 'ca2320edfac244576be593391c9098ae93990c79696778707839fe6fde3da0c7'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

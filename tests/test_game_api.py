@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from nidavellir.rulesets import load_rules
+from nidavellir.interface.decisions import CardChoice, CoinChoice, find_option, to_json
 from nidavellir.runtime.decisions import GameOver, IllegalAnswer
 from nidavellir.runtime.game import Game
 
@@ -169,3 +170,33 @@ def test_copies_of_copies_and_copies_at_every_point_replay_the_same_game():
         pick += 7
     assert dict(game.scores()) == final
     assert game.copy().pending is None and dict(game.copy().scores()) == final
+
+
+OPTION_TYPES = {"bid": tuple, "pick": CardChoice, "hero": CardChoice, "card": CardChoice, "coin": CoinChoice,
+                "trade-coin": CoinChoice, "column": str, "class": str, "use": bool, "place-bid": int}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_decision_options_are_typed_values(players):
+    """Issue: "Decision options are typed values (no "5@hand" strings parsed back with split("@"))":
+    each kind of decision offers one type of immutable value, and its JSON form names it back."""
+    seen = set()
+    for seed in range(1, 16):
+        game = Game(RULES, players, seed)
+        pick = seed
+        while game.pending is not None:
+            d = game.pending
+            assert isinstance(d.options, tuple) and d.kind in OPTION_TYPES, d.kind
+            for option in d.options:
+                assert type(option) is OPTION_TYPES[d.kind], (d.kind, option)
+                assert find_option(d.options, to_json(option)) == d.options.index(option)
+            seen.add(d.kind)
+            game.answer(d.options[pick % len(d.options)])
+            pick += 3
+    assert {"bid", "pick", "hero", "coin", "column"} <= seen
+
+
+def test_no_option_is_parsed_back_from_a_string():
+    for folder in (RUNTIME, RUNTIME.parent / "nidavellir"):
+        for path in folder.rglob("*.py"):
+            assert 'split("@")' not in path.read_text(encoding="utf-8"), path

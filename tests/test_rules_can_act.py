@@ -150,6 +150,8 @@ def test_an_event_of_no_player_refuses_actions_that_need_one(capsys, tmp_path):
     ("game:\n  taverns: []\n", "the rules have no tavern"),
     ("game:\n  flow:\n    turn:\n      - {id: enter-dwarves, remove: true}\n",
      "no step of a turn draws from the age deck, so no age could ever end"),
+    ("game:\n  flow:\n    turn:\n      - {id: enter-dwarves, do: enter-dwarves, ages: [1]}\n",
+     "no step of a turn draws from the deck in Age 2, so that age could never end"),
     ("game:\n  flow:\n    age_end:\n      - {id: w, window: w, ages: [3]}\n", "there is no age 3"),
     ("game:\n  flow:\n    before_scoring: [nothing-here]\n", "`before_scoring` names `nothing-here`"),
 ])
