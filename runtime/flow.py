@@ -265,7 +265,7 @@ def play(e: Engine, start: FlowPoint | None = None) -> Gen[None]:
                     e.saved = Snapshot(FlowPoint(index, e.s.turn), e)
                 e.s.turn += 1
                 if e.s.turn > MAX_TURNS_PER_AGE:
-                    raise TurnLimit(f"{rs.flow_source or 'the flow'}: error: Age {age} has gone on for "
+                    raise TurnLimit(f"{rs.flow_source or 'the flow'}: Age {age} has gone on for "
                                     f"{MAX_TURNS_PER_AGE} turns and its deck still holds {len(e.s.decks[age])} "
                                     "cards: the rules never end this age (does a card keep refilling the deck?)")
                 for step in rs.turn:  # run_steps, inlined: each decision passes one frame fewer

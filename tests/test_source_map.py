@@ -64,3 +64,29 @@ def test_every_line_of_a_handler_is_located():
         for stmt in fn.body[1:]:
             where = marker_above(filename, stmt.lineno)
             assert where is not None and where.startswith("rules/base/"), (fn.name, stmt.lineno)
+
+
+def test_the_cli_prints_a_failing_handler_located_and_without_a_traceback(monkeypatch, capsys):
+    """Issue: "the CLI catches it (and a runtime error inside a compiled handler) and prints it
+    located, never a traceback"."""
+    from nidavellir.cli import main
+
+    def boom(self: Engine, p: int, value: int) -> None:
+        raise ValueError("no gem here")
+
+    seed = next(s for s in range(1, 60) if _wins_crown_jeweler(s))
+    monkeypatch.setattr(Engine, "gain_gem", boom)
+    code = main(["play", "--players", "3", "--seed", str(seed)])
+    err = capsys.readouterr().err
+    assert code == 1 and "Traceback" not in err
+    assert "rules/base/distinctions.yaml:22:20: error in compiled effect: ValueError: no gem here" in err
+
+
+def _wins_crown_jeweler(seed: int) -> bool:
+    from nidavellir.runtime.bots import RandomBot
+    game = Game(BASE, 3, seed)
+    bots = [RandomBot(seed * 1000 + i) for i in range(3)]
+    while game.pending is not None:
+        d = game.pending
+        game.answer(bots[d.player].choose(game.engine, d))
+    return any("distinction:miner" in [game.engine.s.cards[c] for c in pl.command] for pl in game.state.players)
