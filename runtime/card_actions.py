@@ -149,6 +149,20 @@ class CardActions(EngineCore):
         return self.own_column(card)
 
     # -- taking ------------------------------------------------------------------------------
+    def take_at_once(self, p: int, card: int) -> bool:
+        """Take a card whose entry asks nothing and fires nothing (most dwarves: into their own
+        column, covering no card that steps aside): placed now, True. False: use `take_card`.
+        The caller checks for heroes after (`may_recruit`, `check_heroes`)."""
+        d = self.defs[card]
+        if d.enters != "own" or self.replaceable("taken") or self.reacts("taken", card):
+            return False
+        dest = self.own_column(card)
+        column = self.s.players[p].army.get(dest) if dest is not None else None
+        if column and "covered" in self.defs[column[-1]].instead:
+            return False
+        self._put(p, card, dest)
+        return True
+
     def take_card(self, p: int, card: int) -> Gen[None]:
         """A card taken from a tavern or a draw enters as its kind says, then `taken` fires; heroes
         for new lines are recruited once its own effects are done.

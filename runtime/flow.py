@@ -45,7 +45,8 @@ def bids(e: Engine) -> Gen[None]:
         options = bid_options(tuple(values), ntav)
         answer = (yield Decision(p, "bid", options, prompt)) if len(options) > 1 else options[0]
         assert isinstance(answer, tuple)
-        hand = sorted(pl.hand, key=lambda c: coins[c].trading)  # trading coins go last ...
+        hand = [c for c in pl.hand if not coins[c].trading] + [c for c in pl.hand if coins[c].trading]
+        # (trading coins go last ...)
         for t, value in enumerate(answer):
             coin = next(c for c in hand if coins[c].value == value)
             hand.remove(coin)
@@ -152,7 +153,10 @@ def resolve_taverns(e: Engine) -> Gen[None]:
                 tavern.remove(card)
                 s.resolving.append(card)
                 if not (picked_replaced and (yield from e.replace(p, "picked", card))):
-                    yield from e.take_card(p, card)
+                    if not e.take_at_once(p, card):
+                        yield from e.take_card(p, card)
+                    elif e.may_recruit(p):
+                        yield from e.check_heroes(p)
                 elif card in s.resolving:
                     s.resolving.remove(card)
                     s.discard.append(card)
