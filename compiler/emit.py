@@ -63,6 +63,20 @@ class Ctor:
         assert _IDENT.match(self.cls) and all(_IDENT.match(k) for k, _ in self.kwargs), self
 
 
+def _item(value: Any, indent: int) -> str:
+    """A field of a multi-line table: a long tuple or dict one entry a line (so that changing one
+    entry changes one line), anything else as `literal`."""
+    text = literal(value, indent)
+    if len(text) <= 100 or not isinstance(value, (tuple, dict)) or len(value) < 2:
+        return text
+    pad = "    " * (indent + 1)
+    if isinstance(value, tuple):
+        inner = "".join(f"{pad}{literal(v, indent + 1)},\n" for v in value)
+        return f"(\n{inner}{'    ' * indent})"
+    inner = "".join(f"{pad}{literal(k, indent + 1)}: {_item(v, indent + 1)},\n" for k, v in value.items())
+    return f"{{\n{inner}{'    ' * indent}}}"
+
+
 def literal(value: Any, indent: int = 0) -> str:
     """Python source for a value built of primitives, tuples, dicts, `Ref`s and `Ctor`s."""
     pad = "    " * (indent + 1)
@@ -70,7 +84,7 @@ def literal(value: Any, indent: int = 0) -> str:
         return value.name
     if isinstance(value, Ctor):
         if value.multiline:
-            inner = "".join(f"{pad}{k}={literal(v, indent + 1)},\n" for k, v in value.kwargs)
+            inner = "".join(f"{pad}{k}={_item(v, indent + 1)},\n" for k, v in value.kwargs)
             return f"{value.cls}(\n{inner}{'    ' * indent})"
         return f"{value.cls}(" + ", ".join(f"{k}={literal(v, indent)}" for k, v in value.kwargs) + ")"
     if isinstance(value, tuple):
