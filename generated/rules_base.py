@@ -26,7 +26,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = 'f2b810377e42cd1385ed04bf2cd80f9dbe533d3001a81f31215247591669942b'
+CONTENT_HASH = '3fba4905564ab76fb147e1989c2479a463262df45f2d6e53300931c108731e4a'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -1023,6 +1023,7 @@ RULES = RuleSet(
         Interpretation(id='hero-available', text='A completed line recruits a hero only if one can be taken: still available and its requirement met. Otherwise the line stays open and a later placement may use it.', source='003 "Recruiting a Hero" - complete lines equal recruited heroes + 1.', layer='base'),
         Interpretation(id='uline-recruited-mid-turn', text="Uline's coins are taken from the hand only once they are there: in the turn she is recruited the player's coins are already on the board and stay there, so a coin trade that turn adds the two pouch coins as usual. From the next turn on, her trades add two coins chosen from the hand.", source='003 "Uline the Seer" - "Her power activates as soon as you take her card. ... coins placed on your board stay there until the end of the current turn"; "Trading Coins" - "Reveal the two coins in your pouch".', layer='base'),
         Interpretation(id='lines-and-heroes', text='The first complete line recruits the first hero, and each later hero needs one more complete line than the heroes already recruited by lines. The rule of thumb\'s "+1" counts the line being completed when the next hero is recruited; it does not hold back the first hero.', source='003 "Recruiting a Hero" - "When placing a Dwarf card in your army creates a line consisting of one Rank of each of the 5 classes, you must immediately recruit an available Hero card"; 003 "Heroes" - "to recruit a new Hero, the number of complete lines in your army must always equal your number of recruited Heroes +1".', layer='base'),
+        Interpretation(id='heroes-after-entry', text="A hero for a new line is recruited only once the entering card's own effects are done. When Dagda or Bonfur enters on top of Thrud, Thrud steps aside first, but no hero is recruited before their discards: the line her move might complete must still be complete after them.", source='003 "Bonfur and Dagda" - "You cannot recruit a new Hero until you replace the discarded cards and make a new complete line"; DESIGN §9.', layer='base'),
     ),
     warnings=(),
     flow_source='rules/base/game.yaml:83:7',
