@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from nidavellir.errors import suggest
-from nidavellir.interface.events import INSTEAD, INSTEAD_ANY, WHEN, WHENEVER, EventSpec
+from nidavellir.interface.events import FORMS, INSTEAD, INSTEAD_ANY, WHEN, WHENEVER, EventSpec
 
 from . import ir
 from .names import (
     AMOUNT, BOOL, CARD, CLASS, COLUMN, FUNCTIONS, INT, KIND, PARAM, PLAYER, PROVIDES, SUBJECT, VARIABLES,
-    VARIADIC, Builtin,
+    VARIADIC,
 )
 from .util import assert_never
 
@@ -114,14 +114,10 @@ class Checker:
                 return self.var(node)
             case ir.Call():
                 return self.call(node)
-            case ir.BinOp():
+            case ir.BinOp() | ir.Compare():  # numbers on both sides
                 self.expr(node.left, INT)
                 self.expr(node.right, INT)
-                return INT
-            case ir.Compare():
-                self.expr(node.left, INT)
-                self.expr(node.right, INT)
-                return BOOL
+                return INT if isinstance(node, ir.BinOp) else BOOL
             case ir.Is():
                 self.expr(node.subject, CLASS)
                 if node.name not in self.names.classes | {"none"}:
@@ -246,7 +242,7 @@ class Checker:
                                replacement)
             return
         if form not in spec.forms:
-            forms = ", ".join(f"`{form_text(f, name)}`" for f in sorted(spec.forms, key=_FORM_ORDER.index))
+            forms = ", ".join(f"`{form_text(f, name)}`" for f in FORMS if f in spec.forms)
             self.fail(effect, f"`{form_text(form, name)}` can never act: the runtime does not fire "
                               f"`{name}` in that form", f"`{name}` can be used as {forms}")
         self.scope = event_scope(spec, replacement)
@@ -335,9 +331,6 @@ class Checker:
                 assert_never(a)
 
 
-_FORM_ORDER = [WHEN, WHENEVER, INSTEAD, INSTEAD_ANY]
-
-
 def _where_hint(needs: frozenset[str]) -> str | None:
     if COLUMN in needs:
         return "it exists in a class formula"
@@ -348,4 +341,4 @@ def _where_hint(needs: frozenset[str]) -> str | None:
     return None
 
 
-__all__ = ["Names", "Scope", "Problem", "Checker", "check_effect", "check_formula", "Builtin"]
+__all__ = ["Names", "Scope", "Problem", "Checker", "check_effect", "check_formula"]

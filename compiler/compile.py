@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field
+from dataclasses import fields as dataclass_fields
 from pathlib import Path
 from typing import Any
 
 from nidavellir.errors import suggest
 from nidavellir.interface.events import EVENTS, RUNTIME_PARAMS, STEPS, EventSpec, window_spec
+from nidavellir.interface.rules import CardDef
 
 from . import ir
 from .check import Names, Problem, check_effect, check_formula
@@ -23,6 +25,20 @@ from .structure import check_structure, players
 
 ENTERS = {"own column": ("own", None), "command zone": ("command", None),
           "chosen column": ("chosen", None), "discard": ("discard", None)}
+
+
+def _defaults(cls: type[Any]) -> dict[str, Any]:
+    """The default of each init field of a dataclass that has one."""
+    out: dict[str, Any] = {}
+    for f in dataclass_fields(cls):
+        if f.init and f.default is not MISSING:
+            out[f.name] = f.default
+        elif f.init and f.default_factory is not MISSING:
+            out[f.name] = f.default_factory()
+    return out
+
+
+CARD_DEFAULTS = _defaults(CardDef)  # a card's table lists only the fields that differ from these
 GAME_KEYS = ("players", "cards_per_tavern", "taverns", "ages", "classes", "coins", "gems", "flow", "kinds")
 
 
@@ -100,12 +116,6 @@ class _Compiler:
         if missing:  # the checks below need the whole game
             self.diags.raise_if_any()
         check_structure(m, self.diags)
-        if not game["classes"]:
-            self.err(m.game_origin.get(("classes",)), "the rules have no class",
-                     "an army needs at least one column, and a line one rank of each class")
-        twice = sorted({a for a in game["ages"] if game["ages"].count(a) > 1})
-        if twice:
-            self.err(m.game_origin.get(("ages",)), f"age {twice[0]} is listed twice", "list each age once, in order")
         names = self.names()
         data_cards = {cid: self.card(cid, card, names) for cid, card in m.cards.items()}
         classes = self.classes(names)
@@ -180,8 +190,9 @@ class _Compiler:
     def _refuse_reserved(self, what: str, ids: set[str], origin: Callable[[str], Origin | None],
                          reserved: frozenset[str], key: bool = False) -> None:
         for ident in sorted(ids & reserved):
-            (self.err_key if key else self.err)(origin(ident), f"a {what} cannot be called `{ident}`: in the effect DSL `{ident}` is "
-                                    f"{what_it_is(ident)}", "a name means one thing; choose another id")
+            report = self.err_key if key else self.err
+            report(origin(ident), f"a {what} cannot be called `{ident}`: in the effect DSL `{ident}` is "
+                                  f"{what_it_is(ident)}", "a name means one thing; choose another id")
 
     # -- cards ------------------------------------------------------------------------
     def card(self, cid: str, card: dict[str, Any], names: Names) -> dict[str, Any]:
@@ -240,9 +251,7 @@ class _Compiler:
         optional = {"ranks": tuple(ranks), "points": data["points"], "copies": data["copies"],
                     "enters": enters[0], "enters_column": enters[1], "enters_among": among,
                     "track": tuple(data["track"]), "params": data["params"]}
-        defaults: dict[str, Any] = {"ranks": (), "points": 0, "copies": 1, "enters": "own", "enters_column": None,
-                                    "enters_among": (), "track": (), "params": {}}
-        fields.update({k: v for k, v in optional.items() if v != defaults[k]})
+        fields.update({k: v for k, v in optional.items() if v != CARD_DEFAULTS[k]})  # the table says what differs
         fields.update(emitter.table())
         fields.update(source=data["source"], layers=tuple(data["layers"]))
         table = f"_CARD_{slug(cid)}"
@@ -252,9 +261,9 @@ class _Compiler:
                             f"{table} = {literal(self.card_tables[cid])}", ""]
         return data
 
-    def note_uses(self, effect: ir.Effect) -> None:
-        """Remember which events and params the effects read (for the unused-name warnings)."""
-        for node in ir.walk(effect):
+    def note_uses(self, tree: ir.Node) -> None:
+        """Remember which events and params an effect or formula reads (for the unused-name warnings)."""
+        for node in ir.walk(tree):
             if isinstance(node, (ir.Triggered, ir.Replacement)):
                 self.used_events.add(node.event)
             elif isinstance(node, ir.Modifier):
@@ -291,9 +300,7 @@ class _Compiler:
             problems = check_formula(expr, names)
             self.report(problems, origin)
             if not problems:
-                for node in ir.walk(expr):
-                    if isinstance(node, ir.Call) and node.name == "param" and isinstance(node.args[0], ir.Var):
-                        self.used_params.add(node.args[0].name)
+                self.note_uses(expr)
                 name, lines = class_formula(c["id"], expr, str(origin.loc), text)
                 self.class_blocks.append(lines)
                 self.class_tables.append(Ctor("ClassDef", (

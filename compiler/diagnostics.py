@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from nidavellir.errors import NidavellirError, suggest
+from nidavellir.errors import NidavellirError, suggest, visible
 
 __all__ = [
     "Location",
@@ -95,19 +95,23 @@ class Diagnostic:
     severity: str = "error"  # error | warning
 
     def format(self) -> str:
-        """Render as ``path:line:col: error: ...`` plus source line, caret and hint."""
-        head = f"{self.severity}: {self.message}"
-        out = [f"{self.loc}: {head}" if self.loc else head]
+        """Render as ``path:line:col: error: ...`` plus source line, caret and hint.
+
+        Text from the rules files (names in the message, the source line, the hint) is shown with
+        its control characters escaped, so that a hostile file cannot drive the terminal."""
+        head = f"{self.severity}: {visible(self.message)}"
+        out = [f"{visible(str(self.loc))}: {head}" if self.loc else head]
         if self.loc is not None:
             text = source_line(self.loc.path, self.loc.line)
             if text is not None:
                 # Mirror tabs so the caret lines up however the terminal expands them.
                 col = max(self.loc.col - 1, 0)
-                pad = "".join("\t" if ch == "\t" else " " for ch in text[:col])
+                before = visible(text[:col], keep="\t")
+                pad = "".join("\t" if ch == "\t" else " " for ch in before)
                 pad += " " * max(0, col - len(text))
-                out += [f"    {text}", f"    {pad}^"]
+                out += [f"    {visible(text, keep=chr(9))}", f"    {pad}^"]
         if self.hint:
-            out.append(f"  hint: {self.hint}")
+            out.append(f"  hint: {visible(self.hint)}")
         return "\n".join(out)
 
     def __str__(self) -> str:

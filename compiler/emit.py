@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from nidavellir.interface.rules import SOURCE_MARKER
@@ -113,7 +113,7 @@ class Writer:
 
 
 @dataclass
-class Scope:
+class PyScope:
     """The Python names the code at hand reads: acting player, the effect's card, the event,
     the scored column; `fresh` makes a temporary no other code of the handler uses."""
     p: str = "p"
@@ -131,14 +131,14 @@ class Scope:
     def names(self) -> dict[str, str]:
         return {"p": self.p, "card": self.card, "ev": self.ev, "col": self.col}
 
-    def acting(self, player: str) -> "Scope":
+    def acting(self, player: str) -> "PyScope":
         """The same scope with another acting player (shares the temporaries' counter)."""
-        return Scope(player, self.card, self.ev, self.col, self.counter, self.chosen_coins, self.chosen_columns)
+        return replace(self, p=player)
 
 
 # -- expressions ----------------------------------------------------------------------------
 
-def expr(node: ir.Expr, sc: Scope) -> str:
+def expr(node: ir.Expr, sc: PyScope) -> str:
     """Python expression text for an IR expression."""
     match node:
         case ir.Num():
@@ -172,20 +172,20 @@ def expr(node: ir.Expr, sc: Scope) -> str:
             assert_never(node)
 
 
-def _argument(arg: ir.Expr, kind: str, sc: Scope) -> str:
+def _argument(arg: ir.Expr, kind: str, sc: PyScope) -> str:
     if kind in ("kind", "param") and isinstance(arg, ir.Var):
         return repr(arg.name)
     return expr(arg, sc)
 
 
-def card_set(s: ir.CardSet, sc: Scope) -> str:
+def card_set(s: ir.CardSet, sc: PyScope) -> str:
     only = f", {s.only!r}" if s.only else ""
     return f"g.last_cards({sc.p}, {sc.card}, {s.kind!r}, {s.other!r}{only})"
 
 
 # -- actions --------------------------------------------------------------------------------
 
-def _coins(w: Writer, sel: ir.CoinSel, purpose: str, sc: Scope) -> tuple[str, bool]:
+def _coins(w: Writer, sel: ir.CoinSel, purpose: str, sc: PyScope) -> tuple[str, bool]:
     """Write the choice of the coin(s) `sel` names; return the Python naming it (a coin or None,
     or with `each`, a list of coins) and whether it is a list."""
     where = "'pouch'" if sel.pouch else "None"
@@ -203,7 +203,7 @@ def _coins(w: Writer, sel: ir.CoinSel, purpose: str, sc: Scope) -> tuple[str, bo
     return coin, False
 
 
-def _on_coins(w: Writer, sel: ir.CoinSel, purpose: str, sc: Scope, body: Callable[[str], None]) -> None:
+def _on_coins(w: Writer, sel: ir.CoinSel, purpose: str, sc: PyScope, body: Callable[[str], None]) -> None:
     """Write `body(coin)` for the coin(s) `sel` names (nothing when there is none)."""
     found, many = _coins(w, sel, purpose, sc)
     if many:
@@ -217,7 +217,7 @@ def _on_coins(w: Writer, sel: ir.CoinSel, purpose: str, sc: Scope, body: Callabl
     w.indent -= 1
 
 
-def _card(w: Writer, ref: ir.CardRef, sc: Scope) -> str:
+def _card(w: Writer, ref: ir.CardRef, sc: PyScope) -> str:
     """Python naming the card; for a card of the supply, a guarded block is opened (the caller
     restores the indent)."""
     if ref.subject:
@@ -231,7 +231,7 @@ def _card(w: Writer, ref: ir.CardRef, sc: Scope) -> str:
     return placed
 
 
-def _destination(w: Writer, place: ir.Place, card: str, sc: Scope) -> str:
+def _destination(w: Writer, place: ir.Place, card: str, sc: PyScope) -> str:
     if place.mode in ("chosen", "another", "among"):
         dest = sc.fresh("dest")
         extra = ""
@@ -250,7 +250,7 @@ def _destination(w: Writer, place: ir.Place, card: str, sc: Scope) -> str:
     return "None"  # the command zone
 
 
-def action(w: Writer, a: ir.Action, sc: Scope, locate: Callable[[int], str]) -> None:
+def action(w: Writer, a: ir.Action, sc: PyScope, locate: Callable[[int], str]) -> None:
     w.marker(locate(a.pos))
     depth = w.indent
     match a:
@@ -345,7 +345,7 @@ class CardEmitter:
     def effect(self, index: int, effect: ir.Effect, loc: str, text: str, locate: Callable[[int], str]) -> None:
         name = f"_{slug(self.cid)}_{index}"
         w, code = self.w, self.code
-        sc = Scope()
+        sc = PyScope()
         match effect:
             case ir.Triggered() | ir.Replacement():
                 replacement = isinstance(effect, ir.Replacement)
@@ -437,7 +437,7 @@ def class_formula(cls: str, node: ir.Expr, loc: str, text: str) -> tuple[str, li
     w.line(f"def {name}(g: EngineAPI, p: int, col: str) -> int:")
     w.indent += 1
     w.marker(loc, text)
-    w.line(f"return {expr(node, Scope())}")
+    w.line(f"return {expr(node, PyScope())}")
     w.indent -= 1
     w.line()
     return name, w.lines
@@ -469,4 +469,4 @@ def module(header: list[str], content_hash: str, blocks: list[list[str]], rules:
 
 
 __all__ = ["MARKER", "escaped", "slug", "Ref", "Ctor", "literal", "CardEmitter", "class_formula", "module",
-           "expr", "Scope"]
+           "expr", "PyScope"]

@@ -39,6 +39,13 @@ def check_structure(m: Merged, diags: Diagnostics) -> None:
         diags.error(_loc(m, "players", "min"), f"`players.min` ({lo}) is more than `players.max` ({hi})")
         return
     allowed = range(lo, hi + 1)
+    if not g.get("classes", True):
+        diags.error(_loc(m, "classes"), "the rules have no class",
+                    "an army needs at least one column, and a line one rank of each class")
+    ages = g.get("ages", [])
+    twice = sorted({a for a in ages if ages.count(a) > 1})
+    if twice:
+        diags.error(_loc(m, "ages"), f"age {twice[0]} is listed twice", "list each age once, in order")
     _per_player_tables(m, diags, allowed)
     _gems(m, diags, allowed)
     _treasure(m, diags, allowed)

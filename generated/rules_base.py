@@ -26,7 +26,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '3fba4905564ab76fb147e1989c2479a463262df45f2d6e53300931c108731e4a'
+CONTENT_HASH = '0c3473414121fac321ff81a8740360dafed120f38de89133b8ea693240d9da27'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -10,12 +10,11 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from nidavellir.compiler.build import build as build_generated
 from nidavellir.compiler.diagnostics import Diagnostic, Diagnostics, RulesError
-from nidavellir.errors import NidavellirError
+from nidavellir.errors import NidavellirError, visible
 from nidavellir.rulesets import load_rules
 
 from .session import Session, play_game
 from .table import score_table
-from .terminal import visible
 
 if TYPE_CHECKING:
     from nidavellir.compiler.sources import Spec
@@ -84,7 +83,7 @@ def score(args: argparse.Namespace) -> int:
                 print(score_table(dict(result), visible(path)), flush=True)
             continue
         status = 1
-        print(visible(diags.format_all(), keep="\n\t"), file=sys.stderr, flush=True)
+        print(diags.format_all(), file=sys.stderr, flush=True)
         if args.json:
             print(json.dumps(error_line(path, diags.items), separators=(",", ":")), flush=True)
     return status

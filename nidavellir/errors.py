@@ -1,11 +1,15 @@
-"""The one exception base for everything a user can cause (bad rules, positions, logs, answers).
+"""The one exception base for everything a user can cause (bad rules, positions, logs, answers),
+and how text the user gave is shown back in messages.
 
 The command line catches `NidavellirError` and prints its message, located where the problem
 is; anything else escaping is a bug in the program."""
 from __future__ import annotations
 
 import difflib
+import json
+import unicodedata
 from collections.abc import Iterable
+from typing import Any
 
 
 class NidavellirError(Exception):
@@ -20,3 +24,36 @@ def suggest(name: str, candidates: Iterable[object]) -> str | None:
     folded = [c for c in options if c.lower() == name.lower()]
     match = folded or difflib.get_close_matches(name, options, n=1, cutoff=0.6)
     return f"did you mean `{match[0]}`?" if match else None
+
+
+_ALLOWED_FORMAT = {"\u200c", "\u200d"}  # zero-width (non-)joiners: part of some scripts and emoji
+
+
+def unprintable(ch: str) -> bool:
+    """A character that would act on a terminal rather than show: controls, format characters
+    (bidirectional overrides), unassigned, private-use and surrogate code points, line separators."""
+    category = unicodedata.category(ch)
+    return (category[0] == "C" and ch not in _ALLOWED_FORMAT) or category in ("Zl", "Zp")
+
+
+def shown_char(ch: str) -> str:
+    """A character as an escape: `\\x1b`, `\\u202e`, ..."""
+    code = ord(ch)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def visible(text: str, keep: str = "") -> str:
+    """`text` with every character that would act on a terminal (controls, escapes, bidirectional
+    overrides, line separators) written as an escape; characters in `keep` stay."""
+    if text.isprintable():
+        return text
+    return "".join(shown_char(ch) if unprintable(ch) and ch not in keep else ch for ch in text)
+
+
+def shown_value(value: Any, limit: int = 60) -> str:
+    """A value from outside (an answer, a field of a log) for a message: its JSON, kept short."""
+    try:
+        text = json.dumps(value)
+    except (ValueError, TypeError, RecursionError):
+        text = visible(repr(value))
+    return text if len(text) <= limit else text[:limit - 3] + "..."

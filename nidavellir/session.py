@@ -16,13 +16,13 @@ import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO, TypeGuard
+from typing import Any, TextIO
 
-from nidavellir.errors import NidavellirError
+from nidavellir.errors import NidavellirError, shown_value, unprintable
 from nidavellir.runtime.bots import BOTS
 from nidavellir.runtime.game import Game
 from nidavellir.runtime.position import position_of
-from nidavellir.runtime.position_check import unprintable
+from nidavellir.runtime.position_check import is_int
 from nidavellir.runtime.rules import Rules
 from nidavellir.rulesets import load_rules
 
@@ -233,14 +233,14 @@ def _start(path: str, number: int, entry: dict[str, Any], replayed: Replayed) ->
     """The game a header line starts, or None with its problems in `replayed`."""
     bad = _Problems(number, replayed.problems)
     version = entry["nidavellir_log"]
-    if not _is_int(version) or version < 1:
-        bad(f"`nidavellir_log` is the log format version, a positive integer, not {_shown(version)}")
+    if not is_int(version) or version < 1:
+        bad(f"`nidavellir_log` is the log format version, a positive integer, not {shown_value(version)}")
     elif version > LOG_VERSION:
         bad(f"this log is of format {version}, newer than this program reads ({LOG_VERSION})",
             "replay it with the program that wrote it")
     seed = entry.get("seed")
-    if not _is_int(seed):
-        bad(f"the header's `seed` must be an integer, not {_shown(seed)}" if "seed" in entry
+    if not is_int(seed):
+        bad(f"the header's `seed` must be an integer, not {shown_value(seed)}" if "seed" in entry
             else "the header has no `seed`")
     names = _names(entry.get("players"), bad)
     expansions = _strings(entry.get("expansions", []), "expansions", bad)
@@ -251,7 +251,7 @@ def _start(path: str, number: int, entry: dict[str, Any], replayed: Replayed) ->
         rules = _rules(path, number, expansions, variants, entry, bad, replayed.notes)
     if rules is not None and names is not None and not rules.allows(len(names)):
         bad(f"these rules play with {rules.min_players} to {rules.max_players} players; the header names {len(names)}")
-    if replayed.problems or rules is None or names is None or not _is_int(seed):
+    if replayed.problems or rules is None or names is None or not is_int(seed):
         return None
     try:
         return Game(rules, names, seed)
@@ -272,19 +272,19 @@ class _Problems:
 
 def _names(value: Any, bad: _Problems) -> list[str] | None:
     if not isinstance(value, list) or not value:
-        bad(f"the header's `players` must be a list of names, not {_shown(value)}")
+        bad(f"the header's `players` must be a list of names, not {shown_value(value)}")
         return None
     ok = True
     seen: set[str] = set()
     for i, name in enumerate(value):
         if not isinstance(name, str) or not name.strip():
-            bad(f"player {i + 1}'s name must be a non-empty string, not {_shown(name)}")
+            bad(f"player {i + 1}'s name must be a non-empty string, not {shown_value(name)}")
             ok = False
         elif any(unprintable(ch) for ch in name):
-            bad(f"player {i + 1}'s name holds control characters: {_shown(name)}")
+            bad(f"player {i + 1}'s name holds control characters: {shown_value(name)}")
             ok = False
         elif name in seen:
-            bad(f"two players are named {_shown(name)}", "each player has their own name")
+            bad(f"two players are named {shown_value(name)}", "each player has their own name")
             ok = False
         else:
             seen.add(name)
@@ -294,7 +294,7 @@ def _names(value: Any, bad: _Problems) -> list[str] | None:
 def _strings(value: Any, key: str, bad: _Problems) -> list[str] | None:
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return list(value)
-    bad(f"the header's `{key}` must be a list of strings, not {_shown(value)}")
+    bad(f"the header's `{key}` must be a list of strings, not {shown_value(value)}")
     return None
 
 
@@ -390,11 +390,11 @@ def _answer(game: Game, entry: dict[str, Any]) -> str | None:
         if key not in entry:
             continue
         got = entry[key]
-        if (key == "kind" and not isinstance(got, str)) or (key != "kind" and not _is_int(got)):
-            return f"`{key}` must be {'a string' if key == 'kind' else 'an integer'}, not {_shown(got)}"
+        if (key == "kind" and not isinstance(got, str)) or (key != "kind" and not is_int(got)):
+            return f"`{key}` must be {'a string' if key == 'kind' else 'an integer'}, not {shown_value(got)}"
         if got != want:
-            said.append(f"{key} {_shown(got)}")
-            asked.append(f"{key} {_shown(want)}")
+            said.append(f"{key} {shown_value(got)}")
+            asked.append(f"{key} {shown_value(want)}")
     if said:
         return (f"this line does not match the game: it says {', '.join(said)}, but the game asks for "
                 f"{', '.join(asked)} ({game.engine.names[d.player]} to answer `{d.kind}`)")
@@ -417,16 +417,3 @@ def _depth(value: Any) -> int:
             if depth <= MAX_ANSWER_DEPTH:
                 stack.extend((x, depth + 1) for x in (v.values() if isinstance(v, dict) else v))
     return deepest
-
-
-def _is_int(value: Any) -> TypeGuard[int]:
-    return type(value) is int
-
-
-def _shown(value: Any) -> str:
-    """A JSON value for a message, kept short."""
-    try:
-        text = json.dumps(value)
-    except (ValueError, TypeError, RecursionError):
-        text = "a value"
-    return text if len(text) <= 60 else text[:57] + "..."

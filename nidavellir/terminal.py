@@ -12,11 +12,10 @@ from __future__ import annotations
 import unicodedata
 from typing import BinaryIO, TextIO
 
-from nidavellir.errors import NidavellirError
+from nidavellir.errors import NidavellirError, visible
 from nidavellir.interface.decisions import CardChoice, CoinChoice
 from nidavellir.runtime.decisions import Decision, Option
 from nidavellir.runtime.engine import Engine
-from nidavellir.runtime.position_check import shown_char, unprintable
 
 MAX_DIGITS = 9       # a longer number is out of range whatever it is (and int() is not asked)
 MAX_ECHO = 24        # characters of a refused input repeated back
@@ -24,14 +23,6 @@ MAX_ECHO = 24        # characters of a refused input repeated back
 
 class InputEnded(NidavellirError):
     """The terminal's input ended (end of file) while a decision waited: the game is abandoned."""
-
-
-def visible(text: str, keep: str = "") -> str:
-    """`text` with every character that would act on a terminal (controls, escapes, bidirectional
-    overrides, line separators) written as `\\x1b`, `\\u202e`, ...; characters in `keep` stay."""
-    if text.isprintable():
-        return text
-    return "".join(shown_char(ch) if unprintable(ch) and ch not in keep else ch for ch in text)
 
 
 def read_choice(text: str, d: Decision) -> tuple[Option | None, str]:

@@ -26,6 +26,22 @@ def card_choice(card: str, at: str) -> CardChoice:
     return choice
 
 
+class Entry:
+    """`with Entry(engine):` a card's entry in progress — hero checks wait for its end (DESIGN §9:
+    "Hero recruitment is checked only once the entering card's own effects are done")."""
+
+    __slots__ = ("engine",)
+
+    def __init__(self, engine: EngineCore):
+        self.engine = engine
+
+    def __enter__(self) -> None:
+        self.engine.entering += 1
+
+    def __exit__(self, *exc: object) -> None:
+        self.engine.entering -= 1
+
+
 class CardActions(EngineCore):
     """Placing, taking, discarding, recruiting; the marks cards carry."""
 
@@ -149,10 +165,9 @@ class CardActions(EngineCore):
         return self.own_column(card)
 
     # -- taking ------------------------------------------------------------------------------
-    def take_at_once(self, p: int, card: int) -> bool:
+    def _take_at_once(self, p: int, card: int) -> bool:
         """Take a card whose entry asks nothing and fires nothing (most dwarves: into their own
-        column, covering no card that steps aside): placed now, True. False: use `take_card`.
-        The caller checks for heroes after (`may_recruit`, `check_heroes`)."""
+        column, covering no card that steps aside): placed now, True. Else False, nothing done."""
         d = self.defs[card]
         if d.enters != "own" or self.replaceable("taken") or self.reacts("taken", card):
             return False
@@ -171,23 +186,13 @@ class CardActions(EngineCore):
         resolving = self.s.resolving
         if card not in resolving:
             resolving.append(card)
-        d = self.defs[card]
-        if d.enters == "own" and not self.replaceable("taken") and not self.reacts("taken", card):
-            aside = self._put(p, card, self.own_column(card))  # the common case, with nothing to ask
-            if aside >= 0:
-                self.entering += 1
-                try:
-                    yield from self.replace(p, "covered", aside)
-                finally:
-                    self.entering -= 1
-        else:
-            self.entering += 1
-            try:
+        if not self._take_at_once(p, card):
+            with Entry(self):
                 if self.replaceable("taken") and (yield from self.replace(p, "taken", card)):
                     if card in resolving:  # a replacement that left the card where it was: discard it
                         self._lift(card)
                         self.s.discard.append(card)
-                elif d.enters == "discard":
+                elif self.defs[card].enters == "discard":
                     if self.reacts("taken", card):
                         yield from self.emit(p, "taken", card)
                     if card in resolving:  # (unless its effect moved it)
@@ -199,8 +204,6 @@ class CardActions(EngineCore):
                     yield from self.place(p, card, dest, check=False)
                     if self.reacts("taken", card):
                         yield from self.emit(p, "taken", card)
-            finally:
-                self.entering -= 1
         if self.may_recruit(p):
             yield from self.check_heroes(p)
 
@@ -330,14 +333,11 @@ class CardActions(EngineCore):
         if counted:
             self.s.players[p].heroes_counted += 1
         self.s.resolving.append(hero)
-        self.entering += 1
-        try:
+        with Entry(self):
             dest = yield from self._destination(p, hero)
             yield from self.place(p, hero, dest, check=False)
             if self.reacts("recruited", hero):
                 yield from self.emit(p, "recruited", hero)
-        finally:
-            self.entering -= 1
         if self.may_recruit(p):
             yield from self.check_heroes(p)
         return True

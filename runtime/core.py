@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from nidavellir.errors import NidavellirError
 from nidavellir.interface.decisions import Decision, Option
@@ -16,6 +16,9 @@ from .rules import Rules
 from .scoring import Scores
 from .setup import setup_plan
 from .state import Coin, Player, State
+
+if TYPE_CHECKING:
+    from .flow import Snapshot
 
 COMMAND = None  # destination: the command zone
 NOBODY = -1     # the player of an event that belongs to no one
@@ -47,7 +50,7 @@ class EngineCore:
         self.entering = 0                  # >0 while a card's entry runs: hero checks wait for its end
         self._hero_kinds: dict[tuple[int, ...], tuple[int, ...]] = {}  # available heroes -> one of each kind
         self.saving = False                # keep the state at each turn's start (for Game.copy)
-        self.saved: Any = None             # the last such flow.Snapshot
+        self.saved: Snapshot | None = None  # the last such snapshot
         # Indexes of what players own, kept up to date by attach/detach (None: build from the state
         # when first needed, as after reading a position)
         self._ranks: list[dict[str, int]] | None = None            # player -> class -> ranks
@@ -164,9 +167,6 @@ class EngineCore:
     @property
     def age(self) -> int:
         return self.s.age
-
-    def card_def(self, card: int | str) -> CardDef:
-        return self.rules.cards[card] if isinstance(card, str) else self.defs[card]
 
     def card_class(self, card: int) -> str:
         return self.defs[card].cls

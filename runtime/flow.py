@@ -11,6 +11,7 @@ from nidavellir.interface.engine import Gen
 from nidavellir.interface.events import MAX_TURNS_PER_AGE, STEPS
 from nidavellir.interface.rules import Step
 
+from .card_actions import Entry
 from .core import NOBODY
 from .coins import gem_swaps
 from .engine import Engine
@@ -153,10 +154,7 @@ def resolve_taverns(e: Engine) -> Gen[None]:
                 tavern.remove(card)
                 s.resolving.append(card)
                 if not (picked_replaced and (yield from e.replace(p, "picked", card))):
-                    if not e.take_at_once(p, card):
-                        yield from e.take_card(p, card)
-                    elif e.may_recruit(p):
-                        yield from e.check_heroes(p)
+                    yield from e.take_card(p, card)
                 elif card in s.resolving:
                     s.resolving.remove(card)
                     s.discard.append(card)
@@ -205,13 +203,11 @@ def troop_evaluation(e: Engine) -> Gen[None]:
         p = winner[cls]
         if p is not None:
             s.distinctions.remove(card)
-            e.entering += 1
-            try:
+            with Entry(e):
                 yield from e.place(p, card, None, check=False)
                 yield from e.emit(p, "won", card)
-            finally:
-                e.entering -= 1
-            yield from e.check_heroes(p)
+            if e.may_recruit(p):
+                yield from e.check_heroes(p)
         else:
             yield from e.emit(NOBODY, "unclaimed", card)
 
@@ -272,13 +268,7 @@ def play(e: Engine, start: FlowPoint | None = None) -> Gen[None]:
                     raise TurnLimit(f"{rs.flow_source or 'the flow'}: Age {age} has gone on for "
                                     f"{MAX_TURNS_PER_AGE} turns and its deck still holds {len(e.s.decks[age])} "
                                     "cards: the rules never end this age (does a card keep refilling the deck?)")
-                for step in rs.turn:  # run_steps, inlined: each decision passes one frame fewer
-                    if step.ages is not None and age not in step.ages:
-                        continue
-                    if step.do is not None:
-                        yield from STEP_FUNCTIONS[step.do](e)
-                    elif step.window is not None:
-                        yield from e.window(step.window)
+                yield from run_steps(e, rs.turn)
         if e.saving:
             e.saved = Snapshot(FlowPoint(index, e.s.turn, age_end=True), e)
         yield from run_steps(e, rs.age_end)

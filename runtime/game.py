@@ -13,7 +13,7 @@ from nidavellir.interface.rules import SOURCE_MARKER
 
 from .decisions import GameOver, IllegalAnswer
 from .engine import Engine
-from .flow import FlowPoint, Snapshot, play
+from .flow import Snapshot, play
 from .rules import Rules
 from .scoring import Scores
 from .state import State
@@ -41,20 +41,15 @@ class Game:
         self.seed = seed
         self.engine = Engine(rules, names, seed)
         self._records: list[tuple[int, str, Option, int, int]] = []  # player, kind, answer, age, turn
-        self._log: list[LogEntry] | None = []
+        self._log: list[LogEntry] = []  # the records in JSON form, made as far as `log` was read
         self._checkpoint: tuple[Snapshot, int] | None = None  # a saved point and the answers given by then
         self.pending: Decision | None = None
-        self._gen = self._start(None)
+        self._gen: Gen[None] = play(self.engine)
         self._advance(None, first=True)
-
-    def _start(self, start: FlowPoint | None) -> Gen[None]:
-        return play(self.engine, start)
 
     @property
     def log(self) -> list[LogEntry]:
         """Every answered decision in order, answers in their JSON form (a new list: yours to keep)."""
-        if self._log is None:
-            self._log = []
         for p, kind, answer, age, turn in self._records[len(self._log):]:
             self._log.append({"player": p, "kind": kind, "answer": to_json(answer), "age": age, "turn": turn})
         return list(self._log)
@@ -104,7 +99,7 @@ class Game:
 
     def _rules_location(self, exc: BaseException) -> str | None:
         """The rules location of the innermost frame of the rules module in the traceback: the
-        nearest `# @ file:line:col` marker above the failing line."""
+        nearest location marker (`'@ file:line:col'`) above the failing line."""
         module = self.rules.module
         if module is None:
             return None
@@ -132,17 +127,17 @@ class Game:
         new.rules, new.seed = self.rules, self.seed
         new.engine = Engine(self.rules, self.engine.names, self.seed)
         new.engine.saving = True
-        new._records, new._log, new._checkpoint = [], None, None
+        new._records, new._log, new._checkpoint = [], [], None
         new.pending = None
         if self._checkpoint is None:
-            new._gen = new._start(None)
+            new._gen = play(new.engine)
             replay = self._records
         else:
             saved, answers = self._checkpoint
             saved.restore(new.engine)
             new.engine.saved = saved
             new._records, new._checkpoint = self._records[:answers], self._checkpoint
-            new._gen = new._start(saved.point)
+            new._gen = play(new.engine, saved.point)
             replay = self._records[answers:]
         new._advance(None, first=True)
         for record in replay:

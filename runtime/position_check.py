@@ -9,15 +9,15 @@ given"). Values of the wrong type are skipped: the position schema reports those
 """
 from __future__ import annotations
 
-import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeGuard, Union
 
-from nidavellir.errors import suggest
+from nidavellir.errors import shown_char, suggest, unprintable
 
 from .rules import Rules
+from .setup import setup_plan
 
 JsonPath = tuple[Union[str, int], ...]
 BoxOf = Callable[[str], Union[str, None]]   # card id -> the box (layer) that has it, or None
@@ -33,32 +33,14 @@ class Problem:
 
 
 def box_counts(rules: Rules, players: int) -> Counter[str]:
-    """How many copies of each card the game holds with this many players."""
-    counts: Counter[str] = Counter()
-    for entries in rules.decks.values():
-        for entry in entries:
-            if players >= entry.min_players:
-                counts[entry.card] += entry.count
-    in_decks = {entry.card for entries in rules.decks.values() for entry in entries}
-    for cid, d in rules.cards.items():
-        if cid not in in_decks:
-            counts[cid] += d.copies
-    return counts
+    """How many copies of each card the game holds with this many players (what setup deals)."""
+    return Counter(setup_plan(rules, players).cards)
 
 
 def coin_supply(rules: Rules, players: int) -> Counter[int]:
-    """How many coins of each value the game has with this many players: a basic set per player,
-    the Royal Treasure less the coins it leaves in the box for that count, the special coins."""
-    rs = rules.ruleset
-    supply: Counter[int] = Counter()
-    for coin in rs.basic_coins:
-        supply[coin.value] += players
-    removed = rs.treasure_removed.get(players, {})
-    for value, count in rs.treasure.items():
-        supply[value] += max(0, count - removed.get(value, 0))
-    for special in rs.special_coins:
-        supply[special.value] += 1
-    return supply
+    """How many coins of each value the game has with this many players (what setup deals): a
+    basic set per player, the Royal Treasure less the coins left in the box, the special coins."""
+    return Counter(coin.value for coin in setup_plan(rules, players).coins)
 
 
 def gem_values(rules: Rules) -> set[int]:
@@ -265,18 +247,3 @@ def shown_int(value: int) -> str:
         return f"{sign}a number of about {int(abs(value).bit_length() * 0.30103)} digits"
     text = str(abs(value))
     return f"{sign}{text[:6]}… ({len(text)} digits)"
-
-
-_ALLOWED_FORMAT = {"\u200c", "\u200d"}  # zero-width (non-)joiners: part of some scripts and emoji
-
-
-def unprintable(ch: str) -> bool:
-    """A character that would act on a terminal rather than show: controls, format characters
-    (bidirectional overrides), unassigned, private-use and surrogate code points, line separators."""
-    category = unicodedata.category(ch)
-    return (category[0] == "C" and ch not in _ALLOWED_FORMAT) or category in ("Zl", "Zp")
-
-
-def shown_char(ch: str) -> str:
-    code = ord(ch)
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"

@@ -3,10 +3,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING
 
-from nidavellir.interface.events import RUNTIME_PARAMS
 from nidavellir.interface.rules import CardDef, ClassScore, RuleSet, SpecialCoin, SpecialGem
+
+if TYPE_CHECKING:
+    from .setup import SetupPlan
 
 
 class Rules:
@@ -19,8 +21,7 @@ class Rules:
         self.cards: Mapping[str, CardDef] = ruleset.cards
         self.classes: tuple[str, ...] = tuple(c.id for c in ruleset.classes)
         self.class_score: dict[str, ClassScore] = {c.id: c.score for c in ruleset.classes}
-        self.params: dict[str, int] = {name: default for name, (default, _) in RUNTIME_PARAMS.items()}
-        self.params.update(ruleset.params)
+        self.params = ruleset.params  # (the compiler gave the runtime's params their defaults)
         self.ages: tuple[int, ...] = ruleset.ages
         self.tavern_ids: tuple[str, ...] = tuple(t.id for t in ruleset.taverns)
         self.tavern_names: tuple[str, ...] = tuple(t.name for t in ruleset.taverns)
@@ -33,7 +34,7 @@ class Rules:
         self.owner_replacements = frozenset(e for d in self.cards.values() for e in d.instead_any)
         self.own_replacements = frozenset(e for d in self.cards.values() for e in d.instead)
         self.reacting = frozenset(e for d in self.cards.values() for e in (*d.when, *d.whenever))
-        self.setup_plans: dict[int, Any] = {}  # players -> the engine's SetupPlan (built on first use)
+        self.setup_plans: dict[int, SetupPlan] = {}  # players -> what setup deals (built on first use)
 
     @property
     def variant_ids(self) -> list[str]:

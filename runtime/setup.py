@@ -50,6 +50,6 @@ class SetupPlan:
 
 def setup_plan(rules: Rules, n: int) -> SetupPlan:
     plan = rules.setup_plans.get(n)
-    if not isinstance(plan, SetupPlan):
+    if plan is None:
         plan = rules.setup_plans[n] = SetupPlan(rules, n)
     return plan

@@ -597,3 +597,18 @@ def test_a_card_breaking_the_schema_does_not_hide_the_other_cards_errors(capsys,
     expect(err, v, 5, 25, "`explorr` is not a class", "did you mean `explorer`?")
     expect(err, v, 6, 15, "unknown event `recruted`", "did you mean `recruited`?")
     expect(err, v, 9, 5, "unknown key `clas`", "did you mean `class`?")
+
+
+def test_control_characters_of_a_rules_file_are_printed_escaped(capsys, tmp_path):
+    """DESIGN §10 "rules files are untrusted input": an error that quotes a line holding a terminal
+    escape shows it as `\\x1b`, never the raw character (which would drive the terminal); the caret
+    still stands under the column."""
+    v = tmp_path / "v.yaml"
+    v.write_bytes(b'layer: {id: v, name: V}\ncards:\n  - {id: grid, name: "\x1b[2J", effects: ["when recruted: gain gem 6"]}\n')
+    code, out, err = run_check(capsys, str(v))
+    assert code == 1 and "\x1b" not in err
+    lines = err.splitlines()
+    head = next(i for i, line in enumerate(lines) if "invalid character U+001B" in line)
+    assert lines[head].startswith(f"{v}:3:23: error:")
+    assert lines[head + 1] == '      - {id: grid, name: "\\x1b[2J", effects: ["when recruted: gain gem 6"]}'
+    assert lines[head + 2].index("^") == lines[head + 1].index("\\x1b")

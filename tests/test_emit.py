@@ -9,7 +9,7 @@ import textwrap
 from pathlib import Path
 
 
-from harness import new_engine, run, set_coins, values
+from harness import new_engine, run_log, set_coins, shown, values
 from nidavellir.compiler.build import compile_specs, layer_specs
 from nidavellir.rulesets import load_rules
 from nidavellir.runtime.rules import Rules
@@ -33,39 +33,33 @@ def coins_of(e, p):
     return sorted(values(e, e.s.players[p].hand))
 
 
-def test_each_other_player_inside_each_other_player_then_the_owner_acts(tmp_path):
-    """Issue: "nested constructs (`each other player` inside `each other player`, then another action)
-    act for the right player". With players 1, 2, 3: each other player (2 and 3) makes each of their
-    other players discard their lowest coin — P1 twice, P2 and P3 once — then P1, the owner, once more."""
-    rules = rules_with(tmp_path, """
+def taking(tmp_path, effect, *answers):
+    """A 3-player engine where each player holds the basic coins and P1 takes a relic with
+    `effect`; returns the engine and the decisions asked."""
+    rules = rules_with(tmp_path, f"""
         - id: test-nest
           kind: relic
           effects:
-            - "when taken: each other player each other player discard lowest coin; discard lowest coin"
+            - "{effect}"
     """)
     e = new_engine(3, rules=rules)
     for p in range(3):
         set_coins(e, p, hand=[0, 2, 3, 4, 5])
-    card = e.new_card("test-nest")
-    run(e.take_card(0, card))
+    return e, run_log(e.take_card(0, e.new_card("test-nest")), *answers)
+
+
+def test_each_other_player_inside_each_other_player_then_the_owner_acts(tmp_path):
+    """Issue: "nested constructs (`each other player` inside `each other player`, then another action)
+    act for the right player". With players 1, 2, 3: each other player (2 and 3) makes each of their
+    other players discard their lowest coin — P1 twice, P2 and P3 once — then P1, the owner, once more."""
+    e, _ = taking(tmp_path, "when taken: each other player each other player discard lowest coin; discard lowest coin")
     assert coins_of(e, 0) == [0, 5]
     assert coins_of(e, 1) == [0, 3, 4, 5] and coins_of(e, 2) == [0, 3, 4, 5]
 
 
 def test_each_other_player_then_a_choice_of_the_owner(tmp_path):
     """After `each other player …`, the next action is the owner's again (a choice asked of P1)."""
-    rules = rules_with(tmp_path, """
-        - id: test-nest
-          kind: relic
-          effects:
-            - "when taken: each other player discard lowest coin; transform chosen coin by 2"
-    """)
-    e = new_engine(3, rules=rules)
-    for p in range(3):
-        set_coins(e, p, hand=[0, 2, 3, 4, 5])
-    card = e.new_card("test-nest")
-    from harness import run_log
-    log = run_log(e.take_card(0, card), "5@hand")
+    e, log = taking(tmp_path, "when taken: each other player discard lowest coin; transform chosen coin by 2", "5@hand")
     assert [d.player for d in log] == [0]
     assert coins_of(e, 0) == [0, 2, 3, 4, 7]
     assert coins_of(e, 1) == [0, 3, 4, 5]
@@ -74,17 +68,8 @@ def test_each_other_player_then_a_choice_of_the_owner(tmp_path):
 def test_a_card_from_the_supply_then_another_action_then_other_coins(tmp_path):
     """A guarded block (a card of the supply, a chosen coin) closes before the next action; `other
     coin` excludes the coins this effect chose."""
-    rules = rules_with(tmp_path, """
-        - id: test-nest
-          kind: relic
-          effects:
-            - "when taken: place card special-blacksmith in column blacksmith; transform chosen coin by 1; transform other coin by 1"
-    """)
-    e = new_engine(3, rules=rules)
-    set_coins(e, 0, hand=[0, 2, 3, 4, 5])
-    card = e.new_card("test-nest")
-    from harness import run_log, shown
-    log = run_log(e.take_card(0, card), "5@hand", "4@hand")
+    e, log = taking(tmp_path, "when taken: place card special-blacksmith in column blacksmith; "
+                              "transform chosen coin by 1; transform other coin by 1", "5@hand", "4@hand")
     assert "6@hand" not in shown(log[1])          # the coin the first transformation made is excluded
     assert coins_of(e, 0) == [0, 2, 3, 5, 6]
     assert [e.s.cards[c] for c in e.s.players[0].army["blacksmith"]] == ["special-blacksmith"]
