@@ -27,6 +27,7 @@ class Names:
     ages: set[int]
     kinds: set[str] = field(default_factory=set)
     undeclared: set[str] = field(default_factory=set)  # runtime events the rules do not list
+    zones: dict[str, bool] = field(default_factory=dict)  # declared face-up zones -> whether effects explore them
 
 
 @dataclass(frozen=True)
@@ -304,6 +305,15 @@ class Checker:
             case ir.TakeFrom():
                 self.need(a, player, "`take`")
                 self.expr(a.count, INT)
+                if a.zone != "discard" and a.zone not in self.names.zones:
+                    known = ["discard", *sorted(self.names.zones)]
+                    self.fail(a, f"unknown zone `{a.zone}`", suggest(a.zone, known) or "zones: " + ", ".join(known))
+                elif not self.names.zones.get(a.zone, True):
+                    self.fail(a, f"no effect may look into `{a.zone}`: the rules declare it `explored: false`")
+            case ir.TransformSpread():
+                self.need(a, player, "`transform`")
+                for amount in a.amounts:
+                    self.expr(amount, INT)
             case ir.RecruitHero():
                 self.need(a, player, "`recruit hero`")
             case ir.ReturnHero():

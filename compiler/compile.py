@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from nidavellir.errors import suggest
-from nidavellir.interface.events import EVENTS, RUNTIME_PARAMS, STEPS, EventSpec, window_spec
+from nidavellir.interface.events import EVENTS, RUNTIME_PARAMS, EventSpec, window_spec
 from nidavellir.interface.rules import CardDef
 
 from . import ir
@@ -18,6 +18,7 @@ from .check import Names, Problem, check_effect, check_formula
 from .diagnostics import Diagnostic, Diagnostics, Location
 from .dsl import DslSyntaxError, parse_effect, parse_expr
 from .emit import CardEmitter, Ctor, Ref, class_formula, escaped, literal, module, slug
+from .flowdata import FLOW_PARTS, FlowData
 from .layers import Layer, Merged, Origin, load_layer, merge
 from .names import CLASS_RESERVED, reserved_words, what_it_is
 from .sources import COMPILER_VERSION, grammar_text
@@ -116,12 +117,14 @@ class _Compiler:
         if missing:  # the checks below need the whole game
             self.diags.raise_if_any()
         check_structure(m, self.diags)
+        self.flow = FlowData(m, self.diags, self.err)
         names = self.names()
         data_cards = {cid: self.card(cid, card, names) for cid, card in m.cards.items()}
         classes = self.classes(names)
         decks = self.decks()
         self.flow_check(names)
         params = self.params(data_cards)
+        self.flow.check(set(params))
         self.unused(params)
         self.diags.raise_if_any()
         data = {
@@ -152,7 +155,7 @@ class _Compiler:
             else:
                 self.err_key(go.get(("events", name)), f"`{name}` is not an event the runtime fires",
                          suggest(name, EVENTS) or "events the runtime fires: " + ", ".join(EVENTS))
-        for part in ("turn", "age_end"):
+        for part in FLOW_PARTS:
             for step in g.get("flow", {}).get(part, []):
                 window = step.get("window")
                 if window is None:
@@ -185,6 +188,7 @@ class _Compiler:
             ages=set(g["ages"]),
             kinds=set(g["kinds"]),
             undeclared=set(EVENTS) - set(events),
+            zones={z["id"]: z.get("explored", True) for z in g.get("zones", []) if not z.get("per_age")},
         )
 
     def _refuse_reserved(self, what: str, ids: set[str], origin: Callable[[str], Origin | None],
@@ -211,6 +215,13 @@ class _Compiler:
         if cls != "neutral" and cls not in names.classes:
             self.err(at("class"), f"unknown class `{cls}`", suggest(cls, names.classes | {"neutral"}))
         raw_ranks = card.get("ranks", [])
+        column_ranks: dict[str, tuple[int, ...]] = {}
+        if isinstance(raw_ranks, dict):  # ranks by column: a card that may stand in those columns only
+            for column, col_ranks in raw_ranks.items():
+                if column not in names.classes:
+                    self.err(at("ranks").at(column), f"unknown column `{column}`", suggest(column, names.classes))
+                column_ranks[column] = tuple(col_ranks)
+            raw_ranks = []
         ranks = [0] * raw_ranks if isinstance(raw_ranks, int) else list(raw_ranks)
         enters: tuple[str, str | None] = ENTERS.get(kinds.get(kind, {}).get("enters", "own column"), ("own", None))
         among: tuple[str, ...] = ()
@@ -239,6 +250,7 @@ class _Compiler:
             "kind": kind,
             "class": cls,
             "ranks": ranks,
+            "column_ranks": {c: list(r) for c, r in column_ranks.items()},
             "points": card.get("points", 0),
             "copies": card.get("copies", 1),
             "track": list(card.get("track", [])),
@@ -250,7 +262,7 @@ class _Compiler:
         fields: dict[str, Any] = {"id": cid, "name": data["name"], "kind": kind or "", "cls": cls}
         optional = {"ranks": tuple(ranks), "points": data["points"], "copies": data["copies"],
                     "enters": enters[0], "enters_column": enters[1], "enters_among": among,
-                    "track": tuple(data["track"]), "params": data["params"]}
+                    "track": tuple(data["track"]), "params": data["params"], "column_ranks": column_ranks}
         fields.update({k: v for k, v in optional.items() if v != CARD_DEFAULTS[k]})  # the table says what differs
         fields.update(emitter.table())
         fields.update(source=data["source"], layers=tuple(data["layers"]))
@@ -332,11 +344,8 @@ class _Compiler:
         flow = self.m.game["flow"]
         go = self.m.game_origin
         windows = set()
-        for part in ("turn", "age_end"):
+        for part in FLOW_PARTS:
             for step in flow.get(part, []):
-                if "do" in step and step["do"] not in STEPS:
-                    self.err(go.get(("flow", part, step["id"], "do")),
-                             f"unknown flow step `{step['do']}`", suggest(step["do"], STEPS))
                 if "window" in step:
                     windows.add(step["window"])
                 for age in step.get("ages", []):
@@ -401,18 +410,6 @@ class _Compiler:
         coins = g["coins"]
         flow = g["flow"]
 
-        def steps(part: str) -> tuple[Ctor, ...]:
-            out = []
-            for s in flow.get(part, []):
-                origin = m.game_origin.get(("flow", part, s["id"], "id"))
-                kw: list[tuple[str, Any]] = [("id", s["id"])]
-                kw += [(k, s[k]) for k in ("do", "window") if k in s]
-                if "ages" in s:
-                    kw.append(("ages", tuple(s["ages"])))
-                kw.append(("source", str(origin.loc) if origin else ""))
-                out.append(Ctor("Step", tuple(kw)))
-            return tuple(out)
-
         flow_origin = m.game_origin.get(("flow", "turn"))
         lo, hi = players(m)
         rules = Ctor("RuleSet", (
@@ -440,8 +437,8 @@ class _Compiler:
                                    for s in g["gems"].get("special", []))),
             ("params", dict(sorted(data["params"].items()))),
             ("events", dict(g.get("events", {}))),
-            ("turn", steps("turn")),
-            ("age_end", steps("age_end")),
+            ("turn", self.flow.steps("turn")),
+            ("age_end", self.flow.steps("age_end")),
             ("before_scoring", tuple(flow.get("before_scoring", []))),
             ("cards", {cid: Ref(f"_CARD_{slug(cid)}") for cid in sorted(self.card_tables)}),
             ("decks", {age: tuple(Ctor("DeckEntry", (("card", c), ("count", n), ("min_players", mp)))
@@ -453,6 +450,12 @@ class _Compiler:
             ("warnings", tuple(d.format() for d in warnings)),
             ("flow_source", str(flow_origin.loc) if flow_origin else ""),
             ("kinds", {k: v.get("enters", "own column") for k, v in sorted(g["kinds"].items())}),
+            ("dwarf_kinds", tuple(sorted(k for k, v in g["kinds"].items() if v.get("dwarf_card", k == "dwarf")))),
+            ("score_parts", {k: v["breakdown"] for k, v in sorted(g["kinds"].items()) if "breakdown" in v}),
+            ("zones", self.flow.zone_tables()),
+            ("zone_decks", self.flow.zone_decks()),
+            ("tavern", self.flow.steps("tavern")),
+            ("pick_sources", self.flow.sources()),
         ), multiline=True)
         blocks = [*self.class_blocks, *self.blocks.values()]
         return module(header, chash, blocks, rules)

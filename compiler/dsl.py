@@ -101,11 +101,15 @@ class _ToIR(Transformer[Token, ir.Effect]):
         return ir.CountSet(cards, pos=_pos(meta))
 
     # card sets, places, coins, decks
-    def set_last(self, meta: Meta, kind: Token, cols: bool | str) -> ir.CardSet:
-        kind_name = "dwarf" if str(kind).startswith("dwar") else "card"
+    def set_last(self, meta: Meta, kind: Token, cols: bool | str, mode: str = "last") -> ir.CardSet:
+        word = str(kind)
+        kind_name = "dwarf" if word.startswith("dwar") else "non-hero" if word.startswith("non") else "card"
         if isinstance(cols, str):
-            return ir.CardSet(kind_name, False, only=cols, pos=_pos(meta))
-        return ir.CardSet(kind_name, cols, pos=_pos(meta))
+            return ir.CardSet(kind_name, False, only=cols, mode=mode, pos=_pos(meta))
+        return ir.CardSet(kind_name, cols, mode=mode, pos=_pos(meta))
+
+    def set_all(self, meta: Meta, kind: Token, cols: bool | str) -> ir.CardSet:
+        return self.set_last(meta, kind, cols, "all")
 
     def cols_other(self, meta: Meta) -> bool:
         return True
@@ -143,8 +147,8 @@ class _ToIR(Transformer[Token, ir.Effect]):
     def zone_discard(self, meta: Meta) -> str:
         return "discard"
 
-    def zone_camp(self, meta: Meta) -> str:
-        return "camp"
+    def zone_named(self, meta: Meta, name: Token) -> str:
+        return str(name)
 
     def ref_self(self, meta: Meta) -> ir.CardRef:
         return ir.CardRef(None, pos=_pos(meta))
@@ -173,6 +177,9 @@ class _ToIR(Transformer[Token, ir.Effect]):
     # actions
     def transform_coin(self, meta: Meta, coins: ir.CoinSel, amount: ir.Expr) -> ir.Transform:
         return ir.Transform(coins, amount, pos=_pos(meta))
+
+    def transform_spread(self, meta: Meta, pouch: bool, *amounts: ir.Expr) -> ir.TransformSpread:
+        return ir.TransformSpread(amounts, pouch, pos=_pos(meta))
 
     def exchange(self, meta: Meta, coins: ir.CoinSel, coin: Token) -> ir.Exchange:
         return ir.Exchange(coins, str(coin), pos=_pos(meta), arg_pos=_pos(coin))

@@ -180,7 +180,8 @@ def _argument(arg: ir.Expr, kind: str, sc: PyScope) -> str:
 
 def card_set(s: ir.CardSet, sc: PyScope) -> str:
     only = f", {s.only!r}" if s.only else ""
-    return f"g.last_cards({sc.p}, {sc.card}, {s.kind!r}, {s.other!r}{only})"
+    method = "last_cards" if s.mode == "last" else "army_cards"
+    return f"g.{method}({sc.p}, {sc.card}, {s.kind!r}, {s.other!r}{only})"
 
 
 # -- actions --------------------------------------------------------------------------------
@@ -262,6 +263,10 @@ def action(w: Writer, a: ir.Action, sc: PyScope, locate: Callable[[int], str]) -
                 w.line(f"{sc.chosen_coins}.append(({call}))" if sc.chosen_coins else call)
 
             _on_coins(w, a.coins, f"transform a coin by {amount}", sc, transform)
+        case ir.TransformSpread():
+            amounts = ", ".join(expr(x, sc) for x in a.amounts)
+            where = "'pouch'" if a.pouch else "None"
+            w.line(f"yield from g.transform_spread({sc.p}, {where}, ({amounts},))")
         case ir.Exchange():
             _on_coins(w, a.coins, f"exchange for {a.coin}", sc,
                       lambda coin: w.line(f"g.exchange_coin({sc.p}, {coin}, {a.coin!r})"))
@@ -443,8 +448,8 @@ def class_formula(cls: str, node: ir.Expr, loc: str, text: str) -> tuple[str, li
     return name, w.lines
 
 
-MODEL_NAMES = ("BasicCoin", "CardDef", "ClassDef", "DeckEntry", "Interpretation", "Layer", "Modifier",
-               "RuleSet", "SpecialCoin", "SpecialGem", "Step", "Tavern")
+MODEL_NAMES = ("BasicCoin", "CardDef", "ClassDef", "DeckEntry", "Interpretation", "Layer", "Modifier", "Order",
+               "PickSource", "RuleSet", "SpecialCoin", "SpecialGem", "Step", "Tavern", "Zone")
 
 
 def module(header: list[str], content_hash: str, blocks: list[list[str]], rules: Ctor) -> str:

@@ -76,11 +76,13 @@ class IfElse(Node):
 
 @dataclass(frozen=True)
 class CardSet(Node):
-    """The last card of `kind` in each column of the owner's army (`other`: not the card's own;
-    `only`: that column alone)."""
-    kind: str  # dwarf | card
+    """Cards of `kind` in the owner's army: the last of each column (`last`), or every one (`all`);
+    `other`: not the card's own column; `only`: that column alone. A `dwarf` is a dwarf card as the
+    rules' kinds say (`dwarf_card`), a `non-hero` any card but a hero."""
+    kind: str  # dwarf | card | non-hero
     other: bool
     only: str | None = None
+    mode: str = "last"  # last | all
 
 
 @dataclass(frozen=True)
@@ -124,6 +126,14 @@ class Deck(Node):
 class Transform(Node):
     coins: CoinSel
     amount: Expr
+
+
+@dataclass(frozen=True)
+class TransformSpread(Node):
+    """Each amount added to a different coin (of the pouch), the player choosing which coin gets
+    which and in what order."""
+    amounts: tuple[Expr, ...]
+    pouch: bool = True
 
 
 @dataclass(frozen=True)
@@ -183,7 +193,7 @@ class DiscardCoin(Node):
 @dataclass(frozen=True)
 class TakeFrom(Node):
     count: Expr
-    zone: str  # discard | camp
+    zone: str  # discard, or a zone the rules declare
 
 
 @dataclass(frozen=True)
@@ -220,7 +230,7 @@ class EachOther(Node):
     action: "Action"
 
 
-Action = Union[Transform, Exchange, GainGem, PlaceCard, Discard, DiscardTop, Look, RecruitHero, PlaceUnder,
+Action = Union[Transform, TransformSpread, Exchange, GainGem, PlaceCard, Discard, DiscardTop, Look, RecruitHero, PlaceUnder,
                DiscardCoin, TakeFrom, ReturnHero, ChooseClass, AdvanceTrack, Tokens, Simple, EachOther]
 
 

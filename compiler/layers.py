@@ -61,6 +61,8 @@ class Merged:
     card_layers: dict[str, list[str]] = field(default_factory=dict)  # id -> layers that touched it
     decks: dict[int, list[JsonDict]] = field(default_factory=dict)
     deck_origin: dict[DeckKey, Origin] = field(default_factory=dict)
+    zone_decks: dict[str, dict[int, list[JsonDict]]] = field(default_factory=dict)  # zone -> age -> entries
+    zone_deck_origin: dict[tuple[str, DeckKey], Origin] = field(default_factory=dict)
     interpretations: dict[str, JsonDict] = field(default_factory=dict)
     sources: list[Loaded] = field(default_factory=list)
     removed: dict[str, JsonDict] = field(default_factory=dict)  # id -> a card a later layer removed
@@ -188,8 +190,9 @@ def merge(layers: list[Layer], diags: Diagnostics) -> Merged:
                 if rid in m.cards:
                     m.removed[rid] = m.cards.pop(rid)
                     m.card_layers.setdefault(rid, []).append(layer.id)
-                    for age, entries in m.decks.items():
-                        m.decks[age] = [e for e in entries if e["card"] != rid]
+                    for decks in (m.decks, *m.zone_decks.values()):
+                        for age, entries in decks.items():
+                            decks[age] = [e for e in entries if e["card"] != rid]
                 elif rid in m.interpretations:
                     del m.interpretations[rid]
                 else:
@@ -242,8 +245,21 @@ def _merge_card(m: Merged, layer: Layer, card: JsonDict, origin: Origin, diags: 
 
 
 def _merge_deck(m: Merged, deck: JsonDict, origin: Origin) -> None:
-    entries = m.decks.setdefault(deck["age"], [])
-    m.deck_origin.setdefault((deck["age"], None), origin.at("age"))
+    """Merge a `decks:` entry: an age deck, or (with `zone`) that zone's deck for the age."""
+    zone = deck.get("zone")
+    age = deck["age"]
+    if zone is None:
+        entries = m.decks.setdefault(age, [])
+    else:
+        entries = m.zone_decks.setdefault(zone, {}).setdefault(age, [])
+
+    def note(key: DeckKey, at: Origin, first: bool = False) -> None:
+        table: dict[Any, Origin] = m.deck_origin if zone is None else m.zone_deck_origin
+        full = key if zone is None else (zone, key)
+        if not (first and full in table):
+            table[full] = at
+
+    note((age, None), origin.at("age"), first=True)
     for i, entry in enumerate(deck["cards"]):
         key = (entry["card"], entry.get("min_players", 0))
         for j, old in enumerate(entries):
@@ -252,7 +268,7 @@ def _merge_deck(m: Merged, deck: JsonDict, origin: Origin) -> None:
                 break
         else:
             entries.append(dict(entry))
-        m.deck_origin[(deck["age"], key)] = origin.at("cards", i)
+        note((age, key), origin.at("cards", i))
 
 
 def _merge_game(m: Merged, layer: Layer, f: Loaded, game: Any, diags: Diagnostics) -> None:

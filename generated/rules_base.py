@@ -18,15 +18,18 @@ from nidavellir.interface.rules import (
     Interpretation,
     Layer,
     Modifier,
+    Order,
+    PickSource,
     RuleSet,
     SpecialCoin,
     SpecialGem,
     Step,
     Tavern,
+    Zone,
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '0c3473414121fac321ff81a8740360dafed120f38de89133b8ea693240d9da27'
+CONTENT_HASH = 'd7cffabbf258859958261bef502aa3a658e73351d66f5747306546b062561447'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -890,10 +893,10 @@ RULES = RuleSet(
         Step(id='turn-end', window='turn-end', source='rules/base/game.yaml:87:14'),
     ),
     age_end=(
-        Step(id='age-end', window='age-end', source='rules/base/game.yaml:89:14'),
-        Step(id='troop-evaluation', do='troop-evaluation', ages=(1,), source='rules/base/game.yaml:90:14'),
-        Step(id='game-end', window='game-end', ages=(2,), source='rules/base/game.yaml:91:14'),
-        Step(id='final-scoring', do='final-scoring', ages=(2,), source='rules/base/game.yaml:92:14'),
+        Step(id='age-end', window='age-end', source='rules/base/game.yaml:95:14'),
+        Step(id='troop-evaluation', do='troop-evaluation', ages=(1,), source='rules/base/game.yaml:96:14'),
+        Step(id='game-end', window='game-end', ages=(2,), source='rules/base/game.yaml:97:14'),
+        Step(id='final-scoring', do='final-scoring', ages=(2,), source='rules/base/game.yaml:98:14'),
     ),
     before_scoring=('game-end',),
     cards={
@@ -1033,4 +1036,15 @@ RULES = RuleSet(
         'hero': 'own column',
         'royal-offering': 'discard',
     },
+    dwarf_kinds=('dwarf',),
+    score_parts={},
+    zones=(),
+    zone_decks={},
+    tavern=(
+        Step(id='late-bids', do='late-bids', source='rules/base/game.yaml:90:14'),
+        Step(id='picks', do='picks', source='rules/base/game.yaml:91:14'),
+        Step(id='gem-trades', do='gem-trades', source='rules/base/game.yaml:92:14'),
+        Step(id='leftovers', do='clear', source='rules/base/game.yaml:93:14', zone='tavern', into='discard'),
+    ),
+    pick_sources=(PickSource(id='tavern', zone='tavern', name='the tavern', who='any', also=None, discard=0, discard_players=()),),
 )

@@ -119,13 +119,19 @@ class CardActions(EngineCore):
 
         A card placed where it already is stays where it is: it is not moved to the top and covers
         nothing. A top card with `instead of covered` steps aside before the new card lands; its
-        replacement runs after."""
-        if self.where.get(card) != (p, dest):
+        replacement runs after. A card of a kind placed at once (an age end's placing) goes to the
+        army instead of the command zone. `joined` fires for a card that comes from outside the army."""
+        if dest is COMMAND and self.s.at_once and self.defs[card].kind in self.s.at_once:
+            dest = yield from self.choose_column(p, card, tuple(self.defs[card].column_ranks))
+        loc = self.where.get(card)
+        if loc != (p, dest):
             aside = self._put(p, card, dest)
             if aside >= 0:
                 yield from self.replace(p, "covered", aside)
             elif dest is COMMAND:
                 return  # the command zone completes no line
+            if (loc is None or loc[0] != p or loc[1] is None) and self.reacts("joined", card):
+                yield from self.emit(p, "joined", card)
         if check and self.may_recruit(p):
             yield from self.check_heroes(p)
 
@@ -169,7 +175,7 @@ class CardActions(EngineCore):
         """Take a card whose entry asks nothing and fires nothing (most dwarves: into their own
         column, covering no card that steps aside): placed now, True. Else False, nothing done."""
         d = self.defs[card]
-        if d.enters != "own" or self.replaceable("taken") or self.reacts("taken", card):
+        if d.enters != "own" or self.replaceable("taken") or self.reacts("taken", card) or self.reacts("joined", card):
             return False
         dest = self.own_column(card)
         column = self.s.players[p].army.get(dest) if dest is not None else None
@@ -207,14 +213,32 @@ class CardActions(EngineCore):
         if self.may_recruit(p):
             yield from self.check_heroes(p)
 
+    def zone(self, name: str) -> list[int]:
+        """A shared zone by name: the discard pile, the tavern being resolved, or a zone of the rules."""
+        if name == "discard":
+            return self.s.discard
+        if name == "tavern":
+            return self.s.taverns[self.tavern]
+        return self.s.zones[name]
+
     def take_from(self, p: int, zone: str, count: int) -> Gen[None]:
-        """Choose `count` cards of a shared zone (discard pile, camp) and take them."""
-        cards = {"discard": self.s.discard, "camp": self.s.camp}[zone]
-        for _ in range(count):
-            card = yield from self.choose_card(p, cards, "card", f"choose a card to take from the {zone}", zone)
+        """Choose `count` cards of a shared zone (fewer if it holds fewer), then take them one by one
+        in the order the player chooses."""
+        cards = self.zone(zone)
+        chosen: list[int] = []
+        for i in range(count):
+            card = yield from self.choose_card(p, cards, "card", f"choose a card to take from the {zone} "
+                                                                 f"({i + 1} of {count})", zone)
             if card is None:
-                return
+                break
             cards.remove(card)
+            self.s.resolving.append(card)
+            chosen.append(card)
+        while chosen:
+            card = chosen[0] if len(chosen) == 1 else (
+                yield from self.choose_card(p, chosen, "card", "choose the card to take next", "taken"))
+            assert card is not None
+            chosen.remove(card)
             yield from self.take_card(p, card)
 
     def look(self, p: int, age: int | None, count: int, take: int, rest: str) -> Gen[None]:

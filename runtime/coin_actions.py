@@ -107,6 +107,23 @@ class CoinActions(EngineCore):
             (pl.hand if coin in pl.hand else pl.pouch).remove(coin)
         self._return_coin(coin)
 
+    def transform_spread(self, p: int, where: str | None, amounts: tuple[int, ...]) -> Gen[None]:
+        """Add each amount to a different coin (`where`: of the pouch only): the player chooses the
+        coin to transform next, then which amount it gets, until the amounts or coins run out."""
+        left = list(amounts)
+        done: list[int] = []
+        while left:
+            coin = yield from self.choose_coin(p, self.transformable_coins(p, where, tuple(done)), "transform next")
+            if coin is None:
+                return
+            amount = left[0]
+            if len(set(left)) > 1:
+                answer = yield from self.ask(p, "amount", sorted(set(left)), "choose what to add to it")
+                assert isinstance(answer, int)
+                amount = answer
+            left.remove(amount)
+            done.append((yield from self.transform(p, coin, amount)))
+
     def transform(self, p: int, coin: int, amount: int) -> Gen[int]:
         """003 "Transforming a Coin": add X, take the treasure's answer, discard the old coin.
 

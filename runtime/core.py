@@ -48,6 +48,8 @@ class EngineCore:
         self.scores: Scores | None = None  # final scores, once the game is over
         self.names = list(names)
         self.entering = 0                  # >0 while a card's entry runs: hero checks wait for its end
+        self.tavern = 0                    # the tavern being resolved (its index)
+        self.revealed: list[int] | None = None  # its bids as revealed, once the picks begin
         self._hero_kinds: dict[tuple[int, ...], tuple[int, ...]] = {}  # available heroes -> one of each kind
         self.saving = False                # keep the state at each turn's start (for Game.copy)
         self.saved: Snapshot | None = None  # the last such snapshot
@@ -89,6 +91,10 @@ class EngineCore:
             deck = list(cards)
             self.rng.shuffle(deck)
             s.decks[age] = deck
+        for zone, cards in plan.zones.items():
+            pile = list(cards)
+            self.rng.shuffle(pile)
+            s.zones[zone] = pile
         s.heroes, s.distinctions, s.supply = list(plan.heroes), list(plan.distinctions), list(plan.supply)
         s.taverns = [[] for _ in r.tavern_ids]
         self.reindex()
@@ -103,7 +109,8 @@ class EngineCore:
             pl.army.setdefault(dest, []).append(card)
             if self._ranks is not None:
                 ranks = self._ranks[p]
-                ranks[dest] = ranks.get(dest, 0) + self.defs[card].nranks
+                d = self.defs[card]
+                ranks[dest] = ranks.get(dest, 0) + (len(d.ranks_in(dest)) if d.column_ranks else d.nranks)
         self.where[card] = (p, dest)
         self._owned[p] = None
         if self.defs[card].mods:
@@ -121,7 +128,8 @@ class EngineCore:
         else:
             pl.army[col].remove(card)
             if self._ranks is not None:
-                self._ranks[p][col] -= self.defs[card].nranks
+                d = self.defs[card]
+                self._ranks[p][col] -= len(d.ranks_in(col)) if d.column_ranks else d.nranks
         self._owned[p] = None
         if self.defs[card].mods:
             self._mods[p] = None
@@ -129,8 +137,8 @@ class EngineCore:
 
     def reindex(self) -> None:
         """Rebuild the ownership indexes from the state (after the state was set from outside)."""
-        self._ranks = [{cls: sum(self.defs[c].nranks for c in pl.army.get(cls, ())) for cls in self.rules.classes}
-                       for pl in self.s.players]
+        self._ranks = [{cls: sum(len(self.defs[c].ranks_in(cls)) for c in pl.army.get(cls, ()))
+                        for cls in self.rules.classes} for pl in self.s.players]
         self._owned = [None] * len(self.s.players)
         self._mods = [None] * len(self.s.players)
 
@@ -140,7 +148,7 @@ class EngineCore:
         ranks = self._rank_index()
         for p, pl in enumerate(self.s.players):
             for cls in self.rules.classes:
-                actual = sum(self.defs[c].nranks for c in pl.army.get(cls, ()))
+                actual = sum(len(self.defs[c].ranks_in(cls)) for c in pl.army.get(cls, ()))
                 if ranks[p].get(cls, 0) != actual:
                     problems.append(f"p{p}'s {cls} rank index says {ranks[p].get(cls, 0)}, the column holds {actual}")
             fresh = list(pl.command) + [c for cls in self.rules.classes for c in pl.army.get(cls, ())]
@@ -169,6 +177,10 @@ class EngineCore:
         return self.s.age
 
     def card_class(self, card: int) -> str:
+        """A card's class: its column while it stands in an army (DESIGN §9), else its printed class."""
+        loc = self.where.get(card)
+        if loc is not None and loc[1] is not None:
+            return loc[1]
         return self.defs[card].cls
 
     def column_of(self, card: int) -> str | None:
@@ -192,7 +204,7 @@ class EngineCore:
         defs = self.defs
         for c in self.s.players[p].army.get(cls, ()):
             d = defs[c]
-            total += d.rank_points
+            total += sum(d.ranks_in(cls)) if d.column_ranks else d.rank_points
             if d.score is not None and not d.score_once:
                 total += d.score(self.api, p, c)
         return total
@@ -252,25 +264,48 @@ class EngineCore:
         """Ranks worth 0 points in a column."""
         if cls is None:
             return 0
-        return sum(self.defs[c].zero_ranks for c in self.s.players[p].army.get(cls, ()))
+        total = 0
+        for c in self.s.players[p].army.get(cls, ()):
+            d = self.defs[c]
+            total += d.ranks_in(cls).count(0) if d.column_ranks else d.zero_ranks
+        return total
 
     def ranks_of(self, card: int, cls: str | None) -> int:
-        """The ranks a card brings to class `cls` (0 for another class or no card)."""
-        return self.defs[card].nranks if card >= 0 and self.defs[card].cls == cls else 0
+        """The ranks a card brings to class `cls` (0 for another class or no card): in an army, the
+        ranks it has in its column; elsewhere those of its printed class."""
+        if card < 0 or cls is None or self.card_class(card) != cls:
+            return 0
+        d = self.defs[card]
+        return len(d.ranks_in(cls)) if d.column_ranks else d.nranks
+
+    def is_kind(self, card: int, kind: str) -> bool:
+        """Whether a card is of a card set's kind: `card` any, `non-hero` any but a hero, `dwarf` a
+        dwarf card (a kind the rules mark `dwarf_card`: DESIGN §9)."""
+        if kind == "card":
+            return True
+        if kind == "non-hero":
+            return self.defs[card].kind != "hero"
+        return self.defs[card].kind in self.rules.dwarf_kinds
+
+    def _set_columns(self, card: int, other: bool, only: str | None) -> list[str]:
+        own = self.column_of(card) or self.defs[card].cls
+        return [cls for cls in self.rules.classes if not ((other and cls == own) or (only is not None and cls != only))]
 
     def last_cards(self, p: int, card: int, kind: str, other: bool, only: str | None = None) -> list[int]:
         """The topmost card of `kind` in each army column (`other`: not the card's own column;
         `only`: that column alone)."""
-        own = self.defs[card].cls
         out = []
-        for cls in self.rules.classes:
-            if (other and cls == own) or (only is not None and cls != only):
-                continue
+        for cls in self._set_columns(card, other, only):
             for c in reversed(self.s.players[p].army.get(cls, ())):
-                if kind == "card" or self.defs[c].kind == kind:
+                if self.is_kind(c, kind):
                     out.append(c)
                     break
         return out
+
+    def army_cards(self, p: int, card: int, kind: str, other: bool, only: str | None = None) -> list[int]:
+        """Every card of `kind` in the army columns (as `last_cards` chooses the columns), bottom to top."""
+        return [c for cls in self._set_columns(card, other, only)
+                for c in self.s.players[p].army.get(cls, ()) if self.is_kind(c, kind)]
 
     # -- events ------------------------------------------------------------------------------
     def emit(self, p: int, event: str, subject: int = -1, amount: int = 0) -> Gen[None]:
@@ -309,11 +344,12 @@ class EngineCore:
         """Whether any card of the rules replaces `event` (else `replace` need not be asked)."""
         return event in self.rules.owner_replacements or event in self.rules.own_replacements
 
-    def window(self, name: str) -> Gen[None]:
-        """A timing window of the flow: every player's cards that wait for it, players by gem."""
+    def window(self, name: str, order: list[int] | None = None) -> Gen[None]:
+        """A timing window of the flow: every player's cards that wait for it, players by gem (or in
+        the step's `order`)."""
         if name not in self.rules.reacting:
             return
-        for p in self.player_order():
+        for p in self.player_order() if order is None else order:
             for card in list(self.owned(p)):
                 d = self.defs[card]
                 for handler in d.when.get(name, ()) + d.whenever.get(name, ()):

@@ -8,14 +8,15 @@ from itertools import permutations
 from nidavellir.errors import NidavellirError
 from nidavellir.interface.decisions import CoinChoice, Decision, Option
 from nidavellir.interface.engine import Gen
-from nidavellir.interface.events import MAX_TURNS_PER_AGE, STEPS
-from nidavellir.interface.rules import Step
+from nidavellir.interface.events import MAX_TURNS_PER_AGE, STEPS, TAVERN_STEPS
+from nidavellir.interface.rules import PickSource, Step
 
-from .card_actions import Entry
+from .card_actions import Entry, card_choice
 from .core import NOBODY
 from .coins import gem_swaps
 from .engine import Engine
 from .scoring import final_scores
+from .state import deck_key
 
 
 class TurnLimit(NidavellirError):
@@ -114,64 +115,192 @@ def _place_trading_coin(e: Engine, p: int, coin: int, places: list[str], rest: l
 
 
 def resolve_taverns(e: Engine) -> Gen[None]:
-    """003 "Taverns Resolution": reveal, each player in bid order takes a card, then gem trades."""
+    """003 "Taverns Resolution": each tavern in order, by the steps of `flow.tavern`; then every
+    player's coins go back to the hand."""
     s = e.s
-    coins = s.coins
-    picked_replaced = e.replaceable("picked")
-    bid_won = e.reacts("bid-won")
-    for t, tavern in enumerate(s.taverns):
-        tid, tname = e.rules.tavern_ids[t], e.rules.tavern_names[t]
-        for p, pl in enumerate(s.players):
-            if pl.slots[t] is None and pl.hand and e.param(p, "bid_from_hand") > 0:
-                options: dict[int, int] = {}
-                for c in sorted(pl.hand):
-                    options.setdefault(coins[c].value, c)
-                shown = {q: coins[placed].value for q in range(e.n) if (placed := s.players[q].slots[t]) is not None}
-                value = yield from e.ask(p, "place-bid", sorted(options),
-                                         f"place a coin on {e.rules.tavern_ids[t]} (revealed: {shown})")
-                assert isinstance(value, int)
-                coin = min((c for c in pl.hand if coins[c].value == value), key=lambda c: coins[c].trading)
-                pl.hand.remove(coin)
-                pl.slots[t] = coin
-                trading = next((c for c in pl.hand if coins[c].trading and coins[c].value == value), None)
-                if trading is not None:
-                    yield from _place_trading_coin(e, p, trading, [e.rules.tavern_ids[t], "hand"], pl.hand)
-        bid = [-1 if (slot := pl.slots[t]) is None else coins[slot].value for pl in s.players]
-        order = sorted(range(e.n), key=lambda q: (-bid[q], -s.players[q].gem))
-        groups: dict[int, list[int]] = {}
-        for q in order:
-            if bid[q] >= 0:
-                groups.setdefault(bid[q], []).append(q)
-        first = True
-        for p in order:
-            if bid[p] < 0:
-                continue
-            if tavern:
-                if first and bid_won:  # the bid's winner chooses first
-                    yield from e.emit(p, "bid-won")
-                card = yield from e.choose_card(p, tavern, "pick", f"choose a card in {tname}", tid)
-                assert card is not None
-                tavern.remove(card)
-                s.resolving.append(card)
-                if not (picked_replaced and (yield from e.replace(p, "picked", card))):
-                    yield from e.take_card(p, card)
-                elif card in s.resolving:
-                    s.resolving.remove(card)
-                    s.discard.append(card)
-            first = False
-            bid_coin = s.players[p].slots[t]
-            if bid_coin is not None and coins[bid_coin].trading:
-                yield from e.coin_trade(p, bid_coin)
-        for tied in groups.values():
-            if len(tied) > 1:
-                trade_gems(e, tied)
-        s.discard.extend(tavern)
-        tavern.clear()
+    steps = e.rules.ruleset.tavern
+    for t in range(len(s.taverns)):
+        e.tavern, e.revealed = t, None
+        yield from run_steps(e, steps, TAVERN_STEP_FUNCTIONS)
+    e.revealed = None
     for pl in s.players:
         pl.hand.extend(c for c in pl.slots if c is not None)
         pl.hand.extend(pl.pouch)
         pl.slots = [None] * len(s.taverns)
         pl.pouch = []
+
+
+def late_bids(e: Engine, step: Step) -> Gen[None]:
+    """A player who bids from hand (param `bid_from_hand`) places a coin on the tavern once the
+    others' bids are revealed."""
+    s, t = e.s, e.tavern
+    coins = s.coins
+    for p, pl in enumerate(s.players):
+        if pl.slots[t] is None and pl.hand and e.param(p, "bid_from_hand") > 0:
+            options: dict[int, int] = {}
+            for c in sorted(pl.hand):
+                options.setdefault(coins[c].value, c)
+            shown = {q: coins[placed].value for q in range(e.n) if (placed := s.players[q].slots[t]) is not None}
+            value = yield from e.ask(p, "place-bid", sorted(options),
+                                     f"place a coin on {e.rules.tavern_ids[t]} (revealed: {shown})")
+            assert isinstance(value, int)
+            coin = min((c for c in pl.hand if coins[c].value == value), key=lambda c: coins[c].trading)
+            pl.hand.remove(coin)
+            pl.slots[t] = coin
+            trading = next((c for c in pl.hand if coins[c].trading and coins[c].value == value), None)
+            if trading is not None:
+                yield from _place_trading_coin(e, p, trading, [e.rules.tavern_ids[t], "hand"], pl.hand)
+
+
+def _bids(e: Engine) -> list[int]:
+    """The value each player bid on the tavern being resolved (-1: no bid), as revealed: a coin
+    transformed on it later does not change them (003 "Ties and Coin Transformation on a Resolving
+    Tavern")."""
+    if e.revealed is None:
+        coins = e.s.coins
+        e.revealed = [-1 if (slot := pl.slots[e.tavern]) is None else coins[slot].value for pl in e.s.players]
+    return e.revealed
+
+
+def bid_order(e: Engine) -> list[int]:
+    """The bidders of the tavern being resolved, highest bid first (ties: higher gem)."""
+    bid = _bids(e)
+    players = e.s.players
+    return sorted((q for q in range(e.n) if bid[q] >= 0), key=lambda q: (-bid[q], -players[q].gem))
+
+
+def picks(e: Engine, step: Step) -> Gen[None]:
+    """003 "Taverns Resolution": each bidder in bid order takes a card from a pick source they may
+    use (the tavern; a source of the top bidder, or of others by a param, when the top bidder did not
+    use it), then trades a trading coin bid here."""
+    s, t = e.s, e.tavern
+    coins = s.coins
+    tavern = s.taverns[t]
+    tid, tname = e.rules.tavern_ids[t], e.rules.tavern_names[t]
+    sources = e.rules.ruleset.pick_sources
+    simple = len(sources) == 1 and sources[0].zone == "tavern" and sources[0].who == "any"
+    picked_replaced = e.replaceable("picked")
+    bid_won = e.reacts("bid-won")
+    top_used: set[str] = set()
+    for i, p in enumerate(bid_order(e)):
+        top = i == 0
+        if simple:
+            usable: list[PickSource] = list(sources) if tavern else []
+        else:
+            usable = [src for src in sources if e.zone(src.zone) and _may_use(e, src, p, top, top_used)]
+        if usable:
+            if top and bid_won:  # the bid's winner chooses first
+                yield from e.emit(p, "bid-won")
+            if simple:
+                src = usable[0]
+                card = yield from e.choose_card(p, tavern, "pick", f"choose a card in {tname}", tid)
+            else:
+                src, card = yield from _choose_pick(e, p, usable, tid, tname)
+            assert card is not None
+            if top:
+                top_used.add(src.id)
+            zone = e.zone(src.zone)
+            zone.remove(card)
+            s.resolving.append(card)
+            if src.zone == "tavern" and picked_replaced and (yield from e.replace(p, "picked", card)):
+                if card in s.resolving:
+                    s.resolving.remove(card)
+                    s.discard.append(card)
+            else:
+                yield from e.take_card(p, card)
+            if top and src.discard and (not src.discard_players or e.n in src.discard_players):
+                for gone in (yield from e.choose_cards(p, list(tavern), src.discard, f"discard from {tname}")):
+                    tavern.remove(gone)
+                    s.discard.append(gone)
+        bid_coin = s.players[p].slots[t]
+        if bid_coin is not None and coins[bid_coin].trading:
+            yield from e.coin_trade(p, bid_coin)
+
+
+def _may_use(e: Engine, src: PickSource, p: int, top: bool, top_used: set[str]) -> bool:
+    if src.who == "any" or top:
+        return True
+    return src.also is not None and src.id not in top_used and e.param(p, src.also) > 0
+
+
+def _choose_pick(e: Engine, p: int, usable: list[PickSource], tid: str, tname: str) -> Gen[tuple[PickSource, int]]:
+    """Ask p for a card of any source they may use (copies of one card at one place are one option)."""
+    first: dict[Option, tuple[PickSource, int]] = {}
+    for src in usable:
+        at = tid if src.zone == "tavern" else src.zone
+        for c in e.zone(src.zone):
+            first.setdefault(card_choice(e.s.cards[c], at), (src, c))
+    names = ", ".join(tname if src.zone == "tavern" else (src.name or src.zone) for src in usable)
+    answer = yield from e.ask(p, "pick", list(first), f"choose a card ({names})")
+    return first[answer]
+
+
+def gem_trades(e: Engine, step: Step) -> Gen[None]:
+    """003 "Trading Gems": players tied on a bid of the tavern trade gems."""
+    yield from ()
+    bid = _bids(e)
+    groups: dict[int, list[int]] = {}
+    for q in bid_order(e):
+        groups.setdefault(bid[q], []).append(q)
+    for tied in groups.values():
+        if len(tied) > 1:
+            trade_gems(e, tied)
+
+
+def clear(e: Engine, step: Step) -> Gen[None]:
+    """Every card of `zone` goes to `into` (cards left in a tavern, the Camp at an age's end)."""
+    yield from ()
+    assert step.zone is not None and step.into is not None
+    zone, into = e.zone(step.zone), e.zone(step.into)
+    into.extend(zone)
+    zone.clear()
+
+
+def refill(e: Engine, step: Step) -> Gen[None]:
+    """002 "Management during the game": `zone` is refilled to `count` face-up cards from the current
+    age's deck of `deck` (as many as it still holds)."""
+    yield from ()
+    assert step.zone is not None and step.deck is not None
+    zone, deck = e.zone(step.zone), e.s.zones.get(deck_key(step.deck, e.s.age), [])
+    while len(zone) < step.count and deck:
+        zone.append(deck.pop())
+
+
+def place_held(e: Engine, step: Step) -> Gen[None]:
+    """002 "Mercenary cards": in the step's order, each player places every card of `kind` from their
+    command zone into one of its columns, choosing the order; a hero a placement recruits is recruited
+    before the next. For the rest of the age's end a card of that kind enters the army at once."""
+    assert step.kind is not None
+    kind = step.kind
+    if kind not in e.s.at_once:
+        e.s.at_once.append(kind)
+    for p in (yield from step_order(e, step)):
+        while True:
+            held = [c for c in e.s.players[p].command if e.defs[c].kind == kind]
+            if not held:
+                break
+            card = yield from e.choose_card(p, held, "card", f"choose the next {kind} to place", "command")
+            assert card is not None
+            d = e.defs[card]
+            dest = yield from e.choose_column(p, card, tuple(d.column_ranks))
+            yield from e.place(p, card, dest)
+
+
+def step_order(e: Engine, step: Step) -> Gen[list[int]]:
+    """The players of a step in its order (`Order`): by gem, or most cards of a kind in the command
+    zone first (ties: higher gem), the first of them choosing to go first or last."""
+    order = step.order
+    if order.by == "gem":
+        return e.player_order()
+    players = e.s.players
+    held = [sum(1 for c in players[q].command if e.defs[c].kind == order.kind) for q in range(e.n)]
+    ranked = sorted((q for q in range(e.n) if held[q] > 0), key=lambda q: (-held[q], -players[q].gem))
+    if order.leader_chooses and len(ranked) > 1:
+        leader = ranked[0]
+        answer = yield from e.ask(leader, "order", ["first", "last"], f"place your {order.kind} cards first or last?")
+        if answer == "last":
+            ranked = ranked[1:] + [leader]
+    return ranked
 
 
 def trade_gems(e: Engine, tied: list[int]) -> None:
@@ -217,24 +346,45 @@ def final_scoring(e: Engine) -> Gen[None]:
     e.scores = final_scores(e)
 
 
-STEP_FUNCTIONS: dict[str, Callable[[Engine], Gen[None]]] = {
-    "enter-dwarves": enter_dwarves,
-    "bids": bids,
-    "resolve-taverns": resolve_taverns,
-    "troop-evaluation": troop_evaluation,
-    "final-scoring": final_scoring,
+StepFunction = Callable[[Engine, Step], Gen[None]]
+
+
+def _plain(f: Callable[[Engine], Gen[None]]) -> StepFunction:
+    def run(e: Engine, step: Step) -> Gen[None]:
+        return f(e)
+    run.__doc__ = f.__doc__
+    return run
+
+
+STEP_FUNCTIONS: dict[str, StepFunction] = {
+    "enter-dwarves": _plain(enter_dwarves),
+    "bids": _plain(bids),
+    "resolve-taverns": _plain(resolve_taverns),
+    "troop-evaluation": _plain(troop_evaluation),
+    "final-scoring": _plain(final_scoring),
+    "refill": refill,
+    "clear": clear,
+    "place-held": place_held,
+}
+TAVERN_STEP_FUNCTIONS: dict[str, StepFunction] = {
+    "late-bids": late_bids,
+    "picks": picks,
+    "gem-trades": gem_trades,
+    "clear": clear,
 }
 assert set(STEP_FUNCTIONS) == set(STEPS), "runtime steps and their declarations differ"
+assert set(TAVERN_STEP_FUNCTIONS) == set(TAVERN_STEPS), "tavern steps and their declarations differ"
 
 
-def run_steps(e: Engine, steps: Sequence[Step]) -> Gen[None]:
+def run_steps(e: Engine, steps: Sequence[Step], functions: dict[str, StepFunction] = STEP_FUNCTIONS) -> Gen[None]:
     for step in steps:
         if step.ages is not None and e.s.age not in step.ages:
             continue
         if step.do is not None:
-            yield from STEP_FUNCTIONS[step.do](e)
+            yield from functions[step.do](e, step)
         elif step.window is not None:
-            yield from e.window(step.window)
+            order = None if step.order.by == "gem" else (yield from step_order(e, step))
+            yield from e.window(step.window, order)
 
 
 @dataclass(frozen=True)
@@ -272,6 +422,7 @@ def play(e: Engine, start: FlowPoint | None = None) -> Gen[None]:
         if e.saving:
             e.saved = Snapshot(FlowPoint(index, e.s.turn, age_end=True), e)
         yield from run_steps(e, rs.age_end)
+        e.s.at_once.clear()
     if e.scores is None:
         e.scores = final_scores(e)
     e.s.finished = True

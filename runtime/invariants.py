@@ -12,7 +12,8 @@ def card_zones(e: Engine) -> dict[str, list[int]]:
     zones: dict[str, list[int]] = {f"deck:{age}": deck for age, deck in s.decks.items()}
     zones.update({f"tavern:{t}": tavern for t, tavern in enumerate(s.taverns)})
     zones.update(discard=s.discard, heroes=s.heroes, distinctions=s.distinctions, supply=s.supply, box=s.box,
-                 resolving=s.resolving, camp=s.camp)
+                 resolving=s.resolving)
+    zones.update({f"zone:{z}": cards for z, cards in s.zones.items()})
     for card, marks in s.marks.items():
         if marks.get("captured"):
             zones[f"captured:{card}"] = marks["captured"]

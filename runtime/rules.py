@@ -29,6 +29,8 @@ class Rules:
         self.special_coins: dict[str, SpecialCoin] = {c.id: c for c in ruleset.special_coins}
         self.special_gems: dict[int, SpecialGem] = {g.value: g for g in ruleset.special_gems}
         self.decks = ruleset.decks
+        self.dwarf_kinds = frozenset(ruleset.dwarf_kinds)
+        self.zone_ids = frozenset(z.id for z in ruleset.zones)
         self.modifier_cards = frozenset(cid for cid, d in self.cards.items() if d.mods)
         self.owner_events = frozenset(e for d in self.cards.values() for e in d.whenever)
         self.owner_replacements = frozenset(e for d in self.cards.values() for e in d.instead_any)

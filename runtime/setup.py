@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .rules import Rules
-from .state import BASIC, SPECIAL, TREASURE, Coin
+from .state import BASIC, SPECIAL, TREASURE, Coin, deck_key
 
 
 class SetupPlan:
@@ -39,6 +39,18 @@ class SetupPlan:
                 if n >= entry.min_players:
                     deck.extend(card(entry.card) for _ in range(entry.count))
             self.decks[age] = tuple(deck)
+        self.zones: dict[str, tuple[int, ...]] = {}  # the rules' zones, with a zone's deck per age (shuffled apart)
+        for zone in rules.ruleset.zones:
+            if not zone.per_age:
+                self.zones[zone.id] = ()
+                continue
+            for age in rules.ages:
+                deck = []
+                for entry in rules.ruleset.zone_decks.get(zone.id, {}).get(age, ()):
+                    in_decks.add(entry.card)
+                    if n >= entry.min_players:
+                        deck.extend(card(entry.card) for _ in range(entry.count))
+                self.zones[deck_key(zone.id, age)] = tuple(deck)
         zones: dict[str, list[int]] = {"hero": [], "distinction": [], "supply": []}
         for cid, d in rules.cards.items():
             if cid not in in_decks:

@@ -52,7 +52,7 @@ class State:
     supply: list[int] = field(default_factory=list)                # cards effects hand out by id
     box: list[int] = field(default_factory=list)                   # cards out of the game
     resolving: list[int] = field(default_factory=list)             # cards taken or drawn, not yet placed
-    camp: list[int] = field(default_factory=list)                  # cards any bidder may take instead
+    zones: dict[str, list[int]] = field(default_factory=dict)      # the rules' zones; a zone's deck of age A is `zone@A`
     marks: dict[int, dict[str, Any]] = field(default_factory=dict)  # card -> tokens, notch, class, used, captured
     treasure: dict[int, list[int]] = field(default_factory=dict)   # value -> coin ids
     coin_box: list[int] = field(default_factory=list)
@@ -62,13 +62,20 @@ class State:
     age: int = 0
     turn: int = 0
     finished: bool = False
+    at_once: list[str] = field(default_factory=list)               # kinds placed in the army at once (an age end's placing)
 
     def copy(self) -> State:
         """An independent copy (coins are immutable and shared)."""
         return State(
             list(self.cards), list(self.coins), {a: list(d) for a, d in self.decks.items()},
             [list(t) for t in self.taverns], list(self.discard), list(self.heroes), list(self.distinctions),
-            list(self.supply), list(self.box), list(self.resolving), list(self.camp),
+            list(self.supply), list(self.box), list(self.resolving), {z: list(c) for z, c in self.zones.items()},
             {c: {k: list(v) if isinstance(v, list) else v for k, v in m.items()} for c, m in self.marks.items()},
             {v: list(cs) for v, cs in self.treasure.items()}, list(self.coin_box), dict(self.special_coins),
-            list(self.special_gems), [p.copy() for p in self.players], self.age, self.turn, self.finished)
+            list(self.special_gems), [p.copy() for p in self.players], self.age, self.turn, self.finished,
+            list(self.at_once))
+
+
+def deck_key(zone: str, age: int) -> str:
+    """The state's key of a zone's deck for one age."""
+    return f"{zone}@{age}"

@@ -248,7 +248,7 @@ def test_schema_unknown_key_with_hint_and_wrong_type(capsys, tmp_path):
     failed(code, out, err, 3)
     expect(err, v, 4, 5, "unknown key `efects`", "did you mean `effects`?")
     expect(err, v, 6, 13, "expected integer, got string `seven`")
-    expect(err, v, 8, 12, "expected integer or list, got number `2.0`")
+    expect(err, v, 8, 12, "expected integer or list or mapping, got number `2.0`")
 
 
 def test_schema_id_with_a_line_break_is_refused(capsys, tmp_path):

@@ -9,7 +9,7 @@ from nidavellir.compiler.check import Names, check_effect
 from nidavellir.compiler.dsl import parse_effect
 from nidavellir.interface.events import EVENTS, window_spec
 
-WINDOWS = ("dwarves-entered", "turn-end", "age-end", "game-end")
+WINDOWS = ("dwarves-entered", "turn-end", "age-end", "game-end", "final-discards")
 NAMES = Names(
     classes={"warrior", "hunter", "miner", "blacksmith", "explorer"},
     events={**EVENTS, **{w: window_spec(w) for w in WINDOWS}},
@@ -21,6 +21,7 @@ NAMES = Names(
     ages={1, 2},
     kinds={"dwarf", "hero", "royal-offering", "distinction", "artifact", "mercenary", "animal", "god", "giant",
            "valkyrie"},
+    zones={"camp": True, "camp-discard": False},
 )
 
 PATTERNS = {
@@ -34,16 +35,15 @@ PATTERNS = {
     # on-gain effects
     "khrad": "when recruited: transform lowest coin by 10",
     "vidofnir trading": "when taken if trading_in_pouch: transform each coin in pouch by 5",
-    "vidofnir plain": "when taken if not trading_in_pouch: transform chosen coin in pouch by 2; "
-                      "transform other coin in pouch by 3",
+    "vidofnir plain": "when taken if not trading_in_pouch: transform coins in pouch by 2, 3 in chosen order",
     "hrungnir": "when taken: transform each coin by 2",
     "jarnglofi": "when taken: discard trading coin",
-    "hofud": "when taken: each other player discard chosen 1 last dwarf of column warrior",
+    "hofud": "when taken: each other player discard chosen 1 non-hero in column warrior",
     # choices
     "andumia": "when recruited: take chosen 1 card from discard",
     "holda": "when recruited: take chosen 1 card from camp",
     "brisingamens": "when taken: take chosen 2 card from discard",
-    "brisingamens end": "when game-end: discard chosen 1 last dwarf of any columns",
+    "brisingamens end": "when final-discards: discard chosen 1 dwarf in army",
     "mjollnir choose": "when game-end: choose class",
     "mjollnir score": "score 2 * ranks(chosen_class)",
     "frigg": "may once per game instead of any picked: place subject under current deck; look at 3 from current deck, take 1, rest under deck in chosen order",

@@ -68,7 +68,7 @@ def test_game_events_may_only_name_events_the_runtime_fires(capsys, tmp_path):
     line, col = find(v, "enlisted")
     expect(err, v, line, col, "`enlisted` is not an event the runtime fires",
            "events the runtime fires: taken, recruited, won, unclaimed, covered, discarded, picked, bid-won, "
-           "coin-bettered, coin-traded, captured")
+           "coin-bettered, coin-traded, captured, joined")
 
 
 def test_an_event_the_rules_do_not_list_says_how_to_list_it(capsys, tmp_path):

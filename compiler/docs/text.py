@@ -76,6 +76,10 @@ class Context:
     params: dict[str, int]
     coins: dict[str, str] = field(default_factory=dict)  # special coin id -> rules-data name
     renamed: dict[str, str] = field(default_factory=dict)  # card id -> the variant layer that renamed it
+    zones: dict[str, str] = field(default_factory=dict)    # zone id -> rules-data name
+
+    def zone(self, zid: str) -> str:
+        return self.zones.get(zid, zid)
 
     def cls(self, cid: str | None) -> str:
         if cid is None:
@@ -98,7 +102,8 @@ def context_of(data: JsonDict, cat: Catalog) -> Context:
     """A Context from compiled RULES data."""
     return Context(cat, {c["id"]: c.get("name", c["id"]) for c in data["classes"]},
                    {cid: c["name"] for cid, c in data["cards"].items()}, dict(data["params"]),
-                   {c["id"]: c.get("name", c["id"]) for c in data["game"]["coins"].get("special", [])})
+                   {c["id"]: c.get("name", c["id"]) for c in data["game"]["coins"].get("special", [])},
+                   zones={z["id"]: z.get("name", z["id"]) for z in data["game"].get("zones", [])})
 
 
 # -- expressions -------------------------------------------------------------------------------
@@ -165,6 +170,8 @@ def _call_text(node: ir.Call, cx: Context) -> str:
 
 def _set_text(prefix: str, s: ir.CardSet, cx: Context, **kw: Any) -> str:
     mode = "only" if s.only else "other" if s.other else "any"
+    if s.mode == "all":
+        mode = "all." + mode
     kind = cx.cat.t(f"set.kind.{s.kind}")
     return cx.cat.t(f"{prefix}.{mode}", kind=kind, cls=cx.cls(s.only) if s.only else "", **kw)
 
@@ -202,6 +209,9 @@ def action_text(a: ir.Action, cx: Context) -> str:
     match a:
         case ir.Transform():
             return t("act.transform", amount=e(a.amount), coin=_coin_text(a.coins, cx))
+        case ir.TransformSpread():
+            return t("act.transform_spread", amounts=cx.join([e(x) for x in a.amounts]),
+                     coins=t("coins.pouch" if a.pouch else "coins.all"))
         case ir.Exchange():
             name = t(f"coin.name.{a.coin}", default=cx.coins.get(a.coin, a.coin))
             return t("act.exchange", coin=_coin_text(a.coins, cx), new=name)
@@ -220,7 +230,7 @@ def action_text(a: ir.Action, cx: Context) -> str:
         case ir.Look():
             return t(f"act.look.{a.rest}", n=e(a.count), deck=_deck_text(a.deck, cx), take=e(a.take))
         case ir.TakeFrom():
-            return t("act.take_from", n=e(a.count), zone=t(f"zone.{a.zone}"))
+            return t("act.take_from", n=e(a.count), zone=t(f"zone.{a.zone}", default=cx.zone(a.zone)))
         case ir.RecruitHero():
             return t("act.recruit" if a.counted else "act.recruit_uncounted")
         case ir.ReturnHero():

@@ -54,6 +54,8 @@ EVENTS: dict[str, EventSpec] = {e.name: e for e in (
           WHENEVER, subject=False, amount=True),
     _spec("coin-traded", "a player traded coins", WHENEVER, subject=False),
     _spec("captured", "a card captured another (the capturing card's event)", WHEN, WHENEVER),
+    _spec("joined", "a card joins a player's army from outside it (taken, recruited, enlisted or placed "
+                    "by an effect; not a move within the army)", WHEN, WHENEVER),
 )}
 
 
@@ -62,13 +64,46 @@ def window_spec(name: str) -> EventSpec:
     return EventSpec(name, f"the flow window `{name}`", frozenset({WHEN, WHENEVER}), subject=False)
 
 
-# The steps the runtime implements, named by the flow data's `do:`.
+# The steps the runtime implements, named by the flow data's `do:` (`turn` and `age_end` parts).
 STEPS: dict[str, str] = {
     "enter-dwarves": "cards of the current age's deck are put face up in each tavern",
     "bids": "each player bids one coin on each tavern",
-    "resolve-taverns": "the taverns are resolved in order: players take cards in bid order, then gems are traded",
+    "resolve-taverns": "the taverns are resolved in order, each by the steps of `flow.tavern`",
     "troop-evaluation": "the distinctions are awarded to the strict majority of each class",
     "final-scoring": "the Final Bravery Value of every player is counted",
+    "refill": "`zone` is refilled to `count` face-up cards from the current age's deck of `deck`",
+    "clear": "every card of `zone` goes to `into`",
+    "place-held": "in the step's player order, each player places every card of `kind` from their command "
+                  "zone into one of its columns, in the order they choose; a hero a placement recruits "
+                  "comes before the next placement",
+}
+
+# The steps of one tavern's resolution (`flow.tavern`); `tavern` there names the tavern resolving.
+TAVERN_STEPS: dict[str, str] = {
+    "late-bids": "players who bid from their hand place a coin on the tavern, the others' bids revealed",
+    "picks": "each bidder in bid order takes a card from a pick source they may use, then trades a "
+             "trading coin bid here",
+    "gem-trades": "players tied on a bid trade gems",
+    "clear": "every card of `zone` goes to `into`",
+}
+
+# Who may use a pick source (`who:`).
+PICK_WHO: dict[str, str] = {
+    "any": "every bidder, in bid order",
+    "top-bidder": "the top bidder only",
+}
+
+# Player orders of a step (`order.by`).
+ORDERS: dict[str, str] = {
+    "gem": "players by gem, highest first",
+    "most": "players holding cards of `kind` in their command zone, most first (ties: higher gem); the "
+            "first of them chooses to go first or last",
+}
+
+# Zones every rule set has; a layer declares the others under `game.zones`.
+BUILTIN_ZONES: dict[str, str] = {
+    "discard": "the discard pile",
+    "tavern": "the tavern being resolved (in `flow.tavern` and pick sources)",
 }
 
 # Steps that put cards from the current age's deck into play: a turn without one never ends its age.

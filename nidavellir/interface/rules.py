@@ -58,6 +58,7 @@ class CardDef:
     enters_column: str | None = None           # with enters == column
     enters_among: tuple[str, ...] = ()         # with enters == chosen: the columns offered (all if empty)
     track: tuple[int, ...] = ()                # strength track: the value of each notch
+    column_ranks: Mapping[str, tuple[int, ...]] = field(default_factory=_empty)  # column -> its ranks there
     params: Mapping[str, int] = field(default_factory=_empty)
     when: Mapping[str, tuple[Trigger, ...]] = field(default_factory=_empty)           # events of this card
     whenever: Mapping[str, tuple[Trigger, ...]] = field(default_factory=_empty)       # events of any card of its owner
@@ -77,6 +78,13 @@ class CardDef:
         object.__setattr__(self, "nranks", len(self.ranks))
         object.__setattr__(self, "rank_points", sum(self.ranks))
         object.__setattr__(self, "zero_ranks", self.ranks.count(0))
+
+    def ranks_in(self, column: str | None) -> tuple[int, ...]:
+        """The card's ranks while it stands in `column` (a card with `column_ranks` has ranks only in
+        the columns it names: a mercenary's two sides)."""
+        if not self.column_ranks:
+            return self.ranks
+        return self.column_ranks.get(column or "", ())
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,13 +124,57 @@ class SpecialGem:
 
 
 @dataclass(frozen=True, slots=True)
+class Order:
+    """The player order of a step: `gem` (highest first), or `most` — the players holding cards of
+    `kind` in their command zone, most first (ties by higher gem, no gem trade), the first of them
+    choosing to go first or last (`leader_chooses`)."""
+    by: str = "gem"
+    kind: str | None = None
+    leader_chooses: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Step:
-    """One step of the flow: a runtime step (`do`) or a timing window (`window`)."""
+    """One step of the flow: a runtime step (`do`) or a timing window (`window`), with the operands
+    some steps take (a zone to refill from a deck to `count` cards, to clear `into` another, a kind
+    of card to place from the command zone) and the order players take it in."""
     id: str
     do: str | None = None
     window: str | None = None
     ages: tuple[int, ...] | None = None        # None: every age
     source: str = ""
+    zone: str | None = None
+    deck: str | None = None                    # refill: the zone whose current-age deck feeds `zone`
+    into: str | None = None
+    count: int = 0
+    kind: str | None = None
+    order: Order = Order()
+
+
+@dataclass(frozen=True, slots=True)
+class Zone:
+    """A shared zone the rules data declares (the Camp, the camp discard, …). A zone with decks
+    holds one deck per age (`decks:` entries naming it), shuffled apart; `explored`: effects may
+    look into it."""
+    id: str
+    name: str
+    per_age: bool = False
+    explored: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class PickSource:
+    """A zone a player may take a card from on their pick while a tavern resolves (`tavern`: the
+    tavern being resolved). `who`: `any` bidder, or the `top-bidder` only; `also`: a param that lets
+    any other player with it above 0 use the source when the top bidder did not. A top bidder who
+    uses it also discards `discard` cards of their choice from the tavern, with `discard_players`."""
+    id: str
+    zone: str
+    name: str = ""
+    who: str = "any"
+    also: str | None = None
+    discard: int = 0
+    discard_players: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,3 +227,9 @@ class RuleSet:
     warnings: tuple[str, ...] = ()                       # formatted compiler warnings
     flow_source: str = ""                                # file:line:col of the flow's turn
     kinds: Mapping[str, str] = field(default_factory=_empty)                     # kind -> where its cards enter
+    dwarf_kinds: tuple[str, ...] = ("dwarf",)            # kinds whose army cards are dwarf cards (discards)
+    score_parts: Mapping[str, str] = field(default_factory=_empty)  # kind -> breakdown part (else `heroes`)
+    zones: tuple[Zone, ...] = ()
+    zone_decks: Mapping[str, Mapping[int, tuple[DeckEntry, ...]]] = field(default_factory=_empty)
+    tavern: tuple[Step, ...] = ()                        # the steps of one tavern's resolution
+    pick_sources: tuple[PickSource, ...] = ()

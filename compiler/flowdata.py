@@ -1,0 +1,199 @@
+"""The game's structure as data: zones and their decks, the flow's steps with their operands and
+player orders, the pick sources of a tavern's resolution. Checked against what the runtime
+implements (nidavellir.interface.events) and compiled to the rule set's tables."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from nidavellir.errors import suggest
+from nidavellir.interface.events import BUILTIN_ZONES, ORDERS, PICK_WHO, STEPS, TAVERN_STEPS
+
+from .diagnostics import Diagnostics, Location
+from .emit import Ctor
+from .layers import Merged, Origin
+
+FLOW_PARTS = ("turn", "age_end", "tavern")
+
+# The operands each step takes (besides id, do/window, ages, order); any other is refused.
+OPERANDS: dict[str, tuple[str, ...]] = {"refill": ("zone", "deck", "count"), "clear": ("zone", "into"),
+                                        "place-held": ("kind",)}
+REQUIRED: dict[str, tuple[str, ...]] = {"refill": ("zone", "deck", "count"), "clear": ("zone", "into"),
+                                        "place-held": ("kind",)}
+ALL_OPERANDS = ("zone", "deck", "into", "count", "kind")
+
+# What a rule set that says nothing of them gets: the base game's tavern resolution (003 "Taverns
+# Resolution") and its one pick source, the tavern.
+DEFAULT_TAVERN = [{"id": "late-bids", "do": "late-bids"}, {"id": "picks", "do": "picks"},
+                  {"id": "gem-trades", "do": "gem-trades"},
+                  {"id": "leftovers", "do": "clear", "zone": "tavern", "into": "discard"}]
+DEFAULT_SOURCES = [{"id": "tavern", "zone": "tavern", "name": "the tavern"}]
+
+
+class FlowData:
+    """Checks and compiles the structure data of one merged rule set."""
+
+    def __init__(self, m: Merged, diags: Diagnostics, err: Callable[[Origin | None, str, str | None], None]):
+        self.m, self.diags, self.err = m, diags, err
+        g = m.game
+        flow = g.setdefault("flow", {})
+        if "tavern" not in flow:
+            flow["tavern"] = [dict(step) for step in DEFAULT_TAVERN]
+        if "pick_sources" not in g:
+            g["pick_sources"] = [dict(src) for src in DEFAULT_SOURCES]
+        self.zones: dict[str, dict[str, Any]] = {z["id"]: z for z in g.get("zones", [])}
+        self.kinds = set(g.get("kinds", {}))
+
+    def at(self, *path: str) -> Origin | None:
+        go = self.m.game_origin
+        for end in range(len(path), 0, -1):
+            origin = go.get(tuple(path[:end]))
+            if origin is not None:
+                return origin
+        return None
+
+    # -- checks ---------------------------------------------------------------------------------
+    def check(self, params: set[str]) -> None:
+        for zid in self.zones:
+            if zid in BUILTIN_ZONES:
+                self.err(self.at("zones", zid, "id"), f"a zone cannot be called `{zid}`: every rule set has "
+                                                       f"that zone ({BUILTIN_ZONES[zid]})", None)
+        flow = self.m.game.get("flow", {})
+        for part in FLOW_PARTS:
+            for step in flow.get(part, []):
+                self.step(part, step)
+        sources = self.m.game.get("pick_sources", [])
+        if not any(s.get("do") == "picks" for s in flow.get("tavern", [])):
+            self.diags.warning(self.at("flow", "tavern").loc if self.at("flow", "tavern") else self._nowhere(),
+                               "no step of a tavern's resolution lets players pick: no card is ever taken",
+                               "add `{id: picks, do: picks}` to `flow.tavern`")
+        for src in sources:
+            self.source(src, params)
+        for zone, decks in self.m.zone_decks.items():
+            where = self.m.zone_deck_origin.get((zone, (min(decks), None)))
+            if zone not in self.zones:
+                self.err(where, f"unknown zone `{zone}` for a deck", suggest(zone, self.zones) or
+                         "declare it under `game.zones` with `per_age: true`")
+            elif not self.zones[zone].get("per_age"):
+                self.err(where, f"zone `{zone}` has no decks", "declare it with `per_age: true`")
+            ages = set(self.m.game.get("ages", []))
+            for age, entries in decks.items():
+                if age not in ages:
+                    self.err(self.m.zone_deck_origin.get((zone, (age, None))), f"there is no age {age}", None)
+                for e in entries:
+                    if e["card"] not in self.m.cards:
+                        key = (e["card"], e.get("min_players", 0))
+                        self.err(self.m.zone_deck_origin.get((zone, (age, key))),
+                                 f"unknown card `{e['card']}` in the age {age} deck of `{zone}`",
+                                 suggest(e["card"], self.m.cards))
+
+    def _nowhere(self) -> Location:
+        return Location(self.m.sources[0].path if self.m.sources else "<rules>", 1, 1)
+
+    def zone_ref(self, name: str, where: Origin | None, tavern_ok: bool, what: str) -> None:
+        known = set(self.zones) | {"discard"} | ({"tavern"} if tavern_ok else set())
+        if name not in known:
+            hint = suggest(name, known) or ("`tavern` names the tavern being resolved only in `flow.tavern` "
+                                            "and pick sources" if name == "tavern" else
+                                            "zones: " + ", ".join(sorted(known)))
+            self.err(where, f"unknown zone `{name}` ({what})", hint)
+
+    def step(self, part: str, step: dict[str, Any]) -> None:
+        sid = step["id"]
+
+        def at(key: str) -> Origin | None:
+            return self.at("flow", part, sid, key)
+
+        do = step.get("do")
+        table = TAVERN_STEPS if part == "tavern" else STEPS
+        if do is not None and do not in table:
+            other = "a turn or age-end step" if part == "tavern" else "a step of `flow.tavern`"
+            elsewhere = (STEPS if part == "tavern" else TAVERN_STEPS)
+            hint = f"`{do}` is {other}" if do in elsewhere else suggest(do, table)
+            self.err(at("do"), f"unknown flow step `{do}`", hint or "steps: " + ", ".join(table))
+            return
+        allowed = OPERANDS.get(do or "", ())
+        for key in ALL_OPERANDS:
+            if key in step and key not in allowed:
+                what = f"a `{do}` step" if do else "a window"
+                self.err(at(key), f"`{key}` means nothing on {what}",
+                         f"`{key}` is an operand of: " + ", ".join(f"`{d}`" for d, ops in OPERANDS.items() if key in ops))
+        for key in REQUIRED.get(do or "", ()):
+            if key not in step:
+                self.err(at("id"), f"the `{do}` step `{sid}` needs `{key}`", STEPS.get(do or "") or TAVERN_STEPS.get(do or ""))
+        if "order" in step:
+            if part == "tavern":
+                self.err(at("order"), "a tavern's steps follow the bid order", "remove `order`")
+            elif do not in (None, "place-held"):
+                self.err(at("order"), f"a `{do}` step has no player order", "`order` applies to windows and place-held")
+            order = step["order"]
+            if isinstance(order, dict) and order["most"] not in self.kinds:
+                self.err(at("order"), f"unknown kind `{order['most']}`", suggest(order["most"], self.kinds))
+        tavern_ok = part == "tavern"
+        if "zone" in step:
+            self.zone_ref(step["zone"], at("zone"), tavern_ok, f"the `{do}` step `{sid}`")
+            if do == "refill" and step["zone"] in self.zones and self.zones[step["zone"]].get("per_age"):
+                self.err(at("zone"), f"`{step['zone']}` holds decks: refill a face-up zone from it", None)
+        if "into" in step:
+            self.zone_ref(step["into"], at("into"), tavern_ok, f"the `{do}` step `{sid}`")
+        if "deck" in step:
+            deck = step["deck"]
+            if deck not in self.zones:
+                self.err(at("deck"), f"unknown zone `{deck}`", suggest(deck, self.zones))
+            elif not self.zones[deck].get("per_age"):
+                self.err(at("deck"), f"zone `{deck}` holds no decks", "declare it with `per_age: true`")
+        if "kind" in step and step["kind"] not in self.kinds:
+            self.err(at("kind"), f"unknown kind `{step['kind']}`", suggest(step["kind"], self.kinds))
+
+    def source(self, src: dict[str, Any], params: set[str]) -> None:
+        def at(key: str) -> Origin | None:
+            return self.at("pick_sources", src["id"], key)
+
+        if "zone" not in src:
+            self.err(at("id"), f"pick source `{src['id']}` names no `zone`", "the tavern being resolved is `tavern`")
+        else:
+            self.zone_ref(src["zone"], at("zone"), True, f"pick source `{src['id']}`")
+        if src.get("also") is not None and src["also"] not in params:
+            self.err(at("also"), f"unknown param `{src['also']}`", suggest(src["also"], params))
+        if src.get("discard") and src.get("who", "any") != "top-bidder":
+            self.err(at("discard"), "only a source of the top bidder discards tavern cards", "set `who: top-bidder`")
+        assert src.get("who", "any") in PICK_WHO  # (the schema's enum)
+
+    # -- tables ----------------------------------------------------------------------------------
+    def steps(self, part: str) -> tuple[Ctor, ...]:
+        out = []
+        for s in self.m.game.get("flow", {}).get(part, []):
+            origin = self.at("flow", part, s["id"], "id")
+            kw: list[tuple[str, Any]] = [("id", s["id"])]
+            kw += [(k, s[k]) for k in ("do", "window") if k in s]
+            if "ages" in s:
+                kw.append(("ages", tuple(s["ages"])))
+            kw.append(("source", str(origin.loc) if origin else ""))
+            kw += [(k, s[k]) for k in ALL_OPERANDS if k in s]
+            order = s.get("order")
+            if isinstance(order, dict):
+                kw.append(("order", Ctor("Order", (("by", "most"), ("kind", order["most"]),
+                                                   ("leader_chooses", order.get("leader_chooses", True))))))
+            out.append(Ctor("Step", tuple(kw)))
+        return tuple(out)
+
+    def zone_tables(self) -> tuple[Ctor, ...]:
+        return tuple(Ctor("Zone", (("id", z["id"]), ("name", z.get("name", z["id"])),
+                                   ("per_age", z.get("per_age", False)), ("explored", z.get("explored", True))))
+                     for z in self.zones.values())
+
+    def zone_decks(self) -> dict[str, dict[int, tuple[Ctor, ...]]]:
+        return {zone: {age: tuple(Ctor("DeckEntry", (("card", e["card"]), ("count", e["count"]),
+                                                     ("min_players", e.get("min_players", 0))))
+                                  for e in entries) for age, entries in sorted(decks.items())}
+                for zone, decks in sorted(self.m.zone_decks.items())}
+
+    def sources(self) -> tuple[Ctor, ...]:
+        return tuple(Ctor("PickSource", (("id", s["id"]), ("zone", s.get("zone", "tavern")),
+                                         ("name", s.get("name", s["id"])), ("who", s.get("who", "any")),
+                                         ("also", s.get("also")), ("discard", s.get("discard", 0)),
+                                         ("discard_players", tuple(s.get("discard_players", ())))))
+                     for s in self.m.game.get("pick_sources", []))
+
+
+__all__ = ["FlowData", "FLOW_PARTS", "ORDERS"]
