@@ -51,12 +51,27 @@ def source_hash(specs: list[Spec]) -> str | None:
 # -- the shipped layers ---------------------------------------------------------------------------
 
 EXPANSIONS = ("thingvellir", "idavoll")
-# Rule sets committed under generated/: module name -> expansions.
-DEFAULT_SETS: dict[str, tuple[str, ...]] = {"rules_base": ()}
 
 
 def rules_dir() -> Path:
     return Path(str(resources.files("nidavellir.rules")))
+
+
+def written_expansions() -> tuple[str, ...]:
+    """The boxes whose rules are written (a folder under rules/), in their fixed order."""
+    return tuple(name for name in EXPANSIONS if (rules_dir() / name).is_dir())
+
+
+def _default_sets() -> dict[str, tuple[str, ...]]:
+    from itertools import combinations
+
+    boxes = written_expansions()
+    return {"rules_" + "_".join(combo or ("base",)): combo
+            for k in range(len(boxes) + 1) for combo in combinations(boxes, k)}
+
+
+# Rule sets committed under generated/, one per box combination: module name -> expansions.
+DEFAULT_SETS: dict[str, tuple[str, ...]] = _default_sets()
 
 
 def generated_dir() -> Path:

@@ -29,7 +29,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = 'd7cffabbf258859958261bef502aa3a658e73351d66f5747306546b062561447'
+CONTENT_HASH = '58d18608bdf9594cf0494670fce9211d01a05214d451f39bdc60e1c086df6851'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -53,9 +53,10 @@ def parser() -> argparse.ArgumentParser:
     check = sub.add_parser("check", help="validate rules data; errors as path:line:col",
                            description="Check rules layers (folders such as rules/base) and variant files: every "
                                        "error and warning located as path:line:col. With no PATH, checks "
-                                       "the shipped rules in each box combination and each shipped variant.")
+                                       "the shipped rules in each box combination and each shipped variant; "
+                                       "with --expansions, that combination only (PATHs are layered on it).")
     check.add_argument("paths", nargs="*", metavar="PATH")
-    rules_args(check, expansions=False)
+    rules_args(check)
     check.add_argument("--strict", action="store_true",
                        help="treat warnings (legal but likely wrong: unused params or events, decks that do not "
                             "fit the turns, a variant adding an id close to an existing one) as errors")

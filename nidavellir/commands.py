@@ -190,10 +190,16 @@ def check(args: argparse.Namespace) -> int:
     from itertools import combinations
 
     from nidavellir.compiler.build import EXPANSIONS, compile_specs, layer_specs, rules_dir
+    from nidavellir.compiler.sources import validate_expansions
 
     variants = [(Path(v), v, True) for v in args.variant]
     targets: list[tuple[str, list[Spec]]] = []
-    if not args.paths:
+    boxes = tuple(args.expansions)
+    validate_expansions(boxes)
+    if boxes and not args.paths:
+        targets.append((" + ".join(["rules/base", *(f"rules/{b}" for b in EXPANSIONS if b in boxes)]),
+                        layer_specs(boxes)))
+    elif not args.paths:
         written = [name for name in EXPANSIONS if (rules_dir() / name).is_dir()]
         for k in range(len(written) + 1):  # every box combination
             for boxes in combinations(written, k):
@@ -207,7 +213,7 @@ def check(args: argparse.Namespace) -> int:
         if _is_dir(p) and _is_base(p):
             specs = [(p, path, False)]
         else:  # a folder is a layer, anything else a variant file (load_layer reports a missing path)
-            specs = layer_specs() + [(p, path, not _is_dir(p))]
+            specs = layer_specs(boxes) + [(p, path, not _is_dir(p))]
         targets.append((path, specs))
     errors = warnings = 0
     for name, specs in targets:

@@ -87,16 +87,53 @@ def _card(e: Engine, item: Any) -> int:
 
 
 def run_without_choices(e: Engine, window: str) -> None:
-    """Apply a window's effects that need no decision; an effect that asks is skipped."""
+    """Apply a window's effects that need no decision; an effect that asks is skipped, except that a
+    class chosen when the points are counted is the class that scores the player most (DESIGN §8,
+    Mjöllnir)."""
     for p in e.player_order():
         for card in list(e.owned(p)):
             for handler in e.defs[card].when.get(window, ()):
                 gen = handler(e, p, card, Event(window))
                 try:
-                    next(gen)
+                    decision = next(gen)
                 except StopIteration:
                     continue
                 gen.close()
+                if decision.kind == "class" and decision.player == p:
+                    _best_class(e, p, card, window, [str(o) for o in decision.options])
+
+
+def _best_class(e: Engine, p: int, card: int, window: str, classes: list[str]) -> None:
+    """Run the handler answering each class in turn on the same state; keep the best for p's total."""
+    from .scoring import player_score
+
+    start_state, start_where = e.s.copy(), dict(e.where)
+    best: tuple[int, str] | None = None
+    for cls in classes:
+        e.s, e.where = start_state.copy(), dict(start_where)
+        e.reindex()
+        _answer_all(e, p, card, window, cls)
+        total = player_score(e, p)["total"]
+        if best is None or total > best[0]:
+            best = (total, cls)
+    e.s, e.where = start_state, start_where
+    e.reindex()
+    if best is not None:
+        _answer_all(e, p, card, window, best[1])
+
+
+def _answer_all(e: Engine, p: int, card: int, window: str, cls: str) -> None:
+    """Run the card's handlers of `window`, answering its class decisions with `cls` (any other
+    decision ends it)."""
+    for handler in e.defs[card].when.get(window, ()):
+        gen = handler(e, p, card, Event(window))
+        try:
+            decision = next(gen)
+            while decision.kind == "class" and cls in decision.options:
+                decision = gen.send(cls)
+            gen.close()
+        except StopIteration:
+            pass
 
 
 def position_of(e: Engine) -> dict[str, Any]:

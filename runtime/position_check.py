@@ -132,7 +132,19 @@ class _Checker:
                     self.add(f"unknown army column `{clip(cls)}`", at + ("army", cls),
                              suggest(cls, self.rules.classes) or "columns: " + ", ".join(self.rules.classes), key=True)
                 self.card_list(cards, at + ("army", cls))
+                self.columns(cls, cards, at + ("army", cls))
         self.card_list(pl.get("command_zone"), at + ("command_zone",))
+
+    def columns(self, cls: str, cards: Any, path: JsonPath) -> None:
+        """A card with ranks by column (a mercenary) stands only in one of the columns it names."""
+        if not isinstance(cards, list):
+            return
+        for j, item in enumerate(cards):
+            ref = card_ref(item)
+            d = self.rules.cards.get(ref[0]) if ref is not None else None
+            if d is not None and d.column_ranks and cls not in d.column_ranks:
+                self.add(f"`{clip(d.id)}` cannot stand in the {cls} column", path + (j,),
+                         "its columns: " + ", ".join(d.column_ranks))
 
     def name(self, name: str, path: JsonPath, i: int) -> None:
         if not name.strip():

@@ -20,28 +20,33 @@ class Scores(TypedDict):
 
 
 def player_score(e: Engine, p: int) -> PlayerScore:
+    """Class formulas, then what command-zone cards score (in `heroes`, or the part their kind names:
+    `artifacts` with Thingvellir, DESIGN §8), then coins with the special gem's bonus."""
     pl = e.s.players[p]
     breakdown: dict[str, int] = {}
     for cls in e.rules.classes:
         breakdown[cls] = int(e.rules.class_score[cls](e, p, cls))
-    heroes = 0
+    parts = e.rules.ruleset.score_parts
+    breakdown["heroes"] = 0
+    for part in parts.values():
+        breakdown[part] = 0
     seen_once: set[str] = set()
     for card in pl.command:
         d = e.defs[card]
-        heroes += d.points
+        part = parts.get(d.kind, "heroes")
+        breakdown[part] += d.points
         if d.score is not None:
             if d.score_once:
                 if d.id in seen_once:
                     continue
                 seen_once.add(d.id)
-            heroes += d.score(e, p, card)
-    for cls in e.rules.classes:  # once-per-set scores of army cards go with the heroes
+            breakdown[part] += d.score(e, p, card)
+    for cls in e.rules.classes:  # once-per-set scores of army cards go with the command zone's
         for card in pl.army.get(cls, ()):
             d = e.defs[card]
             if d.score is not None and d.score_once and d.id not in seen_once:
                 seen_once.add(d.id)
-                heroes += d.score(e, p, card)
-    breakdown["heroes"] = heroes
+                breakdown[parts.get(d.kind, "heroes")] += d.score(e, p, card)
     gem = e.rules.special_gems.get(pl.gem)
     gem_bonus = gem.points if gem is not None else 0
     breakdown["coins"] = e.coins_total(p) + gem_bonus

@@ -13,6 +13,7 @@ from nidavellir.runtime.rules import Rules
 from nidavellir.runtime.state import BASIC, TREASURE, Coin
 
 BASE = load_rules()
+THINGVELLIR = load_rules(("thingvellir",))
 
 
 class Unscripted(AssertionError):
@@ -30,7 +31,8 @@ def new_engine(players: int = 3, seed: int = 0, rules: Rules | None = None, age:
 def pull(e: Engine, cid: str) -> int:
     """An instance of card `cid` taken from wherever it waits (decks, taverns, heroes, supply)."""
     s = e.s
-    for zone in list(s.decks.values()) + s.taverns + [s.heroes, s.distinctions, s.supply, s.discard]:
+    for zone in list(s.decks.values()) + s.taverns + [s.heroes, s.distinctions, s.supply, s.discard] \
+            + list(s.zones.values()):
         for c in zone:
             if s.cards[c] == cid:
                 zone.remove(c)
