@@ -64,7 +64,8 @@ class FlowData:
                 self.step(part, step)
         sources = self.m.game.get("pick_sources", [])
         if not any(s.get("do") == "picks" for s in flow.get("tavern", [])):
-            self.diags.warning(self.at("flow", "tavern").loc if self.at("flow", "tavern") else self._nowhere(),
+            where = self.at("flow", "tavern")
+            self.diags.warning(where.loc if where else self._nowhere(),
                                "no step of a tavern's resolution lets players pick: no card is ever taken",
                                "add `{id: picks, do: picks}` to `flow.tavern`")
         for src in sources:

@@ -220,7 +220,8 @@ def _new_id_checked(m: Merged, layer: Layer, card: JsonDict, origin: Origin, dia
     cid = card["id"]
     if cid in m.cards or layer is m.layers[0]:
         return True
-    hint = suggest(cid, m.cards)
+    earlier = [c for c in m.cards if m.card_layers.get(c, [layer.id])[0] != layer.id]  # (not this layer's own)
+    hint = suggest(cid, earlier)
     if "kind" not in card:
         diags.error(origin.at("id").loc, f"unknown card `{cid}`: no earlier layer defines it",
                     hint or "a new card needs a `kind`; to change a card, give the id of one that exists")
@@ -325,12 +326,13 @@ def _merge_by_id(old: list[JsonDict], new: list[JsonDict], origin: Origin, key_p
     _unique_ids(new, origin, key_path, diags)
     result = [dict(v) for v in old]
     index = {v["id"]: i for i, v in enumerate(result)}
+    earlier = list(index)
     for i, item in enumerate(new):
         if item["id"] in index:
             result[index[item["id"]]].update(item)
         else:
             if variant:
-                _warn_new_id(item["id"], list(index), origin.at(i), key_path, diags)
+                _warn_new_id(item["id"], earlier, origin.at(i), key_path, diags)
             index[item["id"]] = len(result)
             result.append(dict(item))
         for k in item:
@@ -342,6 +344,7 @@ def _merge_steps(old: list[JsonDict], new: list[JsonDict], origin: Origin, key_p
                  origins: GameOrigins, diags: Diagnostics, variant: bool = False) -> list[JsonDict]:
     _unique_ids(new, origin, key_path, diags)
     steps = [dict(s) for s in old]
+    earlier = [s["id"] for s in old]
     for i, step in enumerate(new):
         ids = [s["id"] for s in steps]
         here = origin.at(i)
@@ -357,7 +360,7 @@ def _merge_steps(old: list[JsonDict], new: list[JsonDict], origin: Origin, key_p
         anchor = step.get("before") or step.get("after")
         clean = {k: v for k, v in step.items() if k not in ("before", "after")}
         if variant and step["id"] not in ids:
-            _warn_new_id(step["id"], ids, here, key_path, diags)
+            _warn_new_id(step["id"], earlier, here, key_path, diags)
         if step["id"] in ids:
             steps[ids.index(step["id"])].update(clean)
         elif anchor is None:

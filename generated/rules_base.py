@@ -29,7 +29,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '58d18608bdf9594cf0494670fce9211d01a05214d451f39bdc60e1c086df6851'
+CONTENT_HASH = 'de35fedec88ae9da88ffce72cb40fec74321d745508241835c53623d000116e9'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -33,7 +33,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '84eae4212ae31ea85afd338cd658961102a0de0e8e3fd089d8c7d6deb9068413'
+CONTENT_HASH = 'cc18d4f68e18b21af9b7aa0228c0f68ebc6a6d3b3e3a67d502fd6ed58414cb7e'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -291,13 +291,15 @@ class CardActions(EngineCore):
         s.taverns[ta][s.taverns[ta].index(ca)], s.taverns[tb][s.taverns[tb].index(cb)] = cb, ca
 
     # -- discarding ----------------------------------------------------------------------------
-    def choose_cards(self, p: int, cards: list[int], count: int, purpose: str) -> Gen[list[int]]:
+    def choose_cards(self, p: int, cards: list[int], count: int, purpose: str, at: str | None = None) -> Gen[list[int]]:
+        """Ask p for `count` of `cards` one by one (fewer if there are fewer); they lie in p's army or
+        command zone, or at `at`."""
         chosen: list[int] = []
         for i in range(min(count, len(cards))):
             options: dict[Option, int] = {}
             for c in cards:
                 if c not in chosen:
-                    options.setdefault(card_choice(self.s.cards[c], self.column_of(c) or "command"), c)
+                    options.setdefault(card_choice(self.s.cards[c], at or self.column_of(c) or "command"), c)
             answer = yield from self.ask(p, "card", list(options), f"choose a card to {purpose} ({i + 1} of {count})")
             chosen.append(options[answer])
         return chosen

@@ -209,7 +209,7 @@ def picks(e: Engine, step: Step) -> Gen[None]:
             else:
                 yield from e.take_card(p, card)
             if top and src.discard and (not src.discard_players or e.n in src.discard_players):
-                for gone in (yield from e.choose_cards(p, list(tavern), src.discard, f"discard from {tname}")):
+                for gone in (yield from e.choose_cards(p, list(tavern), src.discard, f"discard from {tname}", tid)):
                     tavern.remove(gone)
                     s.discard.append(gone)
         bid_coin = s.players[p].slots[t]

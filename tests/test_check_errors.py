@@ -24,11 +24,22 @@ VARIANTS = sorted((ROOT / "rules" / "variants").glob("*.yaml"))
 # -- success ------------------------------------------------------------------------------
 
 def test_shipped_rules_pass(capsys):
+    """DESIGN §8: `check` with no PATH checks "the shipped rules, each box combination" (and each
+    shipped variant)."""
     code, out, err = run_check(capsys)
     assert code == 0, err
-    lines = out.splitlines()
-    assert lines[0].startswith("ok: rules/base (")
-    assert [ln.split(" (")[0] for ln in lines[1:]] == [f"ok: rules/variants/{v.name}" for v in VARIANTS]
+    lines = [ln.split(" (")[0] for ln in out.splitlines()]
+    assert lines[:2] == ["ok: rules/base", "ok: rules/base + rules/thingvellir"]
+    assert lines[2:] == [f"ok: rules/variants/{v.name}" for v in VARIANTS]
+
+
+def test_check_of_one_box_combination(capsys):
+    """DESIGN §8: `nidavellir check [PATH…] [--expansions E,…]`."""
+    code, out, err = run_check(capsys, "--expansions", "thingvellir")
+    assert code == 0, err
+    assert out.startswith("ok: rules/base + rules/thingvellir (")
+    code, out, err = run_check(capsys, "--expansions", "thingvelir")
+    assert code == 1 and "unknown expansion `thingvelir`" in err
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.stem)
