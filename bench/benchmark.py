@@ -54,11 +54,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-GOAL_TEXT = ("≥ 1,000 three-player base games/s on one core; ≥ 400 with both expansions; "
+GOAL_TEXT = ("≥ 1,000 three-player base games/s on one core; ≥ 500 with Thingvellir; ≥ 400 with both expansions; "
              "every box combination compiles cold < 1 s, loads cached < 0.05 s; "
              "`nidavellir --help` < 0.15 s")
 GOAL_BASE_GAMES_PER_S = 1000.0
 GOAL_FULL_GAMES_PER_S = 400.0   # three players, both expansions; checked once that rules set exists
+GOAL_THINGVELLIR_GAMES_PER_S = 500.0  # three players, base + Thingvellir (issue 7)
 GOAL_COLD_S = 1.0
 GOAL_CACHED_S = 0.05
 GOAL_HELP_S = 0.15
@@ -726,13 +727,21 @@ def run_compare(ref: str, games: int, player_counts: tuple[int, ...], instructio
 def goals(result: dict) -> list[dict]:
     rows = []
     full = set(expansion_names())
+    base = [r for r in result["games"] if r["players"] == 3 and not r["expansions"]]
     for label, wanted, target in (("3-player base games/s (one core)", set(), GOAL_BASE_GAMES_PER_S),
+                                  ("3-player games/s, base + thingvellir", {"thingvellir"},
+                                   GOAL_THINGVELLIR_GAMES_PER_S),
                                   ("3-player games/s, both expansions", full, GOAL_FULL_GAMES_PER_S)):
+        if not wanted <= full:
+            continue
         three = [r for r in result["games"] if r["players"] == 3 and set(r["expansions"]) == wanted]
         if three:
             v = three[0]["games_per_s"]
+            shown = f"{v:.0f} games/s"
+            if wanted and base:  # the ratio to base games of the same run: the machine's load cancels out
+                shown += f" ({v / base[0]['games_per_s']:.2f} × base)"
             rows.append({"goal": label, "target": f">= {target:g}", "value": v,
-                         "shown": f"{v:.0f} games/s", "pass": v >= target})
+                         "shown": shown, "pass": v >= target})
     comp = result.get("compile")
     if comp:
         worst = max(comp["combinations"], key=lambda c: c["cold"]["compile_s"])

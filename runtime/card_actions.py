@@ -175,7 +175,7 @@ class CardActions(EngineCore):
         """Take a card whose entry asks nothing and fires nothing (most dwarves: into their own
         column, covering no card that steps aside): placed now, True. Else False, nothing done."""
         d = self.defs[card]
-        if d.enters != "own" or self.replaceable("taken") or self.reacts("taken", card) or self.reacts("joined", card):
+        if d.enters != "own" or self.rules.entry_watched or "taken" in d.when or "joined" in d.when:
             return False
         dest = self.own_column(card)
         column = self.s.players[p].army.get(dest) if dest is not None else None

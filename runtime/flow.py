@@ -118,10 +118,13 @@ def resolve_taverns(e: Engine) -> Gen[None]:
     """003 "Taverns Resolution": each tavern in order, by the steps of `flow.tavern`; then every
     player's coins go back to the hand."""
     s = e.s
-    steps = e.rules.ruleset.tavern
+    plan = _tavern_plan(e)
     for t in range(len(s.taverns)):
         e.tavern, e.revealed = t, None
-        yield from run_steps(e, steps, TAVERN_STEP_FUNCTIONS)
+        for run, step in plan:
+            running = run(e, step)
+            if running is not None:
+                yield from running
     e.revealed = None
     for pl in s.players:
         pl.hand.extend(c for c in pl.slots if c is not None)
@@ -130,9 +133,27 @@ def resolve_taverns(e: Engine) -> Gen[None]:
         pl.pouch = []
 
 
-def late_bids(e: Engine, step: Step) -> Gen[None]:
+def _tavern_plan(e: Engine) -> list[tuple[StepFunction, Step]]:
+    """The tavern steps of the current age with their functions (the same for every tavern; kept
+    with the rules)."""
+    plans: dict[int, list[tuple[StepFunction, Step]]] = e.rules.step_plans
+    plan = plans.get(e.s.age)
+    if plan is None:
+        plan = plans[e.s.age] = [(TAVERN_STEP_FUNCTIONS[step.do] if step.do is not None else window_step, step)
+                                 for step in e.rules.ruleset.tavern if step.ages is None or e.s.age in step.ages]
+    return plan
+
+
+def late_bids(e: Engine, step: Step) -> Gen[None] | None:
     """A player who bids from hand (param `bid_from_hand`) places a coin on the tavern once the
-    others' bids are revealed."""
+    others' bids are revealed (None: no one does)."""
+    t = e.tavern
+    if all(pl.slots[t] is not None or not pl.hand for pl in e.s.players):
+        return None
+    return _late_bids(e)
+
+
+def _late_bids(e: Engine) -> Gen[None]:
     s, t = e.s, e.tavern
     coins = s.coins
     for p, pl in enumerate(s.players):
@@ -178,43 +199,53 @@ def picks(e: Engine, step: Step) -> Gen[None]:
     tavern = s.taverns[t]
     tid, tname = e.rules.tavern_ids[t], e.rules.tavern_names[t]
     sources = e.rules.ruleset.pick_sources
-    simple = len(sources) == 1 and sources[0].zone == "tavern" and sources[0].who == "any"
+    simple = e.rules.tavern_only
     picked_replaced = e.replaceable("picked")
     bid_won = e.reacts("bid-won")
     top_used: set[str] = set()
     for i, p in enumerate(bid_order(e)):
         top = i == 0
-        if simple:
-            usable: list[PickSource] = list(sources) if tavern else []
+        if simple:  # the tavern alone
+            if tavern:
+                if top and bid_won:  # the bid's winner chooses first
+                    yield from e.emit(p, "bid-won")
+                card = yield from e.choose_card(p, tavern, "pick", f"choose a card in {tname}", tid)
+                assert card is not None
+                tavern.remove(card)
+                s.resolving.append(card)
+                yield from (_replace_pick(e, p, card) if picked_replaced else e.take_card(p, card))
         else:
             usable = [src for src in sources if e.zone(src.zone) and _may_use(e, src, p, top, top_used)]
-        if usable:
-            if top and bid_won:  # the bid's winner chooses first
-                yield from e.emit(p, "bid-won")
-            if simple:
-                src = usable[0]
-                card = yield from e.choose_card(p, tavern, "pick", f"choose a card in {tname}", tid)
-            else:
+            if usable:
+                if top and bid_won:
+                    yield from e.emit(p, "bid-won")
                 src, card = yield from _choose_pick(e, p, usable, tid, tname)
-            assert card is not None
-            if top:
-                top_used.add(src.id)
-            zone = e.zone(src.zone)
-            zone.remove(card)
-            s.resolving.append(card)
-            if src.zone == "tavern" and picked_replaced and (yield from e.replace(p, "picked", card)):
-                if card in s.resolving:
-                    s.resolving.remove(card)
-                    s.discard.append(card)
-            else:
-                yield from e.take_card(p, card)
-            if top and src.discard and (not src.discard_players or e.n in src.discard_players):
-                for gone in (yield from e.choose_cards(p, list(tavern), src.discard, f"discard from {tname}", tid)):
-                    tavern.remove(gone)
-                    s.discard.append(gone)
+                if top:
+                    top_used.add(src.id)
+                e.zone(src.zone).remove(card)
+                s.resolving.append(card)
+                tavern_pick = picked_replaced and src.zone == "tavern"
+                yield from (_replace_pick(e, p, card) if tavern_pick else e.take_card(p, card))
+                if top and src.discard and (not src.discard_players or e.n in src.discard_players):
+                    for gone in (yield from e.choose_cards(p, list(tavern), src.discard, f"discard from {tname}",
+                                                           tid)):
+                        tavern.remove(gone)
+                        s.discard.append(gone)
         bid_coin = s.players[p].slots[t]
         if bid_coin is not None and coins[bid_coin].trading:
             yield from e.coin_trade(p, bid_coin)
+
+
+def _replace_pick(e: Engine, p: int, card: int) -> Gen[None]:
+    """A card picked in the tavern is offered to `picked` replacements; if none takes it over it is
+    taken (one left where it was is discarded)."""
+    s = e.s
+    if (yield from e.replace(p, "picked", card)):
+        if card in s.resolving:
+            s.resolving.remove(card)
+            s.discard.append(card)
+    else:
+        yield from e.take_card(p, card)
 
 
 def _may_use(e: Engine, src: PickSource, p: int, top: bool, top_used: set[str]) -> bool:
@@ -235,10 +266,12 @@ def _choose_pick(e: Engine, p: int, usable: list[PickSource], tid: str, tname: s
     return first[answer]
 
 
-def gem_trades(e: Engine, step: Step) -> Gen[None]:
+def gem_trades(e: Engine, step: Step) -> None:
     """003 "Trading Gems": players tied on a bid of the tavern trade gems."""
-    yield from ()
     bid = _bids(e)
+    placed = [b for b in bid if b >= 0]
+    if len(set(placed)) == len(placed):
+        return  # no tie
     groups: dict[int, list[int]] = {}
     for q in bid_order(e):
         groups.setdefault(bid[q], []).append(q)
@@ -247,19 +280,17 @@ def gem_trades(e: Engine, step: Step) -> Gen[None]:
             trade_gems(e, tied)
 
 
-def clear(e: Engine, step: Step) -> Gen[None]:
+def clear(e: Engine, step: Step) -> None:
     """Every card of `zone` goes to `into` (cards left in a tavern, the Camp at an age's end)."""
-    yield from ()
     assert step.zone is not None and step.into is not None
     zone, into = e.zone(step.zone), e.zone(step.into)
     into.extend(zone)
     zone.clear()
 
 
-def refill(e: Engine, step: Step) -> Gen[None]:
+def refill(e: Engine, step: Step) -> None:
     """002 "Management during the game": `zone` is refilled to `count` face-up cards from the current
     age's deck of `deck` (as many as it still holds)."""
-    yield from ()
     assert step.zone is not None and step.deck is not None
     zone, deck = e.zone(step.zone), e.s.zones.get(deck_key(step.deck, e.s.age), [])
     while len(zone) < step.count and deck:
@@ -346,7 +377,8 @@ def final_scoring(e: Engine) -> Gen[None]:
     e.scores = final_scores(e)
 
 
-StepFunction = Callable[[Engine, Step], Gen[None]]
+# A step either runs at once (returns None) or returns the generator that runs it (it may ask).
+StepFunction = Callable[[Engine, Step], "Gen[None] | None"]
 
 
 def _plain(f: Callable[[Engine], Gen[None]]) -> StepFunction:
@@ -381,10 +413,18 @@ def run_steps(e: Engine, steps: Sequence[Step], functions: dict[str, StepFunctio
         if step.ages is not None and e.s.age not in step.ages:
             continue
         if step.do is not None:
-            yield from functions[step.do](e, step)
+            running = functions[step.do](e, step)
+            if running is not None:
+                yield from running
         elif step.window is not None:
-            order = None if step.order.by == "gem" else (yield from step_order(e, step))
-            yield from e.window(step.window, order)
+            yield from window_step(e, step)
+
+
+def window_step(e: Engine, step: Step) -> Gen[None]:
+    """A timing window of the flow, in the step's player order."""
+    assert step.window is not None
+    order = None if step.order.by == "gem" else (yield from step_order(e, step))
+    yield from e.window(step.window, order)
 
 
 @dataclass(frozen=True)

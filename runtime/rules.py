@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from nidavellir.interface.rules import CardDef, ClassScore, RuleSet, SpecialCoin, SpecialGem
 
@@ -36,7 +36,13 @@ class Rules:
         self.owner_replacements = frozenset(e for d in self.cards.values() for e in d.instead_any)
         self.own_replacements = frozenset(e for d in self.cards.values() for e in d.instead)
         self.reacting = frozenset(e for d in self.cards.values() for e in (*d.when, *d.whenever))
+        # Whether any card reacts to a card's entry (else a plain dwarf is placed without asking)
+        self.entry_watched = bool({"taken", "joined"} & self.owner_events or "taken" in self.owner_replacements
+                                  or "taken" in self.own_replacements)
+        sources = ruleset.pick_sources  # one pick source, the tavern, open to every bidder: the plain case
+        self.tavern_only = len(sources) == 1 and sources[0].zone == "tavern" and sources[0].who == "any"
         self.setup_plans: dict[int, SetupPlan] = {}  # players -> what setup deals (built on first use)
+        self.step_plans: dict[int, Any] = {}         # age -> a flow part's steps with their functions (flow.py)
 
     @property
     def variant_ids(self) -> list[str]:
