@@ -56,8 +56,9 @@ def option_label(e: Engine, d: Decision, i: int) -> str:
     if isinstance(option, CardChoice):
         card = e.rules.cards.get(option.card)
         name = card.name if card is not None else option.card
-        taverns = dict(zip(e.rules.tavern_ids, e.rules.tavern_names))
-        where = taverns.get(option.at) or (f"{option.at} column" if option.at in e.rules.class_score else option.at)
+        places = dict(zip(e.rules.tavern_ids, e.rules.tavern_names))
+        places.update((z.id, z.name) for z in e.rules.ruleset.zones)
+        where = places.get(option.at) or (f"{option.at} column" if option.at in e.rules.class_score else option.at)
         return f"{name} ({where})" if option.at not in ("heroes", "draw") else name
     if isinstance(option, CoinChoice):
         taverns = dict(zip(e.rules.tavern_ids, e.rules.tavern_names))
