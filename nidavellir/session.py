@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from nidavellir.compiler.sources import EXPANSIONS
 from nidavellir.errors import NidavellirError, shown_value, unprintable
 from nidavellir.runtime.bots import BOTS
 from nidavellir.runtime.game import Game
@@ -53,12 +54,13 @@ def play_game(session: Session, players: int, seed: int, bots: list[str], human:
     if human is not None:
         from .terminal import TerminalSeat
         seats[human - 1] = TerminalSeat(sys.stdin, sys.stdout)
+    seat_names = [("human" if human == i + 1 else bots[i % len(bots)]) for i in range(players)]
     if log:
         log.write(json.dumps({"nidavellir_log": LOG_VERSION, "seed": seed, "players": names,
                               "expansions": list(session.expansions), "variants": list(session.variants),
                               "variant_files": [variant_record(v, _file_name(log)) for v in session.variants],
                               "rules": session.rules.content_hash,
-                              "seats": [("human" if human == i + 1 else bots[i % len(bots)]) for i in range(players)]})
+                              "seats": seat_names})
                   + "\n")
     while game.pending is not None:
         d = game.pending
@@ -67,7 +69,7 @@ def play_game(session: Session, players: int, seed: int, bots: list[str], human:
             entry = game.log[-1]
             log.write(json.dumps({"p": entry["player"], "kind": entry["kind"], "answer": entry["answer"],
                                   "age": entry["age"], "turn": entry["turn"]}, separators=(",", ":")) + "\n")
-    return result_of(game, seed)
+    return result_of(game, seed, seat_names)
 
 
 def variant_record(variant: str, log_path: str | None = None) -> dict[str, str]:
@@ -92,10 +94,15 @@ def _file_name(stream: TextIO) -> str | None:
     return name if isinstance(name, str) and not name.startswith("<") else None
 
 
-def result_of(game: Game, seed: int) -> dict[str, Any]:
+def result_of(game: Game, seed: int, bots: list[str] | None = None) -> dict[str, Any]:
+    """A game's result as `play --json` writes it (DESIGN §8): seed, scores, the seats' bots, the
+    boxes and variants played, and the final position."""
     scores = game.scores()
     final = position_of(game.engine)
-    return {"seed": seed, "players": scores["players"], "winners": scores["winners"], "final": final}
+    layers = game.engine.rules.ruleset.layers
+    return {"seed": seed, "players": scores["players"], "winners": scores["winners"], "bots": list(bots or []),
+            "expansions": [layer.id for layer in layers[1:] if not layer.variant and layer.id in EXPANSIONS],
+            "variants": [layer.id for layer in layers if layer.variant], "final": final}
 
 
 # -- replay ------------------------------------------------------------------------------------
@@ -142,6 +149,7 @@ class _Replay:
         self.game: Game | None = None
         self.current: Replayed | None = None     # the game being replayed
         self.skipping = False                    # after a problem: until the next header
+        self.seats: list[str] = []               # the current game's seats, from its header
         self.last = 0                            # the last non-blank line
         self.reported = False
 
@@ -184,6 +192,8 @@ class _Replay:
             yield replayed
         else:
             self.game, self.current = game, replayed
+        seats = entry.get("seats")
+        self.seats = [str(x) for x in seats] if isinstance(seats, list) else []
 
     def finish(self) -> Iterator[Replayed]:
         game, current = self.game, self.current
@@ -197,7 +207,7 @@ class _Replay:
                 self.last, f"the log ends before the game does: {game.engine.names[d.player]} was to answer "
                            f"`{d.kind}` (age {s.age}, turn {s.turn})", "a truncated log: was the game abandoned?"))
         else:
-            current.result = result_of(game, game.seed)
+            current.result = result_of(game, game.seed, self.seats)
         yield current
 
     def end(self) -> Iterator[Replayed]:
