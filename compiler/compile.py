@@ -452,6 +452,7 @@ class _Compiler:
             ("kinds", {k: v.get("enters", "own column") for k, v in sorted(g["kinds"].items())}),
             ("dwarf_kinds", tuple(sorted(k for k, v in g["kinds"].items() if v.get("dwarf_card", k == "dwarf")))),
             ("score_parts", {k: v["breakdown"] for k, v in sorted(g["kinds"].items()) if "breakdown" in v}),
+            ("discards_to", {k: v["discards_to"] for k, v in sorted(g["kinds"].items()) if "discards_to" in v}),
             ("zones", self.flow.zone_tables()),
             ("zone_decks", self.flow.zone_decks()),
             ("tavern", self.flow.steps("tavern")),

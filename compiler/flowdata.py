@@ -70,6 +70,10 @@ class FlowData:
                                "add `{id: picks, do: picks}` to `flow.tavern`")
         for src in sources:
             self.source(src, params)
+        for kind, spec in self.m.game.get("kinds", {}).items():
+            if "discards_to" in spec:
+                self.zone_ref(spec["discards_to"], self.at("kinds", kind, "discards_to"), False,
+                              f"where discarded `{kind}` cards go")
         for zone, decks in self.m.zone_decks.items():
             where = self.m.zone_deck_origin.get((zone, (min(decks), None)))
             if zone not in self.zones:

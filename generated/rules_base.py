@@ -29,7 +29,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = 'de35fedec88ae9da88ffce72cb40fec74321d745508241835c53623d000116e9'
+CONTENT_HASH = '1980f07ed521fd70ae61aafe32b376a15ef820d02e91e0930cdb3870f4eca0a2'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -1038,6 +1038,7 @@ RULES = RuleSet(
     },
     dwarf_kinds=('dwarf',),
     score_parts={},
+    discards_to={},
     zones=(),
     zone_decks={},
     tavern=(

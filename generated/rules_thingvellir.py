@@ -33,7 +33,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = 'cc18d4f68e18b21af9b7aa0228c0f68ebc6a6d3b3e3a67d502fd6ed58414cb7e'
+CONTENT_HASH = '35d9a2789c1247e72c46c825f2de3bb046d02e88d86ca4537abca3f16915c8c3'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -1657,6 +1657,7 @@ RULES = RuleSet(
         Interpretation(id='column-class', text="While a card stands in an army column it has that column's class: mercenaries, Olwyn's doubles, Ylud and Thrud. Olwyn's doubles are one rank of 0 points.", source='002 "Olwyn" - "considered Dwarf cards of the class in which they are placed"; "Class tokens"; DESIGN §9.', layer='thingvellir'),
         Interpretation(id='dwarf-cards-for-discards', text="For Dagda's, Bonfur's and Brísingamens' discards every army card that is not a hero is a dwarf card: dwarves, mercenaries, Olwyn's doubles, Vegvisir and the special Blacksmith.", source='002 "Olwyn" - "can be destroyed by the powers of Dagda, Bonfur, Brísingamens, and Höfud"; DESIGN §9.', layer='thingvellir'),
         Interpretation(id='end-of-age-order', text="The end of an age runs in this order. Age 1: mercenary enlistment, Ylud, the distinctions, the Camp discarded. Age 2: mercenary enlistment, Ylud, Thrud to the command zone, Brísingamens' discard, the points counted (Mjöllnir's class), final scoring.", source='002 "End of Each Age".', layer='thingvellir'),
+        Interpretation(id='camp-cards-discarded', text='A Camp card discarded from an army (a mercenary or Vegvisir under Dagda, Bonfur, Höfud or Brísingamens) goes to the camp discard: no effect explores it.', source='002 "Glossary" - "Camp cards are not part of the discard pile that can be explored by this effect"; "The Camp is made up of Artifact and Mercenary cards".', layer='thingvellir'),
         Interpretation(id='mjollnir-class', text="Mjöllnir's class is chosen when the points are counted, after Brísingamens' discard. A position scored with Mjöllnir but no class takes the class that scores most.", source='002 "Mjöllnir" - "At the end of Age 2, when counting points ... the class of your choice"; DESIGN §8.', layer='thingvellir'),
         Interpretation(id='zolkur-next-trade', text="Zolkur - the owner's next coin trade discards the lower coin; then his power is spent.", source='002 "Zolkur"; DESIGN §9.', layer='thingvellir'),
     ),
@@ -1673,6 +1674,7 @@ RULES = RuleSet(
     },
     dwarf_kinds=('artifact', 'double', 'dwarf', 'mercenary'),
     score_parts={'artifact': 'artifacts'},
+    discards_to={'artifact': 'camp-discard', 'mercenary': 'camp-discard'},
     zones=(
         Zone(id='camp', name='the Camp', per_age=False, explored=True),
         Zone(id='camp-deck', name='the Camp deck', per_age=True, explored=False),

@@ -197,13 +197,13 @@ class CardActions(EngineCore):
                 if self.replaceable("taken") and (yield from self.replace(p, "taken", card)):
                     if card in resolving:  # a replacement that left the card where it was: discard it
                         self._lift(card)
-                        self.s.discard.append(card)
+                        self.discard_pile(card).append(card)
                 elif self.defs[card].enters == "discard":
                     if self.reacts("taken", card):
                         yield from self.emit(p, "taken", card)
                     if card in resolving:  # (unless its effect moved it)
                         self._lift(card)
-                        self.s.discard.append(card)
+                        self.discard_pile(card).append(card)
                     return
                 else:
                     dest = yield from self._destination(p, card)
@@ -309,7 +309,13 @@ class CardActions(EngineCore):
         if self.replaceable("discarded") and (yield from self.replace(p, "discarded", card)):
             return
         self._lift(card)
-        self.s.discard.append(card)
+        self.discard_pile(card).append(card)
+
+    def discard_pile(self, card: int) -> list[int]:
+        """Where a discarded card goes: the discard pile, or the zone its kind names (a Camp card to
+        the camp discard, 002 "Glossary")."""
+        zone = self.rules.ruleset.discards_to.get(self.defs[card].kind)
+        return self.s.discard if zone is None else self.zone(zone)
 
     def discard_top(self, age: int | None) -> None:
         deck = self.s.decks.get(self.s.age if age is None else age)

@@ -315,6 +315,8 @@ STRUCTURE_ERRORS = [
      "id: discard", "a zone cannot be called `discard`: every rule set has that zone (the discard pile)", None),
     ("decks:\n  - {age: 1, zone: nowhere, cards: [{card: skaa, count: 1}]}\n",
      "age: 1", "unknown zone `nowhere` for a deck", "declare it under `game.zones` with `per_age: true`"),
+    ("game:\n  kinds:\n    relic: {enters: command zone, discards_to: vualt}\n",
+     "discards_to: vualt", "unknown zone `vualt` (where discarded `relic` cards go)", "zones: discard"),
     ("cards:\n  - {id: relic, kind: hero, class: neutral, ranks: {warior: [4]}}\n",
      "[4]", "unknown column `warior`", "did you mean `warrior`?"),
 ]

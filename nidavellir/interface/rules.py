@@ -229,6 +229,7 @@ class RuleSet:
     kinds: Mapping[str, str] = field(default_factory=_empty)                     # kind -> where its cards enter
     dwarf_kinds: tuple[str, ...] = ("dwarf",)            # kinds whose army cards are dwarf cards (discards)
     score_parts: Mapping[str, str] = field(default_factory=_empty)  # kind -> breakdown part (else `heroes`)
+    discards_to: Mapping[str, str] = field(default_factory=_empty)  # kind -> the zone its discarded cards go to
     zones: tuple[Zone, ...] = ()
     zone_decks: Mapping[str, Mapping[int, tuple[DeckEntry, ...]]] = field(default_factory=_empty)
     tavern: tuple[Step, ...] = ()                        # the steps of one tavern's resolution
