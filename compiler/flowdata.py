@@ -16,10 +16,9 @@ from .layers import Merged, Origin
 FLOW_PARTS = ("turn", "age_end", "tavern")
 
 # The operands each step takes (besides id, do/window, ages, order); any other is refused.
-OPERANDS: dict[str, tuple[str, ...]] = {"refill": ("zone", "deck", "count"), "clear": ("zone", "into"),
-                                        "place-held": ("kind",)}
-REQUIRED: dict[str, tuple[str, ...]] = {"refill": ("zone", "deck", "count"), "clear": ("zone", "into"),
-                                        "place-held": ("kind",)}
+OPERANDS: dict[str, tuple[str, ...]] = {"refill": ("zone", "deck", "count"), "deal": ("zone", "deck", "count"),
+                                        "clear": ("zone", "into"), "place-held": ("kind",)}
+REQUIRED = OPERANDS
 ALL_OPERANDS = ("zone", "deck", "into", "count", "kind")
 
 # What a rule set that says nothing of them gets: the base game's tavern resolution (003 "Taverns
@@ -127,8 +126,8 @@ class FlowData:
             if key not in step:
                 self.err(at("id"), f"the `{do}` step `{sid}` needs `{key}`", STEPS.get(do or "") or TAVERN_STEPS.get(do or ""))
         if "order" in step:
-            if part == "tavern":
-                self.err(at("order"), "a tavern's steps follow the bid order", "remove `order`")
+            if part == "tavern" and do is not None:
+                self.err(at("order"), "a tavern's steps follow the bid order", "`order` applies to its windows")
             elif do not in (None, "place-held"):
                 self.err(at("order"), f"a `{do}` step has no player order", "`order` applies to windows and place-held")
             order = step["order"]
@@ -137,7 +136,7 @@ class FlowData:
         tavern_ok = part == "tavern"
         if "zone" in step:
             self.zone_ref(step["zone"], at("zone"), tavern_ok, f"the `{do}` step `{sid}`")
-            if do == "refill" and step["zone"] in self.zones and self.zones[step["zone"]].get("per_age"):
+            if do in ("refill", "deal") and step["zone"] in self.zones and self.zones[step["zone"]].get("per_age"):
                 self.err(at("zone"), f"`{step['zone']}` holds decks: refill a face-up zone from it", None)
         if "into" in step:
             self.zone_ref(step["into"], at("into"), tavern_ok, f"the `{do}` step `{sid}`")
@@ -176,7 +175,9 @@ class FlowData:
             kw.append(("source", str(origin.loc) if origin else ""))
             kw += [(k, s[k]) for k in ALL_OPERANDS if k in s]
             order = s.get("order")
-            if isinstance(order, dict):
+            if order == "bid":
+                kw.append(("order", Ctor("Order", (("by", "bid"),))))
+            elif isinstance(order, dict):
                 kw.append(("order", Ctor("Order", (("by", "most"), ("kind", order["most"]),
                                                    ("leader_chooses", order.get("leader_chooses", True))))))
             out.append(Ctor("Step", tuple(kw)))

@@ -29,7 +29,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '1980f07ed521fd70ae61aafe32b376a15ef820d02e91e0930cdb3870f4eca0a2'
+CONTENT_HASH = '67e4119c77131b63a7b3fa44235bd345d80fd1a119185cd222f2e881b80226a0'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -33,7 +33,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '35d9a2789c1247e72c46c825f2de3bb046d02e88d86ca4537abca3f16915c8c3'
+CONTENT_HASH = '87879d8f088d109b827c30ceb43d95c471e470ace34492e7e6efaeadad67c420'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -297,6 +297,14 @@ def refill(e: Engine, step: Step) -> None:
         zone.append(deck.pop())
 
 
+def deal(e: Engine, step: Step) -> None:
+    """`count` cards of the current age's deck of `deck` are put face up in `zone` (as many as it holds)."""
+    assert step.zone is not None and step.deck is not None
+    zone, deck = e.zone(step.zone), e.s.zones.get(deck_key(step.deck, e.s.age), [])
+    for _ in range(min(step.count, len(deck))):
+        zone.append(deck.pop())
+
+
 def place_held(e: Engine, step: Step) -> Gen[None]:
     """002 "Mercenary cards": in the step's order, each player places every card of `kind` from their
     command zone into one of its columns, choosing the order; a hero a placement recruits is recruited
@@ -318,11 +326,14 @@ def place_held(e: Engine, step: Step) -> Gen[None]:
 
 
 def step_order(e: Engine, step: Step) -> Gen[list[int]]:
-    """The players of a step in its order (`Order`): by gem, or most cards of a kind in the command
-    zone first (ties: higher gem), the first of them choosing to go first or last."""
+    """The players of a step in its order (`Order`): by gem, by bid (the tavern being resolved), or
+    most cards of a kind in the command zone first (ties: higher gem), the first of them choosing to go
+    first or last."""
     order = step.order
     if order.by == "gem":
         return e.player_order()
+    if order.by == "bid":
+        return bid_order(e)
     players = e.s.players
     held = [sum(1 for c in players[q].command if e.defs[c].kind == order.kind) for q in range(e.n)]
     ranked = sorted((q for q in range(e.n) if held[q] > 0), key=lambda q: (-held[q], -players[q].gem))
@@ -395,6 +406,7 @@ STEP_FUNCTIONS: dict[str, StepFunction] = {
     "troop-evaluation": _plain(troop_evaluation),
     "final-scoring": _plain(final_scoring),
     "refill": refill,
+    "deal": deal,
     "clear": clear,
     "place-held": place_held,
 }

@@ -66,6 +66,35 @@ def test_refill_tops_the_zone_up_from_the_current_age_deck(e):
                                                            "feathers", "census"}
 
 
+def test_deal_puts_cards_of_a_zone_deck_face_up(e):
+    """003 "Enter the Dwarves" as a generic step: "place ... cards face up" from the current age's deck."""
+    from nidavellir.runtime.flow import deal
+
+    deck = e.s.zones[deck_key("market-deck", 1)]
+    top = list(reversed(deck[-3:]))
+    deal(e, Step("d", do="deal", zone="market", deck="market-deck", count=3))
+    assert e.s.zones["market"] == top and len(deck) == 1
+    deal(e, Step("d", do="deal", zone="market", deck="market-deck", count=3))
+    assert len(e.s.zones["market"]) == 4 and not deck
+
+
+def test_a_window_of_a_tavern_runs_in_bid_order(e):
+    """003 "Taverns Resolution": "the Elvaland who bid the most ... then the next highest" — a window of
+    the tavern's resolution with `order: bid` asks the bidders in that order."""
+    for p in range(3):
+        give(e, p, "bell", column=None)
+    set_coins(e, 0, slots=[3, 2, 4], pouch=[0, 5])
+    set_coins(e, 1, slots=[5, 3, 2], pouch=[0, 4])
+    set_coins(e, 2, slots=[4, 5, 3], pouch=[0, 2])
+    for t in range(3):
+        fill_tavern(e, t, "hunter", "blacksmith", "miner:0")
+    e.s.zones["market"] = []
+    tavern = ["hunter", "blacksmith", "yes", "yes", "yes"]  # two picks (the last card is taken unasked)
+    log = run_log(resolve_taverns(e), *tavern, *tavern, *tavern)
+    asked = [d.player for d in log if d.kind == "use"]
+    assert asked == [1, 2, 0, 2, 1, 0, 0, 2, 1]  # bids 5-4-3, then 5-3-2, then 4-3-2
+
+
 def test_clear_moves_a_zone_into_another(e):
     """002: "At the end of Age 1, after the Distinctions have been awarded, discard all remaining Camp
     cards. Do not shuffle the Camp cards discard pile and the Dwarf cards discard pile"."""
@@ -295,7 +324,7 @@ STRUCTURE_ERRORS = [
      "deck: pile", "zone `pile` holds no decks", "declare it with `per_age: true`"),
     ("game:\n  zones: [{id: row, name: R}]\n  flow:\n    age_end:\n"
      "      - {id: c, do: clear, zone: row, into: discard, count: 3}\n",
-     "count: 3", "`count` means nothing on a `clear` step", "`count` is an operand of: `refill`"),
+     "count: 3", "`count` means nothing on a `clear` step", "`count` is an operand of: `refill`, `deal`"),
     ("game:\n  zones: [{id: row, name: R}]\n  flow:\n    age_end:\n      - {id: c, do: clear, zone: row}\n",
      "id: c", "the `clear` step `c` needs `into`", "every card of `zone` goes to `into`"),
     ("game:\n  flow:\n    age_end:\n      - {id: c, do: clear, zone: tavern, into: discard}\n",

@@ -72,6 +72,7 @@ STEPS: dict[str, str] = {
     "troop-evaluation": "the distinctions are awarded to the strict majority of each class",
     "final-scoring": "the Final Bravery Value of every player is counted",
     "refill": "`zone` is refilled to `count` face-up cards from the current age's deck of `deck`",
+    "deal": "`count` cards of the current age's deck of `deck` are put face up in `zone`",
     "clear": "every card of `zone` goes to `into`",
     "place-held": "in the step's player order, each player places every card of `kind` from their command "
                   "zone into one of its columns, in the order they choose; a hero a placement recruits "
@@ -96,6 +97,7 @@ PICK_WHO: dict[str, str] = {
 # Player orders of a step (`order.by`).
 ORDERS: dict[str, str] = {
     "gem": "players by gem, highest first",
+    "bid": "the bidders of the tavern being resolved, highest bid first (ties: higher gem); in `flow.tavern`",
     "most": "players holding cards of `kind` in their command zone, most first (ties: higher gem); the "
             "first of them chooses to go first or last",
 }

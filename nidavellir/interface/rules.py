@@ -125,9 +125,10 @@ class SpecialGem:
 
 @dataclass(frozen=True, slots=True)
 class Order:
-    """The player order of a step: `gem` (highest first), or `most` — the players holding cards of
-    `kind` in their command zone, most first (ties by higher gem, no gem trade), the first of them
-    choosing to go first or last (`leader_chooses`)."""
+    """The player order of a step: `gem` (highest first), `bid` (the bidders of the tavern being
+    resolved, highest bid first), or `most` — the players holding cards of `kind` in their command
+    zone, most first (ties by higher gem, no gem trade), the first of them choosing to go first or
+    last (`leader_chooses`)."""
     by: str = "gem"
     kind: str | None = None
     leader_chooses: bool = False
