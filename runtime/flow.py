@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from itertools import permutations
 
 from nidavellir.errors import NidavellirError
-from nidavellir.interface.decisions import CoinChoice, Decision, Option
+from nidavellir.interface.decisions import CardChoice, CoinChoice, Decision, Option
 from nidavellir.interface.engine import Gen
 from nidavellir.interface.events import MAX_TURNS_PER_AGE, STEPS, TAVERN_STEPS
 from nidavellir.interface.rules import PickSource, Step
@@ -256,14 +256,21 @@ def _may_use(e: Engine, src: PickSource, p: int, top: bool, top_used: set[str]) 
 
 def _choose_pick(e: Engine, p: int, usable: list[PickSource], tid: str, tname: str) -> Gen[tuple[PickSource, int]]:
     """Ask p for a card of any source they may use (copies of one card at one place are one option)."""
-    first: dict[Option, tuple[PickSource, int]] = {}
+    ids = e.s.cards
+    first: dict[tuple[str, str], tuple[PickSource, int]] = {}
     for src in usable:
         at = tid if src.zone == "tavern" else src.zone
         for c in e.zone(src.zone):
-            first.setdefault(card_choice(e.s.cards[c], at), (src, c))
+            key = (ids[c], at)
+            if key not in first:
+                first[key] = (src, c)
+    if len(first) == 1:
+        return next(iter(first.values()))
+    options = [card_choice(cid, at) for cid, at in first]
     names = ", ".join(tname if src.zone == "tavern" else (src.name or src.zone) for src in usable)
-    answer = yield from e.ask(p, "pick", list(first), f"choose a card ({names})")
-    return first[answer]
+    answer = yield Decision(p, "pick", tuple(options), f"choose a card ({names})")
+    assert isinstance(answer, CardChoice)
+    return first[(answer.card, answer.at)]
 
 
 def gem_trades(e: Engine, step: Step) -> None:
