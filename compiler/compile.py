@@ -134,6 +134,7 @@ class _Compiler:
             "classes": classes,
             "cards": data_cards,
             "decks": decks,
+            "zone_decks": self.flow.zone_deck_data(),
             "params": params,
             "interpretations": list(m.interpretations.values()),
         }

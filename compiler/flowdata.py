@@ -40,6 +40,11 @@ class FlowData:
             flow["tavern"] = [dict(step) for step in DEFAULT_TAVERN]
         if "pick_sources" not in g:
             g["pick_sources"] = [dict(src) for src in DEFAULT_SOURCES]
+        for part in FLOW_PARTS:  # an order's defaults written out, for the tables and the docs
+            for step in flow.get(part, []):
+                if isinstance(step.get("order"), dict):
+                    step["order"] = {"most": step["order"].get("most"),
+                                     "leader_chooses": step["order"].get("leader_chooses", True)}
         self.zones: dict[str, dict[str, Any]] = {z["id"]: z for z in g.get("zones", [])}
         self.kinds = set(g.get("kinds", {}))
 
@@ -179,7 +184,7 @@ class FlowData:
                 kw.append(("order", Ctor("Order", (("by", "bid"),))))
             elif isinstance(order, dict):
                 kw.append(("order", Ctor("Order", (("by", "most"), ("kind", order["most"]),
-                                                   ("leader_chooses", order.get("leader_chooses", True))))))
+                                                   ("leader_chooses", order["leader_chooses"])))))
             out.append(Ctor("Step", tuple(kw)))
         return tuple(out)
 
@@ -187,6 +192,12 @@ class FlowData:
         return tuple(Ctor("Zone", (("id", z["id"]), ("name", z.get("name", z["id"])),
                                    ("per_age", z.get("per_age", False)), ("explored", z.get("explored", True))))
                      for z in self.zones.values())
+
+    def zone_deck_data(self) -> dict[str, dict[int, list[dict[str, Any]]]]:
+        """Each zone's decks as plain data (zone -> age -> entries `{card, count, min_players}`)."""
+        return {zone: {age: [{"card": e["card"], "count": e["count"], "min_players": e.get("min_players", 0)}
+                             for e in entries] for age, entries in sorted(decks.items())}
+                for zone, decks in sorted(self.m.zone_decks.items())}
 
     def zone_decks(self) -> dict[str, dict[int, tuple[Ctor, ...]]]:
         return {zone: {age: tuple(Ctor("DeckEntry", (("card", e["card"]), ("count", e["count"]),

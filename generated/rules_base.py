@@ -29,7 +29,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '67e4119c77131b63a7b3fa44235bd345d80fd1a119185cd222f2e881b80226a0'
+CONTENT_HASH = 'af7b4c76185c18c5757c5ed4979830f3cfcfc861a3c70835ba6ebc235b110948'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -33,7 +33,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '87879d8f088d109b827c30ceb43d95c471e470ace34492e7e6efaeadad67c420'
+CONTENT_HASH = '153d5a55f674df46ebe60c4868e4d97c723374633b2623ea321556160187c2cb'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -1316,6 +1316,7 @@ _CARD_mercenary__warrior9_explorer11 = CardDef(
     name='Mercenary Warrior 9 / Explorer 11',
     kind='mercenary',
     cls='neutral',
+    copies=2,
     enters='command',
     column_ranks={'warrior': (9,), 'explorer': (11,)},
     source='rules/thingvellir/mercenaries.yaml:16:5',

@@ -31,12 +31,16 @@ BE = {k: v for texts in BE_FILES.values() for k, v in texts.items()}
 EN = {k: v for texts in _files("en").values() for k, v in texts.items()}
 
 # Texts whose English is the rules data's own (no English catalog key): the catalog may translate
-# the rules data's card, special coin, tavern and layer names and its interpretations and their sources.
-DATA_NAMES = ({f"card.{cid}" for cid in BASE.data["cards"]}
-              | {f"coin.name.{c['id']}" for c in BASE.data["game"]["coins"].get("special", [])}
-              | {f"tavern.{t['id']}" for t in BASE.data["game"]["taverns"]}
-              | {f"layer.{layer['id']}.{f}" for layer in BASE.data["layers"] for f in ("name", "description", "source")}
-              | {f"interp.{i['id']}{end}" for i in BASE.data["interpretations"] for end in ("", ".source")})
+# the rules data's card, special coin, tavern, zone and layer names and its interpretations and their
+# sources, for the base game and each shipped box (Thingvellir).
+DATA_NAMES: set[str] = set()
+for _box in (BASE, compile_specs(layer_specs(("thingvellir",)))):
+    DATA_NAMES |= ({f"card.{cid}" for cid in _box.data["cards"]}
+                   | {f"coin.name.{c['id']}" for c in _box.data["game"]["coins"].get("special", [])}
+                   | {f"tavern.{t['id']}" for t in _box.data["game"]["taverns"]}
+                   | {f"zone.name.{z['id']}" for z in _box.data["game"].get("zones", [])}
+                   | {f"layer.{layer['id']}.{f}" for layer in _box.data["layers"] for f in ("name", "description", "source")}
+                   | {f"interp.{i['id']}{end}" for i in _box.data["interpretations"] for end in ("", ".source")})
 # The shipped house rules: their own texts, and the cards they rename.
 for _variant in sorted((Path(__file__).parent.parent / "rules" / "variants").glob("*.yaml")):
     _compiled = compile_specs(layer_specs((), (str(_variant),)))

@@ -15,12 +15,12 @@ from ..dsl import parse_expr
 from ..layers import Origin
 from ..yamlload import JsonDict
 from .scoring import TABLE_RANKS, class_scores, example, pointless_values
-from .text import Catalog, Context, card_text, context_of, effect_text, formula_text
+from .text import Catalog, Context, card_text, context_of, effect_text, formula_text, rank_class
 
 # Sections in reading order: (anchor, catalog key of the title).
 SECTIONS = [
     ("house-rules", "ref.house.title"), ("components", "ref.components.title"), ("setup", "ref.setup.title"),
-    ("turn", "ref.turn.title"), ("bids", "ref.bids.title"), ("coins", "ref.coins.title"),
+    ("zones", "ref.zones.title"), ("turn", "ref.turn.title"), ("bids", "ref.bids.title"), ("coins", "ref.coins.title"),
     ("heroes", "ref.heroes.title"), ("scoring", "ref.scoring.title"), ("age-end", "ref.age_end.title"),
     ("final-scoring", "ref.final.title"), ("cards", "ref.cards.title"),
     ("interpretations", "ref.interp.title"), ("glossary", "ref.glossary.title"), ("index", "ref.index.title"),
@@ -29,7 +29,8 @@ SECTIONS = [
 SETTING_SECTIONS = {
     "players": "components", "cards_per_tavern": "components", "coins": "components", "gems": "components",
     "taverns": "setup", "ages": "turn", "events": "turn", "kinds": "cards", "classes": "scoring",
-    "flow.turn": "turn", "flow.age_end": "age-end", "flow.before_scoring": "final-scoring",
+    "flow.turn": "turn", "flow.tavern": "turn", "flow.age_end": "age-end", "flow.before_scoring": "final-scoring",
+    "zones": "zones", "pick_sources": "turn",
 }
 # The section whose rule a game param changes (cards that modify it are listed there).
 PARAM_SECTIONS = {"bid_from_hand": "bids", "transform_bonus": "coins", "trade_lower": "coins",
@@ -37,6 +38,9 @@ PARAM_SECTIONS = {"bid_from_hand": "bids", "transform_bonus": "coins", "trade_lo
 
 DeckEntry = list[Any]  # [card id, count, min_players], as the compiled rule data holds them
 Setting = tuple[str, str, str]  # a house rule's game setting: dotted path, the value it sets or "", section
+# Sections whose source note may gain a box's own sources (`<key>.<layer id>` in the catalog).
+SOURCE_KEYS = ("ref.setup.source", "ref.zones.source", "ref.turn.source", "ref.bids.source", "ref.coins.source",
+               "ref.heroes.source", "ref.scoring.source", "ref.age_end.source", "ref.final.source")
 
 
 # -- what the templates read --------------------------------------------------------------------
@@ -48,6 +52,11 @@ class Link(TypedDict):
 
 class CardCount(Link):
     count: int
+
+
+class ZoneRef(TypedDict):
+    anchor: str  # "" for a zone without an entry of its own (the tavern, the discard pile)
+    name: str
 
 
 class ClassLink(Link):
@@ -123,6 +132,11 @@ class ExtraCards(TypedDict):
     cards: list[CardCount]
 
 
+class ZoneDecks(TypedDict):
+    zone: ZoneRef
+    decks: str
+
+
 class Setup(TypedDict):
     basic: str
     gems: str
@@ -132,6 +146,7 @@ class Setup(TypedDict):
     treasure_total: int
     removals: list[Removal]
     extra: list[ExtraCards]
+    zone_decks: list[ZoneDecks]
 
 
 class Step(TypedDict):
@@ -143,6 +158,56 @@ class Step(TypedDict):
     ages_text: str
     reacting: list[Link]
     changed: list[str]
+    zone: ZoneRef
+    deck: ZoneRef
+    into: ZoneRef
+    count: int
+    kind: str
+    order: str
+
+
+class ZoneDeck(TypedDict):
+    age: int
+    count: int
+    cards: list[CardCount]
+
+
+class ZoneStep(TypedDict):
+    """A flow step that uses a zone, and the other zone it names."""
+    step: Link
+    other: ZoneRef
+    count: int
+
+
+class ZoneView(TypedDict):
+    id: str
+    anchor: str
+    title: str
+    per_age: bool
+    explored: bool
+    decks: list[ZoneDeck]
+    refilled: list[ZoneStep]
+    feeds: list[ZoneStep]
+    cleared: list[ZoneStep]
+    receives: list[ZoneStep]
+    picked: bool
+    taken_by: list[Link]
+    discarded: str  # the kinds whose discarded cards go here (`discards_to`), joined
+    changed: list[str]
+
+
+class PickSourceView(TypedDict):
+    id: str
+    zone: ZoneRef
+    who: str
+    also: list[Link]
+    discard: int
+    discard_players: str
+
+
+class BreakdownPart(TypedDict):
+    part: str
+    kinds: str
 
 
 class StepFacts(TypedDict):
@@ -186,12 +251,14 @@ CardView = TypedDict("CardView", {"id": str, "anchor": str, "name": str, "kind":
 class CardEntry(CardView):
     copies: int
     changed: list[str]
+    decks: list[str]
 
 
 class CardGroup(TypedDict):
     kind: str
     anchor: str
     label: str
+    notes: list[str]
     cards: list[CardEntry]
 
 
@@ -222,11 +289,15 @@ class Reference(TypedDict):
     lang: str
     layers: list[str]
     sections: list[Section]
+    sources: dict[str, str]
     marks: dict[str, list[str]]
     house_rules: list[HouseRule]
     components: Components
     setup: Setup
+    zones: list[ZoneView]
     turn: list[Step]
+    tavern: list[Step]
+    pick_sources: list[PickSourceView]
     facts: StepFacts
     ages: list[AgeSteps]
     gems: str
@@ -241,6 +312,7 @@ class Reference(TypedDict):
     classes: list[ClassView]
     table: ScoreTable
     distinctions: list[ClassLink]
+    breakdown: list[BreakdownPart]
     card_groups: list[CardGroup]
     interpretations: list[Interpretation]
     glossary: list[Term]
@@ -339,7 +411,33 @@ class _Model:
         return entries
 
     def in_any_deck(self) -> set[str]:
-        return {e[0] for age in self.game["ages"] for e in self.decks(age)}
+        return {e[0] for age in self.game["ages"] for e in self.decks(age)} | {
+            e["card"] for _, _, entries in self.zone_decks() for e in entries}
+
+    def zone_decks(self, zid: str | None = None) -> list[tuple[str, int, list[JsonDict]]]:
+        """(zone, age, entries) of every deck a zone holds per age (the Camp decks), or of one zone's."""
+        return [(zone, age, entries) for zone, decks in self.d.get("zone_decks", {}).items() if zid in (None, zone)
+                for age, entries in sorted(decks.items())]
+
+    def zone_ref(self, zid: str | None) -> ZoneRef:
+        """A zone's name (`zone.name.<id>`, the rules data's by default) and its entry's anchor."""
+        if not zid:
+            return {"anchor": "", "name": ""}
+        return {"anchor": f"zone-{zid}" if zid in self.cx.zones else "",
+                "name": self.cat.t(f"zone.name.{zid}", default=self.cx.zones.get(zid))}
+
+    def kind_name(self, kind: str) -> str:
+        return self.cat.t(f"kind.{kind}", default=kind)
+
+    def cards_modifying(self, params: set[str]) -> list[Link]:
+        return [self.link(cid) for cid, effects in self.c.effects.items()
+                if any(isinstance(e, ir.Modifier) and e.param in params for _, e in effects)]
+
+    def sources(self) -> dict[str, str]:
+        """Each section's source note: its catalog text, then each box's own (`<key>.<layer id>`)."""
+        boxes = [layer["id"] for layer in self.d["layers"] if not layer["variant"]]
+        return {key: "; ".join(self.t(k) for k in [key] + [f"{key}.{b}" for b in boxes] if self.cat.has(k))
+                for key in SOURCE_KEYS}
 
     def cards_of(self, kind: str) -> list[str]:
         order = {c: i for i, c in enumerate(["neutral"] + self.class_ids)}
@@ -352,9 +450,7 @@ class _Model:
                 if any(isinstance(e, (ir.Triggered, ir.Replacement)) and e.event == event for _, e in effects)]
 
     def modifying(self, section: str) -> list[Link]:
-        params = {p for p, s in PARAM_SECTIONS.items() if s == section}
-        return [self.link(cid) for cid, effects in self.c.effects.items()
-                if any(isinstance(e, ir.Modifier) and e.param in params for _, e in effects)]
+        return self.cards_modifying({p for p, s in PARAM_SECTIONS.items() if s == section})
 
     # -- house rules and marks ---------------------------------------------------------------------
     def changes(self) -> tuple[dict[str, list[str]], dict[str, list[Setting]]]:
@@ -414,6 +510,8 @@ class _Model:
         for kind in g["kinds"]:
             ids = [cid for cid, c in self.d["cards"].items() if c["kind"] == kind]
             count = sum(e[1] for age in g["ages"] for e in self.decks(age) if self.d["cards"][e[0]]["kind"] == kind)
+            count += sum(e["count"] for _, _, entries in self.zone_decks() for e in entries
+                         if self.d["cards"][e["card"]]["kind"] == kind)
             count += sum(self.d["cards"][cid]["copies"] for cid in ids if cid not in in_decks)
             kinds.append({"kind": kind, "label": self.kind_label(kind), "entries": len(ids), "count": count})
         treasure = {int(v): n for v, n in coins.get("treasure", {}).items()}
@@ -495,6 +593,10 @@ class _Model:
                           "coins": self.cx.join([self.t("ref.count_of", count=k, what=v) for v, k in table.items()]),
                           "left": treasure_total - sum(table.values())} for table, ns in removals],
             "extra": [{"players": least, "age": age, "cards": cards} for (least, age), cards in sorted(extra.items())],
+            "zone_decks": [{"zone": self.zone_ref(zid), "decks": self.cx.join(
+                [self.t("ref.setup.zone_deck", age=age, count=sum(e["count"] for e in entries))
+                 for _, age, entries in self.zone_decks(zid)])}
+                for zid in self.cx.zones if self.zone_decks(zid)],
         }
 
     def taverns(self) -> str:
@@ -503,19 +605,46 @@ class _Model:
 
     # -- flow ----------------------------------------------------------------------------------------
     def steps(self, part: str, marks_by_step: dict[str, list[str]]) -> list[Step]:
-        out: list[Step] = []
-        for step in self.game["flow"].get(part, []):
-            window = step.get("window")
-            out.append({
-                "id": step["id"],
-                "do": step.get("do"),
-                "window": window,
-                "window_name": self.cat.t(f"ref.window.{window}", default=window) if window else "",
-                "ages": list(step.get("ages", [])),
-                "ages_text": self.cx.join([str(a) for a in step.get("ages", [])]),
-                "reacting": self.reacting(window) if window else [],
-                "changed": marks_by_step.get(step["id"], []),
-            })
+        return [self.step_view(step, marks_by_step.get(step["id"], [])) for step in self.game["flow"].get(part, [])]
+
+    def step_view(self, step: JsonDict, changed: list[str]) -> Step:
+        """A flow step with the names its catalog text may use: zones, count, kind, player order."""
+        window = step.get("window")
+        return {
+            "id": step["id"],
+            "do": step.get("do"),
+            "window": window,
+            "window_name": self.cat.t(f"ref.window.{window}", default=window) if window else "",
+            "ages": list(step.get("ages", [])),
+            "ages_text": self.cx.join([str(a) for a in step.get("ages", [])]),
+            "reacting": self.reacting(window) if window else [],
+            "changed": changed,
+            "zone": self.zone_ref(step.get("zone")),
+            "deck": self.zone_ref(step.get("deck")),
+            "into": self.zone_ref(step.get("into")),
+            "count": int(step.get("count", 0)),
+            "kind": self.kind_name(step["kind"]) if "kind" in step else "",
+            "order": self.order_text(step),
+        }
+
+    def order_text(self, step: JsonDict) -> str:
+        """A step's player order: most cards of a kind first (its leader may go last), or by gem."""
+        order = step.get("order")
+        if isinstance(order, dict):
+            text = self.t("ref.order.most", kind=self.kind_name(order["most"]))
+            return self.t("ref.order.leader", order=text) if order["leader_chooses"] else text
+        if order == "bid":
+            return self.t("ref.order.bid")
+        return self.t("ref.order.gem") if step.get("do") == "place-held" else ""
+
+    def pick_sources(self) -> list[PickSourceView]:
+        """Where a bidder may take their card while a tavern resolves, and who may."""
+        out: list[PickSourceView] = []
+        for src in self.game.get("pick_sources", []):
+            also = src.get("also")
+            out.append({"id": src["id"], "zone": self.zone_ref(src.get("zone", "tavern")), "who": src.get("who", "any"),
+                        "also": self.cards_modifying({also}) if also else [], "discard": int(src.get("discard", 0)),
+                        "discard_players": self.cx.join([str(n) for n in src.get("discard_players", [])])})
         return out
 
     def marks_under(self, head: str, at: int) -> dict[str, list[str]]:
@@ -540,6 +669,50 @@ class _Model:
         ages = self.game["ages"]
         return [{"age": age, "last": age == ages[-1],
                  "steps": [s for s in steps if not s["ages"] or age in s["ages"]]} for age in ages]
+
+    # -- zones ---------------------------------------------------------------------------------------------
+    def step_links(self) -> list[tuple[JsonDict, Link]]:
+        """Every flow step with a link naming it by its place: in a turn, a tavern's resolution, or the
+        end of an age (once per age it runs in)."""
+        flow = self.game["flow"]
+        out: list[tuple[JsonDict, Link]] = []
+        for part, prefix, key in (("turn", "step-", "ref.zones.turn_step"), ("tavern", "tavern-step-", "ref.zones.tavern_step")):
+            out += [(s, {"anchor": prefix + s["id"], "name": self.t(key, n=i)}) for i, s in enumerate(flow.get(part, []), 1)]
+        for age in self.game["ages"]:
+            steps = [s for s in flow.get("age_end", []) if not s.get("ages") or age in s["ages"]]
+            out += [(s, {"anchor": f"age-{age}-{s['id']}", "name": self.t("ref.zones.age_step", n=i, age=age)})
+                    for i, s in enumerate(steps, 1)]
+        return out
+
+    def zones(self) -> list[ZoneView]:
+        """The zones the rules declare (the Camp, its decks, the camp discard) and what uses each."""
+        links = self.step_links()
+        marks = self.marks_under("zones", 1)
+
+        def using(do: str, field: str, other: str, zid: str) -> list[ZoneStep]:
+            return [{"step": link, "other": self.zone_ref(s.get(other)), "count": int(s.get("count", 0))}
+                    for s, link in links if s.get("do") == do and s.get(field) == zid]
+
+        out: list[ZoneView] = []
+        for zone in self.game.get("zones", []):
+            zid = zone["id"]
+            name = self.zone_ref(zid)["name"]
+            out.append({
+                "id": zid, "anchor": f"zone-{zid}", "title": name[:1].upper() + name[1:],
+                "per_age": bool(zone.get("per_age")), "explored": bool(zone.get("explored", True)),
+                "decks": [{"age": age, "count": sum(e["count"] for e in entries),
+                           "cards": [{**self.link(e["card"]), "count": e["count"]} for e in entries]}
+                          for _, age, entries in self.zone_decks(zid)],
+                "refilled": using("refill", "zone", "deck", zid), "feeds": using("refill", "deck", "zone", zid),
+                "cleared": using("clear", "zone", "into", zid), "receives": using("clear", "into", "zone", zid),
+                "picked": any(src.get("zone") == zid for src in self.game.get("pick_sources", [])),
+                "taken_by": [self.link(cid) for cid, effects in self.c.effects.items()
+                             if any(isinstance(n, ir.TakeFrom) and n.zone == zid for _, e in effects for n in ir.walk(e))],
+                "discarded": self.cx.join([self.kind_name(k) for k, v in self.game["kinds"].items()
+                                           if v.get("discards_to") == zid]),
+                "changed": marks.get(zid, []),
+            })
+        return out
 
     # -- scoring -----------------------------------------------------------------------------------------
     def classes(self, marks: dict[str, list[str]]) -> tuple[list[ClassView], ScoreTable]:
@@ -588,34 +761,79 @@ class _Model:
     # -- cards -------------------------------------------------------------------------------------------
     def card_view(self, cid: str) -> CardView:
         card = self.d["cards"][cid]
+        effects = self.c.effects.get(cid, [])
         ranks = card["ranks"]
+        sides: dict[str, list[int]] = card.get("column_ranks") or {}
         label: list[str] = []
         if ranks:
             label.append(self.t("ref.card.ranks_points", n=len(ranks), points=", ".join(map(str, ranks))) if any(ranks)
                          else self.t("ref.card.ranks_plain", n=len(ranks)))
+        if sides:
+            label.append(" / ".join(self.side_label(cls, side) for cls, side in sides.items()))
         if card["points"]:
             label.append(self.t("ref.card.points", points=card["points"]))
+        classes = list(sides) or [rank_class(card, effects)]
         return {
             "id": cid,
             "anchor": self.anchors[cid],
             "name": self.cx.card(cid),
             "kind": card["kind"],
             "class": card["class"],
-            "class_label": self.cx.cls(card["class"]),
+            "class_label": self.cx.join([self.cx.cls(c) for c in classes], "list.or"),
             "ranks_label": "; ".join(label),
-            "text": card_text(card, self.c.effects.get(cid, []), self.cx),
+            "text": card_text(card, effects, self.cx),
         }
+
+    def side_label(self, cls: str, ranks: list[int]) -> str:
+        """One side of a card with ranks per column: "Warrior 6", "Hunter"."""
+        if any(ranks):
+            return self.t("ref.card.side_points", cls=self.cx.cls(cls), points=", ".join(map(str, ranks)))
+        return self.t("ref.card.side_plain", cls=self.cx.cls(cls))
 
     def card_groups(self) -> list[CardGroup]:
         groups: list[CardGroup] = []
         for kind in self.game["kinds"]:
             cards: list[CardEntry] = [{**self.card_view(cid), "copies": self.d["cards"][cid]["copies"],
-                                       "changed": self.layer_names(self.d["cards"][cid]["layers"])}
+                                       "changed": self.layer_names(self.d["cards"][cid]["layers"]),
+                                       "decks": self.card_decks(cid)}
                                       for cid in self.cards_of(kind)]
             if cards:
                 groups.append({"kind": kind, "anchor": f"kind-{kind}", "label": self.kind_label(kind),
-                               "cards": cards})
+                               "notes": self.kind_notes(kind), "cards": cards})
         return groups
+
+    def card_decks(self, cid: str) -> list[str]:
+        """The zone decks that hold a card ("In the Camp deck of Age 1")."""
+        return [self.t("ref.card.deck", zone=self.zone_ref(zid)["name"], age=age)
+                for zid, age, entries in self.zone_decks() if any(e["card"] == cid for e in entries)]
+
+    def kind_notes(self, kind: str) -> list[str]:
+        """What the kinds data says of a kind's cards: where they go (command zone, discard pile), when
+        a step places them, that they count as dwarf cards, the score breakdown's part they go to."""
+        info = self.game["kinds"][kind]
+        notes: list[str] = []
+        where = f"ref.kind.enters.{str(info.get('enters', '')).split(' ')[0]}"
+        if self.cat.has(where):  # a card entering its own column needs no note
+            notes.append(self.t(where))
+        for step in self.game["flow"].get("age_end", []):
+            if step.get("do") == "place-held" and step.get("kind") == kind:
+                ages = self.cx.join([str(a) for a in step.get("ages", [])])
+                notes.append(self.t("ref.kind.placed_in", ages=ages) if ages else self.t("ref.kind.placed"))
+        if info.get("dwarf_card") and kind != "dwarf":  # the dwarf kind itself needs no note
+            notes.append(self.t("ref.kind.dwarf_card"))
+        if info.get("discards_to"):
+            notes.append(self.t("ref.kind.discards_to", zone=self.zone_ref(info["discards_to"])["name"]))
+        if info.get("breakdown"):
+            notes.append(self.t("ref.kind.breakdown", part=info["breakdown"]))
+        return notes
+
+    def breakdown(self) -> list[BreakdownPart]:
+        """The score breakdown's parts that kinds add (`artifacts`), with the kinds that score there."""
+        parts: dict[str, list[str]] = {}
+        for kind, info in self.game["kinds"].items():
+            if info.get("breakdown"):
+                parts.setdefault(info["breakdown"], []).append(self.kind_name(kind))
+        return [{"part": part, "kinds": self.cx.join(kinds)} for part, kinds in parts.items()]
 
     def requirements(self) -> list[Requirements]:
         return [{**self.link(cid), "text": [effect_text(e, self.cx) for _, e in effects
@@ -641,9 +859,12 @@ class _Model:
                  "changed": self.layer_names([i.get("layer", "")])} for i in self.d["interpretations"]]
 
     def glossary(self) -> list[Term]:
-        keys = [k for k in self.cat.fallback if k.startswith("glossary.") and k.count(".") == 1]
-        terms: list[Term] = [{"id": k.split(".", 1)[1], "anchor": "term-" + k.split(".", 1)[1], "term": self.t(k),
-                  "text": self.t(k + ".text")} for k in keys]
+        """The catalog's terms: `glossary.<term>`, and `glossary.<layer>.<term>` while that layer is in force."""
+        layers = {layer["id"] for layer in self.d["layers"]}
+        keys = [k for k in self.cat.fallback if k.startswith("glossary.") and not k.endswith(".text")
+                and (k.count(".") == 1 or (k.count(".") == 2 and k.split(".")[1] in layers))]
+        terms: list[Term] = [{"id": k.rsplit(".", 1)[1], "anchor": "term-" + k.rsplit(".", 1)[1], "term": self.t(k),
+                              "text": self.t(k + ".text")} for k in keys]
         return sorted(terms, key=lambda x: (sort_key(x["term"]), x["id"]))
 
     def index(self) -> list[Link]:
@@ -659,15 +880,21 @@ def reference_context(compiled: Compiled, cat: Catalog) -> Reference:
     step_marks = m.marks_under("flow", 2)
     classes, table = m.classes(m.marks_under("classes", 1))
     components = m.components()
+    zones = m.zones()
+    shown = {"house-rules": bool(house), "zones": bool(zones)}
     return {
         "lang": cat.lang,
         "layers": [m.layer_text(layer, "name") for layer in compiled.data["layers"]],
-        "sections": [{"anchor": a, "title": k} for a, k in SECTIONS if a != "house-rules" or house],
+        "sections": [{"anchor": a, "title": k} for a, k in SECTIONS if shown.get(a, True)],
+        "sources": m.sources(),
         "marks": marks,
         "house_rules": house,
         "components": components,
         "setup": m.setup(),
+        "zones": zones,
         "turn": m.steps("turn", step_marks),
+        "tavern": m.steps("tavern", step_marks),
+        "pick_sources": m.pick_sources(),
         "facts": m.step_facts(),
         "ages": m.ages(m.steps("age_end", step_marks)),
         "gems": components["gems"],
@@ -683,6 +910,7 @@ def reference_context(compiled: Compiled, cat: Catalog) -> Reference:
         "table": table,
         "distinctions": [{**m.link(cid), "cls": m.cx.cls(compiled.data["cards"][cid]["class"])}
                          for cid in m.cards_of("distinction")],
+        "breakdown": m.breakdown(),
         "card_groups": m.card_groups(),
         "interpretations": m.interpretations(),
         "glossary": m.glossary(),

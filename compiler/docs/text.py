@@ -77,9 +77,14 @@ class Context:
     coins: dict[str, str] = field(default_factory=dict)  # special coin id -> rules-data name
     renamed: dict[str, str] = field(default_factory=dict)  # card id -> the variant layer that renamed it
     zones: dict[str, str] = field(default_factory=dict)    # zone id -> rules-data name
+    access: dict[str, str] = field(default_factory=dict)   # param -> zone of the pick source it opens (`also`)
 
     def zone(self, zid: str) -> str:
         return self.zones.get(zid, zid)
+
+    def zone_from(self, zid: str) -> str:
+        """A zone as a place cards are taken from (`zone.<id>`, the rules-data name by default)."""
+        return self.cat.t(f"zone.{zid}", default=self.zone(zid))
 
     def cls(self, cid: str | None) -> str:
         if cid is None:
@@ -92,10 +97,10 @@ class Context:
         key = f"layer.{layer}.card.{cid}" if layer else f"card.{cid}"
         return self.cat.t(key, default=self.cards.get(cid, cid))
 
-    def join(self, items: list[str]) -> str:
+    def join(self, items: list[str], key: str = "list.and") -> str:
         if len(items) < 2:
             return "".join(items)
-        return self.cat.t("list.and", head=", ".join(items[:-1]), last=items[-1])
+        return self.cat.t(key, head=", ".join(items[:-1]), last=items[-1])
 
 
 def context_of(data: JsonDict, cat: Catalog) -> Context:
@@ -103,7 +108,8 @@ def context_of(data: JsonDict, cat: Catalog) -> Context:
     return Context(cat, {c["id"]: c.get("name", c["id"]) for c in data["classes"]},
                    {cid: c["name"] for cid, c in data["cards"].items()}, dict(data["params"]),
                    {c["id"]: c.get("name", c["id"]) for c in data["game"]["coins"].get("special", [])},
-                   zones={z["id"]: z.get("name", z["id"]) for z in data["game"].get("zones", [])})
+                   zones={z["id"]: z.get("name", z["id"]) for z in data["game"].get("zones", [])},
+                   access={s["also"]: s["zone"] for s in data["game"].get("pick_sources", []) if s.get("also")})
 
 
 # -- expressions -------------------------------------------------------------------------------
@@ -127,12 +133,16 @@ def expr_text(node: ir.Expr, cx: Context) -> str:
         case ir.Compare():
             return t(_CMP[node.op], left=expr_text(node.left, cx), right=expr_text(node.right, cx))
         case ir.Is():
+            special = _var_key(node.subject, "none", cx) if node.name == "none" else None
+            if special:
+                return t(special)
             what = cx.cls(None if node.name == "none" else node.name)
             if isinstance(node.subject, ir.Var) and node.subject.name == "column":
                 return t("is.column", cls=what)
             return t("cmp.eq", left=expr_text(node.subject, cx), right=what)
         case ir.Not():
-            return t("bool.not", cond=expr_text(node.operand, cx))
+            negated = _var_key(node.operand, "not", cx)
+            return t(negated) if negated else t("bool.not", cond=expr_text(node.operand, cx))
         case ir.BoolOp():
             return t(f"bool.{node.op}", left=expr_text(node.left, cx), right=expr_text(node.right, cx))
         case ir.IfElse():
@@ -142,6 +152,14 @@ def expr_text(node: ir.Expr, cx: Context) -> str:
             return _set_text("count.set", node.cards, cx)
         case _:
             assert_never(node)
+
+
+def _var_key(node: ir.Expr, suffix: str, cx: Context) -> str | None:
+    """`<variable's key>.<suffix>` where the catalog phrases that case of a variable (its negation
+    `.not`, `is none` as `.none`), else None."""
+    spec = VARIABLES.get(node.name) if isinstance(node, ir.Var) else None
+    key = f"{spec.message}.{suffix}" if spec else ""
+    return key if spec and cx.cat.has(key) else None
 
 
 def _operand(node: ir.Expr, cx: Context) -> str:
@@ -164,16 +182,28 @@ def _call_text(node: ir.Call, cx: Context) -> str:
         return t(message, items=cx.join([expr_text(a, cx) for a in args]))
     if node.name == "cards" and isinstance(args[0], ir.Var):
         return t(message, kind=t(f"kind.{args[0].name}", default=args[0].name))
+    if isinstance(args[0], ir.Var) and args[0].name in VARIABLES and cx.cat.has(f"{message}.{args[0].name}"):
+        return t(f"{message}.{args[0].name}")  # a class given by a variable (`ranks(chosen_class)`)
     arg = expr_text(args[0], cx)
     return t(message, cls=arg, n=arg)
 
 
-def _set_text(prefix: str, s: ir.CardSet, cx: Context, **kw: Any) -> str:
+def _set_text(prefix: str, s: ir.CardSet, cx: Context, count: ir.Expr | None = None, **kw: Any) -> str:
     mode = "only" if s.only else "other" if s.other else "any"
     if s.mode == "all":
         mode = "all." + mode
     kind = cx.cat.t(f"set.kind.{s.kind}")
-    return cx.cat.t(f"{prefix}.{mode}", kind=kind, cls=cx.cls(s.only) if s.only else "", **kw)
+    key = _counted(f"{prefix}.{mode}", count, cx)
+    return cx.cat.t(key, kind=kind, cls=cx.cls(s.only) if s.only else "", **kw)
+
+
+def _counted(key: str, count: ir.Expr | None, cx: Context) -> str:
+    """`<key>.one` or `<key>.many` for a count written as a number, where the catalog has them
+    ("a card", "2 cards"); else `key` ("n card(s)")."""
+    if not isinstance(count, ir.Num):
+        return key
+    number = f"{key}.{'one' if count.value == 1 else 'many'}"
+    return number if cx.cat.has(number) else key
 
 
 # -- actions and effects ---------------------------------------------------------------------
@@ -224,13 +254,13 @@ def action_text(a: ir.Action, cx: Context) -> str:
         case ir.PlaceUnder():
             return t("act.place_under", card=_card_ref(a.card, cx), deck=_deck_text(a.deck, cx))
         case ir.Discard():
-            return _set_text("act.discard", a.cards, cx, n=e(a.count))
+            return _set_text("act.discard", a.cards, cx, a.count, n=e(a.count))
         case ir.DiscardTop():
             return t("act.discard_top", deck=_deck_text(a.deck, cx))
         case ir.Look():
             return t(f"act.look.{a.rest}", n=e(a.count), deck=_deck_text(a.deck, cx), take=e(a.take))
         case ir.TakeFrom():
-            return t("act.take_from", n=e(a.count), zone=t(f"zone.{a.zone}", default=cx.zone(a.zone)))
+            return t(_counted("act.take_from", a.count, cx), n=e(a.count), zone=cx.zone_from(a.zone))
         case ir.RecruitHero():
             return t("act.recruit" if a.counted else "act.recruit_uncounted")
         case ir.ReturnHero():
@@ -240,7 +270,7 @@ def action_text(a: ir.Action, cx: Context) -> str:
         case ir.AdvanceTrack():
             return t("act.advance") if a.steps is None else t("act.advance_by", n=e(a.steps))
         case ir.Tokens():
-            return t("act.add_tokens" if a.sign > 0 else "act.remove_tokens", n=e(a.amount))
+            return t(_counted("act.add_tokens" if a.sign > 0 else "act.remove_tokens", a.amount, cx), n=e(a.amount))
         case ir.Simple():
             return t(f"act.{a.name}")
         case ir.EachOther():
@@ -277,11 +307,7 @@ def effect_text(effect: ir.Effect, cx: Context) -> str:
             sentence = t("effect.triggered", when=head, actions=body)
             return t("usage.once", sentence=sentence) if effect.once else sentence
         case ir.Modifier():
-            key = f"modifier.{effect.param}.{effect.op}"
-            if cx.cat.has(key):
-                return t(key, amount=expr_text(effect.amount, cx))
-            return t(f"modifier.generic.{effect.op}", param=t(f"param.{effect.param}", default=effect.param),
-                     amount=expr_text(effect.amount, cx))
+            return _modifier_text(effect, cx)
         case ir.Requirement():
             return t("effect.requires", cond=expr_text(effect.cond, cx))
         case ir.Score():
@@ -292,20 +318,54 @@ def effect_text(effect: ir.Effect, cx: Context) -> str:
             assert_never(effect)
 
 
+def _modifier_text(effect: ir.Modifier, cx: Context) -> str:
+    """A modifier: the catalog's phrase for this param, op and value (`modifier.recruit_by_lines.=0`),
+    for this param and op, the pick source the param opens (`also`), or the generic phrase."""
+    t = cx.cat.t
+    amount = expr_text(effect.amount, cx)
+    keys = [f"modifier.{effect.param}.{effect.op}"]
+    if isinstance(effect.amount, ir.Num):
+        keys.insert(0, f"{keys[0]}{effect.amount.value}")
+    for key in keys:
+        if cx.cat.has(key):
+            return t(key, amount=amount)
+    if effect.param in cx.access and effect.op == "+":
+        return t("modifier.access.+", zone=cx.zone_from(cx.access[effect.param]))
+    return t(f"modifier.generic.{effect.op}", param=t(f"param.{effect.param}", default=effect.param), amount=amount)
+
+
+def _ranks_text(ranks: list[int], cls: str, cx: Context) -> str:
+    """A card's ranks in a column of class `cls` ("neutral": the class of the column it stands in)."""
+    t = cx.cat.t
+    number = "one" if len(ranks) == 1 else "many"
+    if cls != "neutral":
+        text = t(f"card.ranks.{number}", n=len(ranks), cls=cx.cls(cls))
+    else:
+        text = t(f"card.ranks_any.{number}", n=len(ranks))
+    if any(ranks):
+        worth = "card.ranks_worth.one" if ranks == [1] else "card.ranks_worth"
+        text = t(worth, ranks=text, points=cx.join([str(r) for r in ranks]))
+    return text
+
+
+def rank_class(card: JsonDict, effects: list[tuple[str, ir.Effect]]) -> str:
+    """The class a card's ranks count in: its own, else the one column its `enters` effect names."""
+    if card["class"] != "neutral":
+        return str(card["class"])
+    columns = [e.place.column for _, e in effects if isinstance(e, ir.Enters) and e.place.mode == "column"]
+    return columns[0] if len(columns) == 1 and columns[0] else "neutral"
+
+
 def card_text(card: JsonDict, effects: list[tuple[str, ir.Effect]], cx: Context) -> list[str]:
-    """The sentences of a card: its ranks and points, then each effect in order."""
+    """The sentences of a card: its ranks (by column for a card with two sides) and points, then
+    each effect in order."""
     t = cx.cat.t
     out = []
     ranks = card.get("ranks", [])
     if ranks:
-        number = "one" if len(ranks) == 1 else "many"
-        if card["class"] != "neutral":
-            sentence = t(f"card.ranks.{number}", n=len(ranks), cls=cx.cls(card["class"]))
-        else:
-            sentence = t(f"card.ranks_any.{number}", n=len(ranks))
-        if any(ranks):
-            sentence = t("card.ranks_worth", ranks=sentence, points=cx.join([str(r) for r in ranks]))
-        out.append(t("sentence", text=sentence))
+        out.append(t("sentence", text=_ranks_text(ranks, rank_class(card, effects), cx)))
+    for cls, side in card.get("column_ranks", {}).items():
+        out.append(t("card.side", cls=cx.cls(cls), ranks=_ranks_text(side, cls, cx)))
     if card.get("points"):
         out.append(t("card.points", points=card["points"]))
     track = card.get("track")
