@@ -175,6 +175,8 @@ class _Compiler:
         self._refuse_reserved("class", classes, lambda c: go.get(("classes", c, "id")), reserved | CLASS_RESERVED)
         self._refuse_reserved("card", set(self.m.cards), lambda c: self.m.card_origin[c].get("id"), reserved)
         self._refuse_reserved("event", set(g.get("events", {})), lambda e: go.get(("events", e)), reserved)
+        self._refuse_reserved("zone", {z["id"] for z in g.get("zones", [])}, lambda z: go.get(("zones", z, "id")),
+                              reserved)
         self._refuse_reserved("param", set(g.get("params", {})), lambda q: go.get(("params", q)), reserved, True)
         for cid, card in self.m.cards.items():
             self._refuse_reserved("param", set(card.get("params", {})), _at_in(self.m.card_origin[cid].get("params")),

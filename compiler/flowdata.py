@@ -100,7 +100,12 @@ class FlowData:
         return Location(self.m.sources[0].path if self.m.sources else "<rules>", 1, 1)
 
     def zone_ref(self, name: str, where: Origin | None, tavern_ok: bool, what: str) -> None:
-        known = set(self.zones) | {"discard"} | ({"tavern"} if tavern_ok else set())
+        if self.zones.get(name, {}).get("per_age"):
+            self.err(where, f"`{name}` holds a deck per age, not cards face up ({what})",
+                     f"name it as the `deck:` of a `refill` or `deal` step")
+            return
+        known = {z for z, spec in self.zones.items() if not spec.get("per_age")} | {"discard"} | (
+            {"tavern"} if tavern_ok else set())
         if name not in known:
             hint = suggest(name, known) or ("`tavern` names the tavern being resolved only in `flow.tavern` "
                                             "and pick sources" if name == "tavern" else

@@ -29,7 +29,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = 'af7b4c76185c18c5757c5ed4979830f3cfcfc861a3c70835ba6ebc235b110948'
+CONTENT_HASH = '2941b97befcd4f8d08595388b54383bf96cb55de75206aac862097ef5b55c5bb'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

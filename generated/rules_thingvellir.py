@@ -33,7 +33,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '153d5a55f674df46ebe60c4868e4d97c723374633b2623ea321556160187c2cb'
+CONTENT_HASH = '9f66206f36f9d7dddd83006a47075a98733f7381060fb2d8fd4231fe88e87063'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
