@@ -134,27 +134,27 @@ def test_only_the_top_bidder_may_use_a_top_bidder_source(e):
     assert all(o.endswith("@laughing-goblin") for d in log[1:] for o in shown(d))
 
 
-def test_a_param_opens_the_source_to_others_when_the_top_bidder_did_not_use_it(e):
-    """002 "Fafnir Báleygr": "you can go to the Camp on your turn instead of taking a card from the
-    tavern being resolved if the Elvaland that won the bid did not go"."""
+def pass_board(e):
+    """Bids 5 > 4 > 3 on the first tavern; P3, the last bidder, holds the market pass."""
     give(e, 2, "pass", column=None)
     set_coins(e, 0, slots=[5, 2, 3], pouch=[0, 4])
     set_coins(e, 1, slots=[4, 2, 3], pouch=[0, 5])
     set_coins(e, 2, slots=[3, 2, 4], pouch=[0, 5])
     fill_tavern(e, 0, "warrior:3", "hunter", "miner:1")
     setup_market(e, "relic-a", "tally")
+
+
+def test_a_param_opens_the_source_to_others_when_the_top_bidder_did_not_use_it(e):
+    """002 "Fafnir Báleygr": "you can go to the Camp on your turn instead of taking a card from the
+    tavern being resolved if the Elvaland that won the bid did not go"."""
+    pass_board(e)
     log = run_log(picks(e, step("tavern", "picks")), "warrior:3", "hunter", "relic-a@market")
     assert "relic-a@market" not in shown(log[1])  # P2 holds no pass
     assert "relic-a@market" in shown(log[2])
     assert e.s.cards[e.s.players[2].command[-1]] == "relic-a"
     assert [e.s.cards[c] for c in e.s.taverns[0]] == ["miner:1"]  # left: discarded at the end
     e2 = new_engine(3, seed=5, rules=RULES)
-    give(e2, 2, "pass", column=None)
-    set_coins(e2, 0, slots=[5, 2, 3], pouch=[0, 4])
-    set_coins(e2, 1, slots=[4, 2, 3], pouch=[0, 5])
-    set_coins(e2, 2, slots=[3, 2, 4], pouch=[0, 5])
-    fill_tavern(e2, 0, "warrior:3", "hunter", "miner:1")
-    setup_market(e2, "relic-a", "tally")
+    pass_board(e2)
     log = run_log(picks(e2, step("tavern", "picks")), "relic-a@market", "warrior:3", "hunter")
     assert all(o.endswith("@laughing-goblin") for o in shown(log[2]))  # the top bidder went: closed
 

@@ -7,106 +7,16 @@ strict scripted answers (an unscripted decision fails the test).
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Generator
-from typing import Any
 
 import pytest
 
-from harness import THINGVELLIR, fill_tavern, give, ids, new_engine, pull, run, run_log, set_coins, shown, values
+from harness import THINGVELLIR, fill_tavern, give, ids, pull, run, run_log, set_coins, shown, values
 
-from nidavellir.runtime.flow import TAVERN_STEP_FUNCTIONS, resolve_taverns, run_steps
-from nidavellir.runtime.scoring import player_score
-
-
-# -- helpers ------------------------------------------------------------------------------------
-
-def engine(players: int = 3, age: int = 1, gems: tuple[int, ...] | None = None, seed: int = 0):
-    e = new_engine(players, seed=seed, rules=THINGVELLIR, age=age)
-    for pl, g in zip(e.s.players, gems or sorted(e.rules.ruleset.gems[players], reverse=True)):
-        pl.gem = g
-    return e
-
-
-def camp(e, *cids: str) -> list[int]:
-    """Lay the face-up Camp: these cards, pulled from wherever they wait (the Camp decks)."""
-    s = e.s
-    for c in s.zones["camp"]:
-        s.zones[f"camp-deck@{s.age}"].append(c)
-    s.zones["camp"] = [pull(e, cid) for cid in cids]
-    return list(s.zones["camp"])
-
-
-def camp_ids(e) -> list[str]:
-    return [e.s.cards[c] for c in e.s.zones["camp"]]
-
-
-def column(e, p, cls):
-    return [e.s.cards[c] for c in e.s.players[p].army.get(cls, [])]
-
-
-def command(e, p):
-    return [e.s.cards[c] for c in e.s.players[p].command]
-
-
-def discard(e):
-    return [e.s.cards[c] for c in e.s.discard]
-
-
-def take(e, p, cid, *answers):
-    """p takes card `cid` (pulled from the Camp or wherever it waits): the engine's `take_card`."""
-    return run_log(e.take_card(p, pull(e, cid)), *answers)
-
-
-def resolve_tavern(e, t: int, *answers):
-    """Resolve tavern t alone by the flow's tavern steps (bids as they lie on the boards)."""
-    e.tavern, e.revealed = t, None
-    return run_log(run_steps(e, e.rules.ruleset.tavern, TAVERN_STEP_FUNCTIONS), *answers)
-
-
-def age_end(e, age: int, *answers):
-    """The flow's end-of-age steps of `age` (002 "End of Each Age")."""
-    e.s.age = age
-    return run_log(run_steps(e, e.rules.ruleset.age_end), *answers)
-
-
-def enlistment_step(e):
-    return next(s for s in e.rules.ruleset.age_end if s.id == "enlistment")
-
-
-def one_line_but(e, p, missing, *, twice: bool = False):
-    """One dwarf of each class except `missing` (two of each with `twice`)."""
-    cards = {"warrior": "warrior:3", "hunter": "hunter", "miner": "miner:1", "blacksmith": "blacksmith",
-             "explorer": "explorer:5"}
-    seconds = {"warrior": "warrior:4", "hunter": "hunter", "miner": "miner:2", "blacksmith": "blacksmith",
-               "explorer": "explorer:6"}
-    for cls, cid in cards.items():
-        if cls != missing:
-            give(e, p, cid)
-            if twice:
-                give(e, p, seconds[cls])
-
-
-def kinds(log):
-    return [(d.player, d.kind) for d in log]
-
-
-def breakdown(e, p):
-    return player_score(e, p)["breakdown"]
-
-
-def watch(gen: Generator[Any, Any, Any], check: Callable[[int, Any], None]) -> Generator[Any, Any, Any]:
-    """Pass `gen`'s decisions through, calling check(index, decision) when each is asked."""
-    answer = None
-    i = 0
-    try:
-        decision = gen.send(None)
-        while True:
-            check(i, decision)
-            i += 1
-            answer = yield decision
-            decision = gen.send(answer)
-    except StopIteration as stop:
-        return stop.value
+from nidavellir.runtime.flow import resolve_taverns, run_steps
+from thingvellir_helpers import (
+    age_end, breakdown, camp, camp_ids, column, command, discard, engine, enlistment_step, kinds,
+    one_line_but, resolve_tavern, take,
+)
 
 
 # == Artifacts, Age 1 ==============================================================================
