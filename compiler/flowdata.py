@@ -119,6 +119,15 @@ class FlowData:
             return self.at("flow", part, sid, key)
 
         do = step.get("do")
+        if do is None and "window" not in step:
+            self.err(at("id"), f"flow step `{sid}` has neither `do` nor `window`",
+                     "a new step names the runtime step it runs (`do:`) or the window it opens (`window:`); "
+                     "to change a step of an earlier layer, give its id")
+            return
+        if do is not None and "window" in step:
+            self.err(at("window"), f"flow step `{sid}` has both `do: {do}` and a `window`",
+                     "a step runs a runtime step or opens a window, not both (an earlier layer may have given the other)")
+            return
         table = TAVERN_STEPS if part == "tavern" else STEPS
         if do is not None and do not in table:
             other = "a turn or age-end step" if part == "tavern" else "a step of `flow.tavern`"

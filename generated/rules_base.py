@@ -29,7 +29,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '2941b97befcd4f8d08595388b54383bf96cb55de75206aac862097ef5b55c5bb'
+CONTENT_HASH = 'f24a074144dbc2fc80066770d6707680ce2a5784f2efd94b25787000369aa759'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

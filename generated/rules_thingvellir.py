@@ -33,7 +33,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '56fad2025487a2bf6722e7d5f5336ef06f6efce27048bdb4e2bd48c629184a2b'
+CONTENT_HASH = '1d5c2e31d52032f225e4f763a28207aa6652306a9b20ff0d9d8470511e4fdccc'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

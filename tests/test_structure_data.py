@@ -350,6 +350,10 @@ STRUCTURE_ERRORS = [
      "id: discard", "a zone cannot be called `discard`: every rule set has that zone (the discard pile)", None),
     ("decks:\n  - {age: 1, zone: nowhere, cards: [{card: skaa, count: 1}]}\n",
      "age: 1", "unknown zone `nowhere` for a deck", "declare it under `game.zones` with `per_age: true`"),
+    ("game:\n  flow:\n    turn:\n      - {id: musing, after: bids}\n",
+     "id: musing", "flow step `musing` has neither `do` nor `window`", None),
+    ("game:\n  flow:\n    turn:\n      - {id: bids, window: bidding}\n",
+     "window: bidding", "flow step `bids` has both `do: bids` and a `window`", None),
     ("game:\n  kinds:\n    relic: {enters: command zone, discards_to: vualt}\n",
      "discards_to: vualt", "unknown zone `vualt` (where discarded `relic` cards go)", "zones: discard"),
     ("cards:\n  - {id: relic, kind: hero, class: neutral, ranks: {warior: [4]}}\n",
@@ -373,3 +377,34 @@ def test_structure_data_errors_are_located_and_explained(capsys, tmp_path, body,
         assert f"{v}:{line}:{col}: error: {message}" in err.splitlines(), err
     else:
         expect(err, v, line, col, message, hint)
+
+
+def test_a_house_rule_changes_the_camp_as_it_changes_a_card(tmp_path):
+    """DESIGN §4: "A layer adds a zone, a deck, a pick source or a step order the way it adds a card":
+    a variant on Thingvellir shows 3 Camp cards instead of 5 and lets every bidder go to the Camp."""
+    from checking import write
+    from nidavellir.runtime.flow import picks as run_picks
+
+    v = write(tmp_path / "small-camp.yaml", """
+        layer: {id: small-camp, name: Small Camp}
+        game:
+          flow:
+            turn:
+              - {id: camp-refill, count: 3}
+          pick_sources:
+            - {id: camp, who: any, discard: 0}
+        """)
+    rules = load_rules(("thingvellir",), (str(v),))
+    e = new_engine(3, seed=2, rules=rules)
+    refill = next(s for s in rules.ruleset.turn if s.id == "camp-refill")
+    run(run_steps(e, [refill]))
+    assert len(e.s.zones["camp"]) == 3
+    set_coins(e, 0, slots=[5, 2, 3], pouch=[0, 4])
+    set_coins(e, 1, slots=[4, 2, 3], pouch=[0, 5])
+    set_coins(e, 2, slots=[3, 2, 4], pouch=[0, 5])
+    fill_tavern(e, 0, "warrior:3", "hunter", "miner:1")
+    picks_step = next(s for s in rules.ruleset.tavern if s.id == "picks")
+    camp = [e.s.cards[c] for c in e.s.zones["camp"]]
+    log = run_log(run_picks(e, picks_step), "warrior:3", f"{camp[0]}@camp", f"{camp[1]}@camp")
+    assert all(any(o.endswith("@camp") for o in shown(d)) for d in log)
+    assert len(e.s.taverns[0]) == 2
