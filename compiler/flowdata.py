@@ -67,6 +67,11 @@ class FlowData:
             for step in flow.get(part, []):
                 self.step(part, step)
         sources = self.m.game.get("pick_sources", [])
+        if not sources:
+            where = self.at("pick_sources")
+            self.diags.warning(where.loc if where else self._nowhere(),
+                               "no pick source: no bidder can ever take a card",
+                               "add `{id: tavern, zone: tavern}` to `pick_sources`")
         if not any(s.get("do") == "picks" for s in flow.get("tavern", [])):
             where = self.at("flow", "tavern")
             self.diags.warning(where.loc if where else self._nowhere(),

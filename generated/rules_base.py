@@ -29,7 +29,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = 'f24a074144dbc2fc80066770d6707680ce2a5784f2efd94b25787000369aa759'
+CONTENT_HASH = '4711b47385f0201b306f668ba481e5fc228673810398508a2ad9a79f9a52cc77'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -33,7 +33,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '1d5c2e31d52032f225e4f763a28207aa6652306a9b20ff0d9d8470511e4fdccc'
+CONTENT_HASH = 'fe8ffe940b505e32f5564a1b6ffaf89e1c59164e88f78cc6c6b15f09c3257d26'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

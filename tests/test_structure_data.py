@@ -408,3 +408,18 @@ def test_a_house_rule_changes_the_camp_as_it_changes_a_card(tmp_path):
     log = run_log(run_picks(e, picks_step), "warrior:3", f"{camp[0]}@camp", f"{camp[1]}@camp")
     assert all(any(o.endswith("@camp") for o in shown(d)) for d in log)
     assert len(e.s.taverns[0]) == 2
+
+
+def test_rules_without_a_pick_source_are_warned_of(capsys, tmp_path):
+    """003 "Taverns Resolution": each bidder "takes one card": rules where no one can is legal data but
+    likely a mistake (a warning; `--strict` makes it an error)."""
+    from checking import expect_warning, find, run_check, write
+
+    v = write(tmp_path / "v.yaml", "layer: {id: v, name: V}\ngame:\n  pick_sources: []\n")
+    code, out, err = run_check(capsys, str(v))
+    assert code == 0
+    line, col = find(v, "[]")
+    expect_warning(err, v, line, col, "no pick source: no bidder can ever take a card")
+    assert "  hint: add `{id: tavern, zone: tavern}` to `pick_sources`" in err.splitlines()
+    code, _, _ = run_check(capsys, str(v), "--strict")
+    assert code == 1
