@@ -28,6 +28,7 @@ class Names:
     kinds: set[str] = field(default_factory=set)
     undeclared: set[str] = field(default_factory=set)  # runtime events the rules do not list
     zones: dict[str, bool] = field(default_factory=dict)  # declared face-up zones -> whether effects explore them
+    decks: set[str] = field(default_factory=set)  # zones that hold face-down decks
 
 
 @dataclass(frozen=True)
@@ -120,7 +121,10 @@ class Checker:
                 self.expr(node.right, INT)
                 return INT if isinstance(node, ir.BinOp) else BOOL
             case ir.Is():
-                self.expr(node.subject, CLASS)
+                if self._expr(node.subject) == KIND:  # `subject_kind is dwarf`
+                    if node.name not in self.names.kinds:
+                        self.fail(node, f"unknown kind `{node.name}`", suggest(node.name, self.names.kinds), True)
+                    return BOOL
                 if node.name not in self.names.classes | {"none"}:
                     self.fail(node, f"unknown class `{node.name}`", suggest(node.name, self.names.classes), True)
                 return BOOL
@@ -146,6 +150,10 @@ class Checker:
     def var(self, node: ir.Var) -> str | None:
         if node.name in self.names.classes:
             return CLASS
+        if node.name in self.names.kinds and node.name not in VARIABLES:
+            self.fail(node, f"`{node.name}` is a kind of card, not a value", "compare a card's kind with "
+                                                                           "`subject_kind is KIND`")
+            return None
         spec = VARIABLES.get(node.name)
         if spec is None:
             self.fail(node, f"unknown name `{node.name}`",
@@ -221,6 +229,12 @@ class Checker:
                 self.expr(effect.cond, BOOL)
             case ir.Score():
                 self.expr(effect.expr, INT)
+            case ir.CaptureNext():
+                if effect.cls not in self.names.classes:
+                    self.fail(effect, f"unknown class `{effect.cls}`", suggest(effect.cls, self.names.classes), True)
+                else:
+                    for part in ir.capture_effects(effect):  # (the event `taken` and the kind `dwarf`)
+                        self.effect(part)
             case ir.Enters():
                 if effect.place.mode == "another":
                     self.fail(effect.place, "a card enters one column: `another chosen column` needs a column "
@@ -256,6 +270,9 @@ class Checker:
     def deck(self, deck: ir.Deck) -> None:
         if deck.age is not None and deck.age not in self.names.ages:
             self.fail(deck, f"there is no age {deck.age} deck")
+        if deck.zone is not None and deck.zone not in self.names.decks:
+            self.fail(deck, f"no deck `{deck.zone}`", suggest(deck.zone, self.names.decks) or
+                      "a zone deck is a zone whose cards lie face down (`decks:` entries name it)")
 
     def card_ref(self, ref: ir.CardRef) -> None:
         if ref.subject:
@@ -316,6 +333,14 @@ class Checker:
                     self.expr(amount, INT)
             case ir.RecruitHero():
                 self.need(a, player, "`recruit hero`")
+                if a.cls is not None and a.cls not in self.names.classes | {"neutral"}:
+                    self.fail(a, f"unknown class `{a.cls}`", suggest(a.cls, self.names.classes | {"neutral"}), True)
+            case ir.Then():
+                if not isinstance(a.first, (ir.ReturnHero, ir.RecruitHero)):
+                    self.fail(a, "only returning or recruiting a hero can come before `then`: nothing else "
+                                 "can fail", "write the actions with `;` between them")
+                self.action(a.first)
+                self.action(a.rest)
             case ir.ReturnHero():
                 self.need(a, player, "`return`")
                 if a.cls not in self.names.classes | {"neutral"}:
@@ -332,8 +357,8 @@ class Checker:
                     self.fail(a, f"`{a.name}` only makes sense in an `instead of` effect")
                 if a.name == "capture":
                     self.need(a, frozenset({PLAYER, SUBJECT}), "`capture`")
-                elif a.name == "swap":
-                    self.need(a, player, "`swap`")
+                elif a.name in ("swap", "reserve"):
+                    self.need(a, player, f"`{a.name}`")
             case ir.EachOther():
                 self.need(a, player, "`each other player`")
                 self.action(a.action)

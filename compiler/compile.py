@@ -192,6 +192,8 @@ class _Compiler:
             kinds=set(g["kinds"]),
             undeclared=set(EVENTS) - set(events),
             zones={z["id"]: z.get("explored", True) for z in g.get("zones", []) if not z.get("per_age")},
+            decks={z for z in self.m.zone_decks if any(d.get("id") == z and not d.get("per_age")
+                                                        for d in g.get("zones", []))},
         )
 
     def _refuse_reserved(self, what: str, ids: set[str], origin: Callable[[str], Origin | None],
@@ -279,6 +281,8 @@ class _Compiler:
     def note_uses(self, tree: ir.Node) -> None:
         """Remember which events and params an effect or formula reads (for the unused-name warnings)."""
         for node in ir.walk(tree):
+            if isinstance(node, ir.CaptureNext):
+                self.used_events.add("taken")
             if isinstance(node, (ir.Triggered, ir.Replacement)):
                 self.used_events.add(node.event)
             elif isinstance(node, ir.Modifier):
@@ -422,7 +426,8 @@ class _Compiler:
                                             ("variant", lay["variant"]))) for lay in data["layers"])),
             ("players", (lo, hi)),
             ("cards_per_tavern", _int_keys(g["cards_per_tavern"])),
-            ("taverns", tuple(Ctor("Tavern", (("id", t["id"]), ("name", t.get("name", t["id"]))))
+            ("taverns", tuple(Ctor("Tavern", (("id", t["id"]), ("name", t.get("name", t["id"])),
+                                              ("draws", self.flow.tavern_draws(t))))
                               for t in g["taverns"])),
             ("ages", tuple(g["ages"])),
             ("classes", tuple(self.class_tables)),

@@ -165,6 +165,9 @@ class _ToIR(Transformer[Token, ir.Effect]):
     def deck_current(self, meta: Meta) -> ir.Deck:
         return ir.Deck(None, pos=_pos(meta))
 
+    def deck_zone(self, meta: Meta, zone: Token) -> ir.Deck:
+        return ir.Deck(None, str(zone), pos=_pos(meta))
+
     def rest_shuffled(self, meta: Meta) -> str:
         return "shuffled"
 
@@ -200,8 +203,18 @@ class _ToIR(Transformer[Token, ir.Effect]):
     def look(self, meta: Meta, count: ir.Expr, deck: ir.Deck, take: ir.Expr, rest: str) -> ir.Look:
         return ir.Look(count, deck, take, rest, pos=_pos(meta))
 
-    def recruit_hero(self, meta: Meta, uncounted: Token | None = None) -> ir.RecruitHero:
-        return ir.RecruitHero(uncounted is None, pos=_pos(meta))
+    def recruit_hero(self, meta: Meta, *tokens: Token) -> ir.RecruitHero:
+        another = any(t.type == "ANOTHER" for t in tokens)
+        counted = not any(t.type == "COUNTS" for t in tokens)
+        names = [t for t in tokens if t.type == "NAME"]
+        return ir.RecruitHero(counted, str(names[0]) if names else None, another, pos=_pos(meta),
+                              arg_pos=_pos(names[0]) if names else 0)
+
+    def then(self, meta: Meta, first: ir.Action, rest: ir.Action) -> ir.Then:
+        return ir.Then(first, rest, pos=_pos(meta))
+
+    def capture_next(self, meta: Meta, cls: Token) -> ir.CaptureNext:
+        return ir.CaptureNext(str(cls), pos=_pos(meta), arg_pos=_pos(cls))
 
     def place_under(self, meta: Meta, card: ir.CardRef, deck: ir.Deck) -> ir.PlaceUnder:
         return ir.PlaceUnder(card, deck, pos=_pos(meta))
@@ -229,6 +242,7 @@ class _ToIR(Transformer[Token, ir.Effect]):
 
     swap_tavern, capture, cancel, face_down = _simple("swap"), _simple("capture"), _simple("cancel"), \
         _simple("face-down")
+    reserve = _simple("reserve")
 
     def each_other(self, meta: Meta, action: ir.Action) -> ir.EachOther:
         return ir.EachOther(action, pos=_pos(meta))

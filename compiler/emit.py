@@ -251,6 +251,23 @@ def _destination(w: Writer, place: ir.Place, card: str, sc: PyScope) -> str:
     return "None"  # the command zone
 
 
+def _deck(deck: ir.Deck) -> str:
+    """A deck as the engine takes it: an age, None for the current age's, or a zone's id."""
+    return repr(deck.zone) if deck.zone is not None else repr(deck.age)
+
+
+def _recruit(a: ir.RecruitHero, sc: PyScope) -> str:
+    return f"g.recruit_hero({sc.p}, counted={a.counted!r}, cls={a.cls!r}, another={a.another!r})"
+
+
+def _cost(a: ir.Action, sc: PyScope) -> str:
+    """The call of an action that reports whether it happened (before `then`)."""
+    if isinstance(a, ir.RecruitHero):
+        return _recruit(a, sc)
+    assert isinstance(a, ir.ReturnHero), "the checker allows only these before `then`"
+    return f"g.return_hero({sc.p}, {a.cls!r})"
+
+
 def action(w: Writer, a: ir.Action, sc: PyScope, locate: Callable[[int], str]) -> None:
     w.marker(locate(a.pos))
     depth = w.indent
@@ -280,7 +297,7 @@ def action(w: Writer, a: ir.Action, sc: PyScope, locate: Callable[[int], str]) -
             w.line(f"yield from g.place({sc.p}, {card}, {dest})")
         case ir.PlaceUnder():
             card = _card(w, a.card, sc)
-            w.line(f"g.put_under_deck({card}, {a.deck.age!r})")
+            w.line(f"g.put_under_deck({card}, {_deck(a.deck)})")
         case ir.Discard():
             picked, each = sc.fresh("picked"), sc.fresh("card")
             w.line(f"{picked} = yield from g.choose_cards({sc.p}, {card_set(a.cards, sc)}, {expr(a.count, sc)}, "
@@ -288,16 +305,20 @@ def action(w: Writer, a: ir.Action, sc: PyScope, locate: Callable[[int], str]) -
             w.line(f"for {each} in {picked}:")
             w.line(f"    yield from g.discard_card({sc.p}, {each})")
         case ir.DiscardTop():
-            w.line(f"g.discard_top({a.deck.age!r})")
+            w.line(f"g.discard_top({_deck(a.deck)})")
         case ir.Look():
-            w.line(f"yield from g.look({sc.p}, {a.deck.age!r}, {expr(a.count, sc)}, {expr(a.take, sc)}, "
+            w.line(f"yield from g.look({sc.p}, {_deck(a.deck)}, {expr(a.count, sc)}, {expr(a.take, sc)}, "
                    f"{a.rest!r})")
         case ir.TakeFrom():
             w.line(f"yield from g.take_from({sc.p}, {a.zone!r}, {expr(a.count, sc)})")
         case ir.RecruitHero():
-            w.line(f"yield from g.recruit_hero({sc.p}, counted={a.counted!r})")
+            w.line(f"yield from {_recruit(a, sc)}")
         case ir.ReturnHero():
             w.line(f"yield from g.return_hero({sc.p}, {a.cls!r})")
+        case ir.Then():
+            w.line(f"if (yield from {_cost(a.first, sc)}):")
+            w.indent += 1
+            action(w, a.rest, sc, locate)
         case ir.ChooseClass():
             w.line(f"yield from g.choose_class({sc.p}, {sc.card})")
         case ir.AdvanceTrack():
@@ -309,7 +330,8 @@ def action(w: Writer, a: ir.Action, sc: PyScope, locate: Callable[[int], str]) -
             w.line({"swap": f"yield from g.swap_tavern_cards({sc.p})",
                     "capture": f"yield from g.capture({sc.p}, {sc.card}, {sc.ev}.subject)",
                     "cancel": "pass  # the event does not happen",
-                    "face-down": f"g.use({sc.card})"}[a.name])
+                    "face-down": f"g.turn_face_down({sc.card})",
+                    "reserve": f"yield from g.reserve_tavern_card({sc.p})"}[a.name])
         case ir.EachOther():
             other = sc.fresh("player")
             w.line(f"for {other} in g.other_players({sc.p}):")
@@ -347,7 +369,7 @@ class CardEmitter:
         self.w = Writer()
         self.code = CardCode()
 
-    def effect(self, index: int, effect: ir.Effect, loc: str, text: str, locate: Callable[[int], str]) -> None:
+    def effect(self, index: int | str, effect: ir.Effect, loc: str, text: str, locate: Callable[[int], str]) -> None:
         name = f"_{slug(self.cid)}_{index}"
         w, code = self.w, self.code
         sc = PyScope()
@@ -401,6 +423,11 @@ class CardEmitter:
                 code.mods.append((effect.param, effect.op, name))
             case ir.Enters():
                 return  # data: where the card goes (CardDef.enters)
+            case ir.CaptureNext():
+                capture, declined = ir.capture_effects(effect)
+                self.effect(f"{index}_capture", capture, loc, text, locate)
+                self.effect(f"{index}_declined", declined, loc, text, locate)
+                return
             case _:
                 assert_never(effect)
         w.line()
@@ -449,7 +476,7 @@ def class_formula(cls: str, node: ir.Expr, loc: str, text: str) -> tuple[str, li
 
 
 MODEL_NAMES = ("BasicCoin", "CardDef", "ClassDef", "DeckEntry", "Interpretation", "Layer", "Modifier", "Order",
-               "PickSource", "RuleSet", "SpecialCoin", "SpecialGem", "Step", "Tavern", "Zone")
+               "PickSource", "RuleSet", "SpecialCoin", "SpecialGem", "Step", "Tavern", "TavernDraw", "Zone")
 
 
 def module(header: list[str], content_hash: str, blocks: list[list[str]], rules: Ctor) -> str:

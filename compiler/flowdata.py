@@ -79,6 +79,16 @@ class FlowData:
                                "add `{id: picks, do: picks}` to `flow.tavern`")
         for src in sources:
             self.source(src, params)
+        piles = set(self.m.zone_decks)
+        for tavern in self.m.game.get("taverns", []):
+            for d in tavern.get("draws", []):
+                where = self.at("taverns", tavern["id"], "draws")
+                if d["zone"] not in piles or self.zones.get(d["zone"], {}).get("per_age"):
+                    self.err(where, f"the tavern `{tavern['id']}` draws from `{d['zone']}`, which holds no deck",
+                             suggest(d["zone"], piles) or "a zone's deck is given by `decks:` entries with `zone:`")
+                for age in d.get("ages", []):
+                    if age not in set(self.m.game.get("ages", [])):
+                        self.err(where, f"there is no age {age}", None)
         for kind, spec in self.m.game.get("kinds", {}).items():
             if "discards_to" in spec:
                 self.zone_ref(spec["discards_to"], self.at("kinds", kind, "discards_to"), False,
@@ -88,8 +98,6 @@ class FlowData:
             if zone not in self.zones:
                 self.err(where, f"unknown zone `{zone}` for a deck", suggest(zone, self.zones) or
                          "declare it under `game.zones` with `per_age: true`")
-            elif not self.zones[zone].get("per_age"):
-                self.err(where, f"zone `{zone}` has no decks", "declare it with `per_age: true`")
             ages = set(self.m.game.get("ages", []))
             for age, entries in decks.items():
                 if age not in ages:
@@ -205,6 +213,15 @@ class FlowData:
                 kw.append(("order", Ctor("Order", (("by", "most"), ("kind", order["most"]),
                                                    ("leader_chooses", order["leader_chooses"])))))
             out.append(Ctor("Step", tuple(kw)))
+        return tuple(out)
+
+    def tavern_draws(self, tavern: dict[str, Any]) -> tuple[Ctor, ...]:
+        out = []
+        for d in tavern.get("draws", []):
+            kw: list[tuple[str, Any]] = [("zone", d["zone"]), ("turns", tuple(d["turns"]))]
+            if "ages" in d:
+                kw.append(("ages", tuple(d["ages"])))
+            out.append(Ctor("TavernDraw", tuple(kw)))
         return tuple(out)
 
     def zone_tables(self) -> tuple[Ctor, ...]:

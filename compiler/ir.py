@@ -117,7 +117,8 @@ class CardRef(Node):
 
 @dataclass(frozen=True)
 class Deck(Node):
-    age: int | None  # None: the current age's deck
+    age: int | None  # None: the current age's deck (or with `zone`, that zone's pile)
+    zone: str | None = None
 
 
 # -- actions -----------------------------------------------------------------------
@@ -177,6 +178,9 @@ class Look(Node):
 @dataclass(frozen=True)
 class RecruitHero(Node):
     counted: bool
+    cls: str | None = None   # only heroes of this class (`neutral` for neutral heroes)
+    another: bool = False    # not the hero the effect returned just before
+    arg_pos: int = field(default=0, compare=False, kw_only=True)
 
 
 @dataclass(frozen=True)
@@ -225,13 +229,20 @@ class Simple(Node):
 
 
 @dataclass(frozen=True)
+class Then(Node):
+    """`first` is a cost: `rest` happens only if it was paid (a hero returned, a hero recruited)."""
+    first: "Action"
+    rest: "Action"
+
+
+@dataclass(frozen=True)
 class EachOther(Node):
     """The action, done by each other player in turn (players by gem)."""
     action: "Action"
 
 
 Action = Union[Transform, TransformSpread, Exchange, GainGem, PlaceCard, Discard, DiscardTop, Look, RecruitHero, PlaceUnder,
-               DiscardCoin, TakeFrom, ReturnHero, ChooseClass, AdvanceTrack, Tokens, Simple, EachOther]
+               DiscardCoin, TakeFrom, ReturnHero, ChooseClass, AdvanceTrack, Tokens, Simple, EachOther, Then]
 
 
 # -- effects -----------------------------------------------------------------------
@@ -281,7 +292,15 @@ class Enters(Node):
     place: Place
 
 
-Effect = Union[Triggered, Replacement, Modifier, Requirement, Score, Enters]
+@dataclass(frozen=True)
+class CaptureNext(Node):
+    """A giant's capture: the next dwarf card of class `cls` its owner takes may be captured (the
+    card's `when captured` effects apply), or placed — the giant then turns face down for good."""
+    cls: str
+    arg_pos: int = field(default=0, compare=False, kw_only=True)
+
+
+Effect = Union[Triggered, Replacement, Modifier, Requirement, Score, Enters, CaptureNext]
 
 
 def children(node: Node) -> Iterator[Node]:
@@ -298,3 +317,20 @@ def walk(node: Node) -> Iterator[Node]:
     yield node
     for child in children(node):
         yield from walk(child)
+
+
+def capture_effects(capture: CaptureNext) -> tuple[Replacement, Triggered]:
+    """What a giant's capture means, as the two effects the runtime runs: the owner may capture a
+    dwarf card of the class instead of taking it (once); if they take one without capturing it, the
+    giant turns face down."""
+    at = capture.pos
+
+    def matches() -> Expr:
+        return BoolOp("and", Is(Var("subject_kind", pos=at), "dwarf", pos=at),
+                      Is(Var("subject_class", pos=at), capture.cls, pos=at), pos=at)
+
+    replacement = Replacement("taken", (Simple("capture", pos=at),), owner=True, cond=matches(), may=True, once=True,
+                              pos=at)
+    declined = Triggered("taken", None, BoolOp("and", Not(Var("used", pos=at), pos=at), matches(), pos=at),
+                         (Simple("face-down", pos=at),), owner=True, pos=at)
+    return replacement, declined

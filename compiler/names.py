@@ -64,6 +64,11 @@ VARIABLES: dict[str, Builtin] = {b.name: b for b in (
     _var("chosen_class", CLASS, {CARD}, "g.chosen_class({card})"),
     _var("amount", INT, {AMOUNT}, "{ev}.amount"),
     _var("subject_class", CLASS, {SUBJECT}, "g.card_class({ev}.subject)"),
+    _var("subject_kind", KIND, {SUBJECT}, "g.card_kind({ev}.subject)"),
+    _var("subject_points", INT, {SUBJECT}, "g.card_points({ev}.subject)"),
+    _var("captures", INT, {CARD}, "g.captures({card})"),
+    _var("captured_points", INT, {CARD}, "g.captured_points({card})"),
+    _var("used", BOOL, {CARD}, "g.used({card})"),
 )}
 
 FUNCTIONS: dict[str, Builtin] = {b.name: b for b in (

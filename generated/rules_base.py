@@ -25,11 +25,12 @@ from nidavellir.interface.rules import (
     SpecialGem,
     Step,
     Tavern,
+    TavernDraw,
     Zone,
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '4711b47385f0201b306f668ba481e5fc228673810398508a2ad9a79f9a52cc77'
+CONTENT_HASH = 'f30cc159273ca99981c05cc429556aeb533633e95be6e8f3c8a6671f9130ad47'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -823,9 +824,9 @@ RULES = RuleSet(
     players=(2, 5),
     cards_per_tavern={2: 3, 3: 3, 4: 4, 5: 5},
     taverns=(
-        Tavern(id='laughing-goblin', name='the Laughing Goblin'),
-        Tavern(id='dancing-dragon', name='the Dancing Dragon'),
-        Tavern(id='shining-horse', name='the Shining Horse'),
+        Tavern(id='laughing-goblin', name='the Laughing Goblin', draws=()),
+        Tavern(id='dancing-dragon', name='the Dancing Dragon', draws=()),
+        Tavern(id='shining-horse', name='the Shining Horse', draws=()),
     ),
     ages=(1, 2),
     classes=(

@@ -29,11 +29,12 @@ from nidavellir.interface.rules import (
     SpecialGem,
     Step,
     Tavern,
+    TavernDraw,
     Zone,
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = 'fe8ffe940b505e32f5564a1b6ffaf89e1c59164e88f78cc6c6b15f09c3257d26'
+CONTENT_HASH = '558ad0032ba74de71aad8251f841990ca6b2e8fa72a100ea0183583ae8341b09'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -1066,7 +1067,7 @@ def _gjallarhorn_0(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
     '@ rules/thingvellir/artifacts.yaml:99:9\nwhen taken: recruit hero'
     yield from ()
     '@ rules/thingvellir/artifacts.yaml:99:22'
-    yield from g.recruit_hero(p, counted=True)
+    yield from g.recruit_hero(p, counted=True, cls=None, another=False)
 
 _CARD_gjallarhorn = CardDef(
     id='gjallarhorn',
@@ -1403,9 +1404,9 @@ RULES = RuleSet(
     players=(2, 5),
     cards_per_tavern={2: 3, 3: 3, 4: 4, 5: 5},
     taverns=(
-        Tavern(id='laughing-goblin', name='the Laughing Goblin'),
-        Tavern(id='dancing-dragon', name='the Dancing Dragon'),
-        Tavern(id='shining-horse', name='the Shining Horse'),
+        Tavern(id='laughing-goblin', name='the Laughing Goblin', draws=()),
+        Tavern(id='dancing-dragon', name='the Dancing Dragon', draws=()),
+        Tavern(id='shining-horse', name='the Shining Horse', draws=()),
     ),
     ages=(1, 2),
     classes=(

@@ -77,6 +77,18 @@ class CardActions(EngineCore):
     def use(self, card: int) -> None:
         self.set_mark(card, "used", True)
 
+    def turn_face_down(self, card: int) -> None:
+        """The card turns face down for good: its power is spent (a giant that did not capture)."""
+        self.set_mark(card, "face_down", True)
+        self.use(card)
+
+    def captures(self, card: int) -> int:
+        return len(self.mark(card, "captured", None) or ())
+
+    def captured_points(self, card: int) -> int:
+        """The Bravery Points of the cards `card` captured (their printed ranks' points)."""
+        return sum(self.defs[c].rank_points for c in self.mark(card, "captured", None) or ())
+
     def may(self, p: int, card: int, text: str) -> Gen[bool]:
         answer = yield from self.ask(p, "use", [True, False], f"use {self.defs[card].name}: {text}?")
         return answer is True
@@ -149,9 +161,17 @@ class CardActions(EngineCore):
                 self.s.resolving.append(covered)
         self.attach(p, card, dest)
         return covered
-    def put_under_deck(self, card: int, age: int | None) -> None:
+    def deck(self, deck: int | str | None) -> list[int]:
+        """A deck: an age's (None: the current age's), or a zone's face-down pile by id (a zone with a
+        deck per age: its current age's)."""
+        if isinstance(deck, str):
+            zones = self.s.zones
+            return zones[deck] if deck in zones else zones.setdefault(f"{deck}@{self.s.age}", [])
+        return self.s.decks.setdefault(self.s.age if deck is None else deck, [])
+
+    def put_under_deck(self, card: int, deck: int | str | None) -> None:
         self._lift(card)
-        self.s.decks[self.s.age if age is None else age].insert(0, card)
+        self.deck(deck).insert(0, card)
 
     def choose_column(self, p: int, card: int, among: tuple[str, ...] = (),
                       exclude: tuple[str, ...] = ()) -> Gen[str]:
@@ -214,11 +234,14 @@ class CardActions(EngineCore):
             yield from self.check_heroes(p)
 
     def zone(self, name: str) -> list[int]:
-        """A shared zone by name: the discard pile, the tavern being resolved, or a zone of the rules."""
+        """A shared zone by name: the discard pile, the box (out of the game), the tavern being
+        resolved, or a zone of the rules."""
         if name == "discard":
             return self.s.discard
         if name == "tavern":
             return self.s.taverns[self.tavern]
+        if name == "box":
+            return self.s.box
         return self.s.zones[name]
 
     def take_from(self, p: int, zone: str, count: int) -> Gen[None]:
@@ -241,9 +264,12 @@ class CardActions(EngineCore):
             chosen.remove(card)
             yield from self.take_card(p, card)
 
-    def look(self, p: int, age: int | None, count: int, take: int, rest: str) -> Gen[None]:
-        deck = self.s.decks[self.s.age if age is None else age]
-        drawn = [deck.pop() for _ in range(min(count, len(deck)))]
+    def look(self, p: int, deck: int | str | None, count: int, take: int, rest: str) -> Gen[None]:
+        """Draw `count` cards of a deck, keep `take` of them (taken as usual), and put the rest back:
+        shuffled in, or under the deck in the order the player chooses (until placed, the cards wait
+        with those being resolved)."""
+        pile = self.deck(deck)
+        drawn = [pile.pop() for _ in range(min(count, len(pile)))]
         self.s.resolving.extend(drawn)
         kept: list[int] = []
         for i in range(min(take, len(drawn))):
@@ -252,16 +278,17 @@ class CardActions(EngineCore):
             assert chosen is not None
             kept.append(chosen)
         left = [c for c in drawn if c not in kept]
-        for c in left:
-            self.s.resolving.remove(c)
         if rest == "shuffled":
-            deck.extend(left)
-            self.rng.shuffle(deck)
+            for c in left:
+                self.s.resolving.remove(c)
+            pile.extend(left)
+            self.rng.shuffle(pile)
         else:
             while left:
                 card = yield from self.choose_card(p, left, "card", "choose the next card to put under the deck", "draw")
                 assert card is not None
-                deck.insert(0, card)
+                self.s.resolving.remove(card)
+                pile.insert(0, card)
                 left.remove(card)
         for c in kept:
             yield from self.take_card(p, c)
@@ -317,14 +344,16 @@ class CardActions(EngineCore):
         zone = self.rules.ruleset.discards_to.get(self.defs[card].kind)
         return self.s.discard if zone is None else self.zone(zone)
 
-    def discard_top(self, age: int | None) -> None:
-        deck = self.s.decks.get(self.s.age if age is None else age)
-        if deck:
-            self.s.discard.append(deck.pop())
+    def discard_top(self, deck: int | str | None) -> None:
+        pile = self.deck(deck)
+        if pile:
+            card = pile.pop()
+            self.discard_pile(card).append(card)
 
     # -- heroes ------------------------------------------------------------------------------
-    def recruitable(self, p: int) -> list[int]:
-        """The heroes p may recruit now: one of each kind left, whose requirement p meets."""
+    def recruitable(self, p: int, cls: str | None = None, exclude: int = -1) -> list[int]:
+        """The heroes p may recruit now: one of each kind left, whose requirement p meets (`cls`: of
+        that class only; `exclude`: not copies of that card)."""
         key = tuple(self.s.heroes)
         kinds = self._hero_kinds.get(key)
         if kinds is None:  # the available heroes changed: one instance of each, in order
@@ -335,6 +364,9 @@ class CardActions(EngineCore):
                 first.setdefault(self.defs[h].id, h)
             kinds = self._hero_kinds[key] = tuple(first.values())
         defs = self.defs
+        if cls is not None or exclude >= 0:
+            gone = defs[exclude].id if exclude >= 0 else None
+            kinds = tuple(h for h in kinds if (cls is None or defs[h].cls == cls) and defs[h].id != gone)
         return [h for h in kinds if not defs[h].requires or all(req(self.api, p, h) for req in defs[h].requires)]
 
     def may_recruit(self, p: int) -> bool:
@@ -352,8 +384,11 @@ class CardActions(EngineCore):
             if not (yield from self.recruit_hero(p, counted=True)):
                 return
 
-    def recruit_hero(self, p: int, counted: bool = True) -> Gen[bool]:
-        heroes = self.recruitable(p)
+    def recruit_hero(self, p: int, counted: bool = True, cls: str | None = None,
+                     another: bool = False) -> Gen[bool]:
+        """Recruit a hero p chooses (`cls`: of that class; `another`: not the one p returned last);
+        False if none can be recruited."""
+        heroes = self.recruitable(p, cls, self.returned.get(p, -1) if another else -1)
         if not heroes:
             return False
         ids = self.s.cards
@@ -374,12 +409,30 @@ class CardActions(EngineCore):
             yield from self.check_heroes(p)
         return True
 
-    def return_hero(self, p: int, cls: str) -> Gen[None]:
-        """Put back a hero of class `cls` from p's command zone among the available heroes."""
+    def return_hero(self, p: int, cls: str) -> Gen[bool]:
+        """Put back a hero of class `cls` from p's command zone among the available heroes; False if
+        p has none."""
         heroes = [c for c in self.s.players[p].command if self.defs[c].kind == "hero" and self.defs[c].cls == cls]
         card = yield from self.choose_card(p, heroes, "card", f"choose a {cls} hero to put back", "command")
         if card is None:
-            return
+            return False
         self._lift(card)
         self.s.marks.pop(card, None)
         self.s.heroes.append(card)
+        self.returned[p] = card
+        return True
+
+    # -- reservations --------------------------------------------------------------------------
+    def reserve_tavern_card(self, p: int) -> Gen[None]:
+        """p reserves a tavern card for the turn: only p may take it."""
+        s = self.s
+        cards = [c for tavern in s.taverns for c in tavern if c not in s.reserved]
+        options: dict[Option, int] = {}
+        for t, tavern in enumerate(s.taverns):
+            for c in tavern:
+                if c in cards:
+                    options.setdefault(card_choice(s.cards[c], self.rules.tavern_ids[t]), c)
+        if not options:
+            return
+        answer = yield from self.ask(p, "card", list(options), "choose a tavern card to reserve")
+        s.reserved[options[answer]] = p

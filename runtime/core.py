@@ -50,6 +50,7 @@ class EngineCore:
         self.entering = 0                  # >0 while a card's entry runs: hero checks wait for its end
         self.tavern = 0                    # the tavern being resolved (its index)
         self.revealed: list[int] | None = None  # its bids as revealed, once the picks begin
+        self.returned: dict[int, int] = {}  # player -> the hero they last returned (`recruit another`)
         self._hero_kinds: dict[tuple[int, ...], tuple[int, ...]] = {}  # available heroes -> one of each kind
         self.saving = False                # keep the state at each turn's start (for Game.copy)
         self.saved: Snapshot | None = None  # the last such snapshot
@@ -175,6 +176,14 @@ class EngineCore:
     @property
     def age(self) -> int:
         return self.s.age
+
+    def card_kind(self, card: int) -> str:
+        return self.defs[card].kind
+
+    def card_points(self, card: int) -> int:
+        """A card's Bravery Points: its ranks' points in its column, or its printed ranks' points."""
+        d = self.defs[card]
+        return sum(d.ranks_in(self.column_of(card))) if d.column_ranks else d.rank_points
 
     def card_class(self, card: int) -> str:
         """A card's class: its column while it stands in an army (DESIGN §9), else its printed class."""

@@ -24,12 +24,17 @@ class TurnLimit(NidavellirError):
 
 
 def enter_dwarves(e: Engine) -> Gen[None]:
-    """003 "Enter the Dwarves": X current-age cards face up in each tavern."""
+    """003 "Enter the Dwarves": X current-age cards face up in each tavern — or, in the turns a
+    tavern's `draws` name, cards of that zone's deck (Idavoll's mythology deck)."""
     yield from ()
     s = e.s
-    deck = s.decks[s.age]
+    age_deck = s.decks[s.age]
     per = e.rules.ruleset.cards_per_tavern[e.n]
-    for tavern in s.taverns:
+    for t, tavern in enumerate(s.taverns):
+        deck = age_deck
+        for draw in e.rules.ruleset.taverns[t].draws:
+            if s.turn in draw.turns and (draw.ages is None or s.age in draw.ages):
+                deck = e.deck(draw.zone)
         for _ in range(min(per, len(deck))):
             tavern.append(deck.pop())
 
@@ -206,16 +211,17 @@ def picks(e: Engine, step: Step) -> Gen[None]:
     for i, p in enumerate(bid_order(e)):
         top = i == 0
         if simple:  # the tavern alone
-            if tavern:
+            offered = tavern if not s.reserved else _open_cards(e, p, tavern)
+            if offered:
                 if top and bid_won:  # the bid's winner chooses first
                     yield from e.emit(p, "bid-won")
-                card = yield from e.choose_card(p, tavern, "pick", f"choose a card in {tname}", tid)
+                card = yield from e.choose_card(p, offered, "pick", f"choose a card in {tname}", tid)
                 assert card is not None
                 tavern.remove(card)
                 s.resolving.append(card)
                 yield from (_replace_pick(e, p, card) if picked_replaced else e.take_card(p, card))
         else:
-            usable = [src for src in sources if e.zone(src.zone) and _may_use(e, src, p, top, top_used)]
+            usable = [src for src in sources if _open_cards(e, p, e.zone(src.zone)) and _may_use(e, src, p, top, top_used)]
             if usable:
                 if top and bid_won:
                     yield from e.emit(p, "bid-won")
@@ -248,6 +254,14 @@ def _replace_pick(e: Engine, p: int, card: int) -> Gen[None]:
         yield from e.take_card(p, card)
 
 
+def _open_cards(e: Engine, p: int, cards: list[int]) -> list[int]:
+    """The cards p may take: those no other player reserved this turn (Idavoll's Loki)."""
+    reserved = e.s.reserved
+    if not reserved:
+        return cards
+    return [c for c in cards if reserved.get(c, p) == p]
+
+
 def _may_use(e: Engine, src: PickSource, p: int, top: bool, top_used: set[str]) -> bool:
     if src.who == "any" or top:
         return True
@@ -260,7 +274,7 @@ def _choose_pick(e: Engine, p: int, usable: list[PickSource], tid: str, tname: s
     first: dict[tuple[str, str], tuple[PickSource, int]] = {}
     for src in usable:
         at = tid if src.zone == "tavern" else src.zone
-        for c in e.zone(src.zone):
+        for c in _open_cards(e, p, e.zone(src.zone)):
             key = (ids[c], at)
             if key not in first:
                 first[key] = (src, c)
@@ -288,10 +302,15 @@ def gem_trades(e: Engine, step: Step) -> None:
 
 
 def clear(e: Engine, step: Step) -> None:
-    """Every card of `zone` goes to `into` (cards left in a tavern, the Camp at an age's end)."""
+    """Every card of `zone` goes to `into` (cards left in a tavern, the Camp at an age's end); cleared
+    into the discard pile, a card goes where its kind's discards go (`discards_to`)."""
     assert step.zone is not None and step.into is not None
-    zone, into = e.zone(step.zone), e.zone(step.into)
-    into.extend(zone)
+    zone = e.zone(step.zone)
+    if step.into == "discard" and e.rules.ruleset.discards_to:
+        for card in zone:
+            e.discard_pile(card).append(card)
+    else:
+        e.zone(step.into).extend(zone)
     zone.clear()
 
 
@@ -473,6 +492,7 @@ def play(e: Engine, start: FlowPoint | None = None) -> Gen[None]:
                 if e.saving:
                     e.saved = Snapshot(FlowPoint(index, e.s.turn), e)
                 e.s.turn += 1
+                e.s.reserved.clear()  # a reservation lasts the turn
                 if e.s.turn > MAX_TURNS_PER_AGE:
                     raise TurnLimit(f"{rs.flow_source or 'the flow'}: Age {age} has gone on for "
                                     f"{MAX_TURNS_PER_AGE} turns and its deck still holds {len(e.s.decks[age])} "

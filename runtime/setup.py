@@ -41,8 +41,14 @@ class SetupPlan:
             self.decks[age] = tuple(deck)
         self.zones: dict[str, tuple[int, ...]] = {}  # the rules' zones, with a zone's deck per age (shuffled apart)
         for zone in rules.ruleset.zones:
-            if not zone.per_age:
-                self.zones[zone.id] = ()
+            if not zone.per_age:  # a pile: every `decks:` entry naming it, whatever the age
+                pile: list[int] = []
+                for entries in rules.ruleset.zone_decks.get(zone.id, {}).values():
+                    for entry in entries:
+                        in_decks.add(entry.card)
+                        if n >= entry.min_players:
+                            pile.extend(card(entry.card) for _ in range(entry.count))
+                self.zones[zone.id] = tuple(pile)
                 continue
             for age in rules.ages:
                 deck = []

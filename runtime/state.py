@@ -63,6 +63,7 @@ class State:
     turn: int = 0
     finished: bool = False
     at_once: list[str] = field(default_factory=list)               # kinds placed in the army at once (an age end's placing)
+    reserved: dict[int, int] = field(default_factory=dict)         # tavern card -> the player who reserved it (this turn)
 
     def copy(self) -> State:
         """An independent copy (coins are immutable and shared)."""
@@ -73,7 +74,7 @@ class State:
             {c: {k: list(v) if isinstance(v, list) else v for k, v in m.items()} for c, m in self.marks.items()},
             {v: list(cs) for v, cs in self.treasure.items()}, list(self.coin_box), dict(self.special_coins),
             list(self.special_gems), [p.copy() for p in self.players], self.age, self.turn, self.finished,
-            list(self.at_once))
+            list(self.at_once), dict(self.reserved))
 
 
 def deck_key(zone: str, age: int) -> str:

@@ -9,7 +9,7 @@ from nidavellir.compiler.check import Names, check_effect
 from nidavellir.compiler.dsl import parse_effect
 from nidavellir.interface.events import EVENTS, window_spec
 
-WINDOWS = ("dwarves-entered", "turn-end", "age-end", "game-end", "final-discards")
+WINDOWS = ("dwarves-entered", "reservations", "turn-end", "age-end", "game-end", "final-discards")
 NAMES = Names(
     classes={"warrior", "hunter", "miner", "blacksmith", "explorer"},
     events={**EVENTS, **{w: window_spec(w) for w in WINDOWS}},
@@ -21,7 +21,8 @@ NAMES = Names(
     ages={1, 2},
     kinds={"dwarf", "hero", "royal-offering", "distinction", "artifact", "mercenary", "animal", "god", "giant",
            "valkyrie"},
-    zones={"camp": True, "camp-discard": False},
+    zones={"camp": True, "camp-discard": False, "mythology": False},
+    decks={"mythology"},
 )
 
 PATTERNS = {
@@ -46,7 +47,9 @@ PATTERNS = {
     "brisingamens end": "when final-discards: discard chosen 1 dwarf in army",
     "mjollnir choose": "when game-end: choose class",
     "mjollnir score": "score 2 * ranks(chosen_class)",
-    "frigg": "may once per game instead of any picked: place subject under current deck; look at 3 from current deck, take 1, rest under deck in chosen order",
+    "frigg": "may once per game instead of any picked if subject_kind is dwarf or subject_kind is royal-offering: "
+             "place subject under current deck; look at 3 from current deck, take 1, rest under deck in chosen order",
+    "skymir": "when captured: look at 5 from mythology deck, take 2, rest under deck in chosen order",
     # placement rules
     "olwyn": "when recruited: place card olwyn-double in chosen column; place card olwyn-double in another chosen column",
     "vegvisir": "enters column explorer",
@@ -57,7 +60,8 @@ PATTERNS = {
     "dagda": "requires count(last dwarf of other columns) >= param(dagda_discards)",
     # triggers with timing windows
     "freya": "may once per game when dwarves-entered: swap chosen tavern cards",
-    "odin": "may once per game when turn-end: return chosen neutral hero; recruit hero uncounted",
+    "odin": "may once per game when turn-end: return chosen neutral hero then recruit another neutral hero uncounted",
+    "loki": "may once per game when reservations: reserve chosen tavern card",
     "brynhildr": "whenever bid-won: advance track",
     "hildr": "whenever won: advance track",
     "sigrdrifa": "whenever recruited: advance track",
@@ -68,6 +72,9 @@ PATTERNS = {
     "thrud": "instead of covered: place self in chosen column",
     "thor": "may once per game instead of any discarded: cancel",
     "surt": "may once per game instead of any taken if subject_class is warrior: capture",
+    "giant": "capture next warrior dwarf",
+    "surt score": "score highest_coin if captures > 0 else 0",
+    "gymir": "score 3 * captured_points",
     # continuous modifiers
     "jarika": "modify transform_bonus + 2",
     "zolkur": "modify trade_lower + tokens",

@@ -136,6 +136,8 @@ def expr_text(node: ir.Expr, cx: Context) -> str:
             special = _var_key(node.subject, "none", cx) if node.name == "none" else None
             if special:
                 return t(special)
+            if isinstance(node.subject, ir.Var) and node.subject.name == "subject_kind":
+                return t("is.kind", kind=t(f"kind.{node.name}", default=node.name))
             what = cx.cls(None if node.name == "none" else node.name)
             if isinstance(node.subject, ir.Var) and node.subject.name == "column":
                 return t("is.column", cls=what)
@@ -227,6 +229,8 @@ def _card_ref(ref: ir.CardRef, cx: Context) -> str:
 
 
 def _deck_text(deck: ir.Deck, cx: Context) -> str:
+    if deck.zone is not None:
+        return cx.cat.t("deck.zone", zone=cx.cat.t(f"zone.name.{deck.zone}", default=cx.zone(deck.zone)))
     return cx.cat.t("deck.current") if deck.age is None else cx.cat.t("deck.age", age=deck.age)
 
 
@@ -262,7 +266,13 @@ def action_text(a: ir.Action, cx: Context) -> str:
         case ir.TakeFrom():
             return t(_counted("act.take_from", a.count, cx), n=e(a.count), zone=cx.zone_from(a.zone))
         case ir.RecruitHero():
-            return t("act.recruit" if a.counted else "act.recruit_uncounted")
+            text = t("act.recruit" if a.counted else "act.recruit_uncounted")
+            if a.cls is not None:
+                cls = t("class.neutral") if a.cls == "neutral" else cx.cls(a.cls)
+                text = t("act.recruit.another_of" if a.another else "act.recruit.of", recruit=text, cls=cls)
+            return text
+        case ir.Then():
+            return t("act.then", first=action_text(a.first, cx), rest=action_text(a.rest, cx))
         case ir.ReturnHero():
             return t("act.return_hero", cls=cx.cls(a.cls) if a.cls != "neutral" else t("class.neutral"))
         case ir.ChooseClass():
@@ -314,6 +324,8 @@ def effect_text(effect: ir.Effect, cx: Context) -> str:
             return t("effect.score_once" if effect.once else "effect.score", value=expr_text(effect.expr, cx))
         case ir.Enters():
             return t("effect.enters", place=_place_text(effect.place, cx))
+        case ir.CaptureNext():
+            return t("effect.capture_next", cls=cx.cls(effect.cls))
         case _:
             assert_never(effect)
 

@@ -105,6 +105,7 @@ ORDERS: dict[str, str] = {
 # Zones every rule set has; a layer declares the others under `game.zones`.
 BUILTIN_ZONES: dict[str, str] = {
     "discard": "the discard pile",
+    "box": "the box: cards out of the game",
     "tavern": "the tavern being resolved (in `flow.tavern` and pick sources)",
 }
 

@@ -97,9 +97,18 @@ class ClassDef:
 
 
 @dataclass(frozen=True, slots=True)
+class TavernDraw:
+    """In these turns of these ages (None: every age) a tavern is filled from `zone`'s deck."""
+    zone: str
+    turns: tuple[int, ...]
+    ages: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Tavern:
     id: str
     name: str
+    draws: tuple[TavernDraw, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
