@@ -117,7 +117,7 @@ class FlowData:
             self.err(where, f"`{name}` holds a deck per age, not cards face up ({what})",
                      f"name it as the `deck:` of a `refill` or `deal` step")
             return
-        known = {z for z, spec in self.zones.items() if not spec.get("per_age")} | {"discard"} | (
+        known = {z for z, spec in self.zones.items() if not spec.get("per_age")} | {"discard", "box"} | (
             {"tavern"} if tavern_ok else set())
         if name not in known:
             hint = suggest(name, known) or ("`tavern` names the tavern being resolved only in `flow.tavern` "

@@ -30,7 +30,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = 'f30cc159273ca99981c05cc429556aeb533633e95be6e8f3c8a6671f9130ad47'
+CONTENT_HASH = 'ced5acec7e8124b89438d23ba9c4a2cb9c8bdf8d9eca51885eec4cb0a8678926'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

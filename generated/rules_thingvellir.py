@@ -34,7 +34,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '558ad0032ba74de71aad8251f841990ca6b2e8fa72a100ea0183583ae8341b09'
+CONTENT_HASH = 'ecae5ab09873a0c3b5d786f860b40f5f634dee6748fe265497a2c004edb29791'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

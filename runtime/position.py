@@ -80,6 +80,8 @@ def _card(e: Engine, item: Any) -> int:
             e.set_mark(card, key, state[key])
     if state.get("used") or state.get("face_down"):
         e.set_mark(card, "used", True)
+    if state.get("face_down"):
+        e.set_mark(card, "face_down", True)
     captured = captured_ids(state.get("captured"))
     if captured:
         e.set_mark(card, "captured", [e.new_card(c) for c, _ in captured])
@@ -164,7 +166,9 @@ def _entry(e: Engine, card: int) -> str | dict[str, Any]:
             state[key] = int(marks[key])
     if marks.get("class") is not None:
         state["class"] = str(marks["class"])
-    if marks.get("used"):
+    if marks.get("face_down"):
+        state["face_down"] = True
+    elif marks.get("used"):
         state["used"] = True
     captured = [e.s.cards[c] for c in marks.get("captured") or ()]
     if captured:

@@ -128,13 +128,13 @@ def test_a_card_of_a_box_not_listed_is_named_with_its_box():
     ]
 
 
-def test_an_expansion_that_is_not_written_is_located_in_expansions(capsys, tmp_path):
-    """DESIGN §8: "the boxes come from each position's `expansions`": a box whose rules are not
-    written is reported at its entry, and the rest of the file is still checked."""
-    path = write(tmp_path, "expansions: [idavoll]\n" + two("  - name: Ana\n    coins: [0]\n    command_zone: [nope]\n"))
+def test_an_unknown_expansion_is_located_in_expansions(capsys, tmp_path):
+    """DESIGN §8: "the boxes come from each position's `expansions`": a box that is not one of the
+    expansions is reported at its entry, and the rest of the file is still checked."""
+    path = write(tmp_path, "expansions: [idavol]\n" + two("  - name: Ana\n    coins: [0]\n    command_zone: [nope]\n"))
     code, _, err = score(capsys, path)
     assert code == 1
-    assert f"{path}:1:14: error: the expansion `idavoll` is not written yet" in err
+    assert f"{path}:1:14: error: `idavol` is not one of: thingvellir, idavoll" in err
     assert f"{path}:5:20: error: unknown card `nope`" in err
 
 

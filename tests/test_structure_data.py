@@ -318,7 +318,7 @@ STRUCTURE_ERRORS = [
      "      - \"when recruited: take chosen 1 card from vault\"\n",
      "take chosen", "no effect may look into `vault`: the rules declare it `explored: false`", None),
     ("game:\n  flow:\n    turn:\n      - {id: r, do: refill, zone: nowhere, deck: nowhere, count: 2}\n",
-     "zone: nowhere", "unknown zone `nowhere` (the `refill` step `r`)", "zones: discard"),
+     "zone: nowhere", "unknown zone `nowhere` (the `refill` step `r`)", "zones: box, discard"),
     ("game:\n  zones: [{id: row, name: R}, {id: pile, name: P}]\n  flow:\n    turn:\n"
      "      - {id: r, do: refill, zone: row, deck: pile, count: 2}\n",
      "deck: pile", "zone `pile` holds no decks", "declare it with `per_age: true`"),
@@ -355,7 +355,7 @@ STRUCTURE_ERRORS = [
     ("game:\n  flow:\n    turn:\n      - {id: bids, window: bidding}\n",
      "window: bidding", "flow step `bids` has both `do: bids` and a `window`", None),
     ("game:\n  kinds:\n    relic: {enters: command zone, discards_to: vualt}\n",
-     "discards_to: vualt", "unknown zone `vualt` (where discarded `relic` cards go)", "zones: discard"),
+     "discards_to: vualt", "unknown zone `vualt` (where discarded `relic` cards go)", "zones: box, discard"),
     ("cards:\n  - {id: relic, kind: hero, class: neutral, ranks: {warior: [4]}}\n",
      "[4]", "unknown column `warior`", "did you mean `warrior`?"),
 ]
