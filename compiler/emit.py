@@ -260,6 +260,14 @@ def _recruit(a: ir.RecruitHero, sc: PyScope) -> str:
     return f"g.recruit_hero({sc.p}, counted={a.counted!r}, cls={a.cls!r}, another={a.another!r})"
 
 
+def _can_pay(a: ir.Action, sc: PyScope) -> str:
+    """Whether a cost before `then` can be paid now (asked before `may`, so no power is spent for nothing)."""
+    if isinstance(a, ir.RecruitHero):
+        return f"g.can_recruit_hero({sc.p}, {a.cls!r}, {a.another!r})"
+    assert isinstance(a, ir.ReturnHero), "the checker allows only these before `then`"
+    return f"g.can_return_hero({sc.p}, {a.cls!r})"
+
+
 def _cost(a: ir.Action, sc: PyScope) -> str:
     """The call of an action that reports whether it happened (before `then`)."""
     if isinstance(a, ir.RecruitHero):
@@ -389,6 +397,9 @@ class CardEmitter:
                     w.line(f"    {stop}")
                 if effect.once:
                     w.line("if g.used(card):")
+                    w.line(f"    {stop}")
+                if effect.actions and isinstance(effect.actions[0], ir.Then):  # a cost that cannot be paid: no question
+                    w.line(f"if not {_can_pay(effect.actions[0].first, sc)}:")
                     w.line(f"    {stop}")
                 if effect.may:
                     w.line(f"if not (yield from g.may(p, card, {text!r})):")

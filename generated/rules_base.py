@@ -30,7 +30,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = 'ced5acec7e8124b89438d23ba9c4a2cb9c8bdf8d9eca51885eec4cb0a8678926'
+CONTENT_HASH = 'ec69ee0ffa99060db71dd65675976f9fa88a9537b11047eda2b5c89549f01e3f'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

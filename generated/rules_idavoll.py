@@ -32,7 +32,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '821f5efc0cac201a9f2dcac6b075a39e668cadc867cfd905a4dc21f0f2477c2a'
+CONTENT_HASH = '98d57980a32279a5cf119abf501ab0479606bb71142ffb0d51a23b97d05dcd38'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -1049,6 +1049,8 @@ def _odin_0(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
     '@ rules/idavoll/mythology.yaml:92:9\nmay once per game when turn-end: return chosen neutral hero then recruit another neutral hero uncounted'
     yield from ()
     if g.used(card):
+        return
+    if not g.can_return_hero(p, 'neutral'):
         return
     if not (yield from g.may(p, card, 'may once per game when turn-end: return chosen neutral hero then recruit another neutral hero uncounted')):
         return

@@ -34,7 +34,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = 'ecae5ab09873a0c3b5d786f860b40f5f634dee6748fe265497a2c004edb29791'
+CONTENT_HASH = '682256029612028ab6f937f13e22bb9bfbc4d4f9aae53272abe1182c66f84c1c'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -36,7 +36,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = 'c8f76995f1e3908f8a3ba066b25e4bd8297ac8c990cfe24b7b2f12d26558c684'
+CONTENT_HASH = '15b67ec02135e5094435c6a5cd906d8544734c1d61f4d7c7683d74b55194817e'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -1626,6 +1626,8 @@ def _odin_0(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
     '@ rules/idavoll/mythology.yaml:92:9\nmay once per game when turn-end: return chosen neutral hero then recruit another neutral hero uncounted'
     yield from ()
     if g.used(card):
+        return
+    if not g.can_return_hero(p, 'neutral'):
         return
     if not (yield from g.may(p, card, 'may once per game when turn-end: return chosen neutral hero then recruit another neutral hero uncounted')):
         return

@@ -409,6 +409,12 @@ class CardActions(EngineCore):
             yield from self.check_heroes(p)
         return True
 
+    def can_return_hero(self, p: int, cls: str) -> bool:
+        return any(self.defs[c].kind == "hero" and self.defs[c].cls == cls for c in self.s.players[p].command)
+
+    def can_recruit_hero(self, p: int, cls: str | None = None, another: bool = False) -> bool:
+        return bool(self.recruitable(p, cls, self.returned.get(p, -1) if another else -1))
+
     def return_hero(self, p: int, cls: str) -> Gen[bool]:
         """Put back a hero of class `cls` from p's command zone among the available heroes; False if
         p has none."""

@@ -85,6 +85,7 @@ def _card(e: Engine, item: Any) -> int:
     captured = captured_ids(state.get("captured"))
     if captured:
         e.set_mark(card, "captured", [e.new_card(c) for c, _ in captured])
+        e.set_mark(card, "used", True)
     return card
 
 
@@ -168,7 +169,7 @@ def _entry(e: Engine, card: int) -> str | dict[str, Any]:
         state["class"] = str(marks["class"])
     if marks.get("face_down"):
         state["face_down"] = True
-    elif marks.get("used"):
+    elif marks.get("used") and not marks.get("captured"):  # (a capture spends the power: implied)
         state["used"] = True
     captured = [e.s.cards[c] for c in marks.get("captured") or ()]
     if captured:
