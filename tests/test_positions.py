@@ -274,7 +274,7 @@ def test_state_round_trips_through_position_of():
         {"name": "Ana", "gem": 6, "coins": [0, 3, 3],
          "army": {"hunter": ["hunter"]},
          "command_zone": [{"card": "test-track", "notch": 2}, {"card": "test-class", "class": "hunter"},
-                          {"card": "test-giant", "captured": ["blacksmith", "miner:1"], "used": True},
+                          {"card": "test-giant", "captured": ["blacksmith", "miner:1"]},  # (spent: implied)
                           {"card": "test-tokens", "tokens": 2}, "test-swap"]},
         {"name": "Bo", "gem": 4, "coins": [0], "army": {}, "command_zone": []}]}
     e = engine_from_position(rules, data)
