@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from .flow import Snapshot
 
 COMMAND = None  # destination: the command zone
+_NONE: list[int] = []  # (no listener: shared, never changed)
 NOBODY = -1     # the player of an event that belongs to no one
 
 
@@ -59,6 +60,7 @@ class EngineCore:
         self._ranks: list[dict[str, int]] | None = None            # player -> class -> ranks
         self._owned: list[list[int] | None] = [None] * self.n       # player -> owned cards, in order
         self._mods: list[dict[str, list[tuple[int, Modifier]]] | None] = [None] * self.n
+        self._listeners: list[dict[tuple[str, str], list[int]] | None] = [None] * self.n
 
     # -- setup -----------------------------------------------------------------------------
     def new_card(self, cid: str) -> int:
@@ -114,8 +116,11 @@ class EngineCore:
                 ranks[dest] = ranks.get(dest, 0) + (len(d.ranks_in(dest)) if d.column_ranks else d.nranks)
         self.where[card] = (p, dest)
         self._owned[p] = None
-        if self.defs[card].mods:
+        d = self.defs[card]
+        if d.mods:
             self._mods[p] = None
+        if d.when or d.whenever or d.instead_any:
+            self._listeners[p] = None
 
     def detach(self, card: int) -> tuple[int, str | None] | None:
         """Take `card` out of its owner's army or command zone; where it was (None: not owned)."""
@@ -132,8 +137,11 @@ class EngineCore:
                 d = self.defs[card]
                 self._ranks[p][col] -= len(d.ranks_in(col)) if d.column_ranks else d.nranks
         self._owned[p] = None
-        if self.defs[card].mods:
+        d = self.defs[card]
+        if d.mods:
             self._mods[p] = None
+        if d.when or d.whenever or d.instead_any:
+            self._listeners[p] = None
         return loc
 
     def reindex(self) -> None:
@@ -142,6 +150,7 @@ class EngineCore:
                         for cls in self.rules.classes} for pl in self.s.players]
         self._owned = [None] * len(self.s.players)
         self._mods = [None] * len(self.s.players)
+        self._listeners = [None] * len(self.s.players)
 
     def index_problems(self) -> list[str]:
         """Where the indexes disagree with the state (for the invariants checker)."""
@@ -155,6 +164,9 @@ class EngineCore:
             fresh = list(pl.command) + [c for cls in self.rules.classes for c in pl.army.get(cls, ())]
             if self.owned(p) != fresh:
                 problems.append(f"p{p}'s owned-cards index is stale")
+            listening = self._listeners[p]
+            if listening is not None and listening != self._listen_index(p, store=False):
+                problems.append(f"p{p}'s index of cards with effects is stale")
         return problems
 
     def _rank_index(self) -> list[dict[str, int]]:
@@ -317,6 +329,31 @@ class EngineCore:
                 for c in self.s.players[p].army.get(cls, ()) if self.is_kind(c, kind)]
 
     # -- events ------------------------------------------------------------------------------
+    def listeners(self, p: int, role: str, event: str) -> list[int]:
+        """p's cards, in `owned` order, with effects on `event` in a role: `whenever`, `instead`
+        (`instead of any`) or `window` (`when` or `whenever` of a flow window). Kept per player until
+        a card with effects comes or goes; the list is the engine's: do not change it."""
+        index = self._listeners[p]
+        if index is None:
+            index = self._listen_index(p)
+        return index.get((role, event), _NONE)
+
+    def _listen_index(self, p: int, store: bool = True) -> dict[tuple[str, str], list[int]]:
+        index: dict[tuple[str, str], list[int]] = {}
+        for card in self.owned(p):
+            d = self.defs[card]
+            for name in d.whenever:
+                index.setdefault(("whenever", name), []).append(card)
+                index.setdefault(("window", name), []).append(card)
+            for name in d.instead_any:
+                index.setdefault(("instead", name), []).append(card)
+            for name in d.when:
+                if name not in d.whenever:
+                    index.setdefault(("window", name), []).append(card)
+        if store:
+            self._listeners[p] = index
+        return index
+
     def emit(self, p: int, event: str, subject: int = -1, amount: int = 0) -> Gen[None]:
         """Fire `event`: the subject's own `when` effects, then the `whenever` effects of p's cards.
 
@@ -327,7 +364,8 @@ class EngineCore:
             for handler in self.defs[subject].when.get(event, ()):
                 yield from handler(self.api, p, subject, ev)
         if p >= 0 and event in self.rules.owner_events:
-            for card in list(self.owned(p)):
+            index = self._listeners[p] or self._listen_index(p)
+            for card in list(index.get(("whenever", event), _NONE)):
                 for handler in self.defs[card].whenever.get(event, ()):
                     yield from handler(self.api, p, card, ev)
 
@@ -339,7 +377,8 @@ class EngineCore:
             if (yield from handler(self.api, p, subject, ev)):
                 return True
         if p >= 0 and event in self.rules.owner_replacements:
-            for card in list(self.owned(p)):
+            index = self._listeners[p] or self._listen_index(p)
+            for card in list(index.get(("instead", event), _NONE)):
                 for handler in self.defs[card].instead_any.get(event, ()):
                     if (yield from handler(self.api, p, card, ev)):
                         return True
@@ -359,7 +398,7 @@ class EngineCore:
         if name not in self.rules.reacting:
             return
         for p in self.player_order() if order is None else order:
-            for card in list(self.owned(p)):
+            for card in list(self.listeners(p, "window", name)):
                 d = self.defs[card]
                 for handler in d.when.get(name, ()) + d.whenever.get(name, ()):
                     if self.where.get(card, (None,))[0] == p:
