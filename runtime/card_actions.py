@@ -142,7 +142,7 @@ class CardActions(EngineCore):
                 yield from self.replace(p, "covered", aside)
             elif dest is COMMAND:
                 return  # the command zone completes no line
-            if (loc is None or loc[0] != p or loc[1] is None) and self.reacts("joined", card):
+            if (loc is None or loc[0] != p or loc[1] is None) and self.reacts("joined", card, p):
                 yield from self.emit(p, "joined", card)
         if check and self.may_recruit(p):
             yield from self.check_heroes(p)
@@ -195,7 +195,10 @@ class CardActions(EngineCore):
         """Take a card whose entry asks nothing and fires nothing (most dwarves: into their own
         column, covering no card that steps aside): placed now, True. Else False, nothing done."""
         d = self.defs[card]
-        if d.enters != "own" or self.rules.entry_watched or "taken" in d.when or "joined" in d.when:
+        if d.enters != "own" or "taken" in d.when or "joined" in d.when:
+            return False
+        if self.rules.entry_watched and (self.reacts("taken", p=p) or self.reacts("joined", p=p)
+                                         or self.replaceable("taken", card, p)):
             return False
         dest = self.own_column(card)
         column = self.s.players[p].army.get(dest) if dest is not None else None
@@ -214,12 +217,12 @@ class CardActions(EngineCore):
             resolving.append(card)
         if not self._take_at_once(p, card):
             with Entry(self):
-                if self.replaceable("taken") and (yield from self.replace(p, "taken", card)):
+                if self.replaceable("taken", card, p) and (yield from self.replace(p, "taken", card)):
                     if card in resolving:  # a replacement that left the card where it was: discard it
                         self._lift(card)
                         self.discard_pile(card).append(card)
                 elif self.defs[card].enters == "discard":
-                    if self.reacts("taken", card):
+                    if self.reacts("taken", card, p):
                         yield from self.emit(p, "taken", card)
                     if card in resolving:  # (unless its effect moved it)
                         self._lift(card)
@@ -228,7 +231,7 @@ class CardActions(EngineCore):
                 else:
                     dest = yield from self._destination(p, card)
                     yield from self.place(p, card, dest, check=False)
-                    if self.reacts("taken", card):
+                    if self.reacts("taken", card, p):
                         yield from self.emit(p, "taken", card)
         if self.may_recruit(p):
             yield from self.check_heroes(p)
@@ -333,7 +336,7 @@ class CardActions(EngineCore):
 
     def discard_card(self, p: int, card: int) -> Gen[None]:
         """An owned card goes to the discard pile, unless a replacement effect cancels it."""
-        if self.replaceable("discarded") and (yield from self.replace(p, "discarded", card)):
+        if self.replaceable("discarded", card, p) and (yield from self.replace(p, "discarded", card)):
             return
         self._lift(card)
         self.discard_pile(card).append(card)
@@ -403,7 +406,7 @@ class CardActions(EngineCore):
         with Entry(self):
             dest = yield from self._destination(p, hero)
             yield from self.place(p, hero, dest, check=False)
-            if self.reacts("recruited", hero):
+            if self.reacts("recruited", hero, p):
                 yield from self.emit(p, "recruited", hero)
         if self.may_recruit(p):
             yield from self.check_heroes(p)

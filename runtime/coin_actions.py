@@ -140,7 +140,7 @@ class CoinActions(EngineCore):
         return new
 
     def _bettered(self, p: int, amount: int) -> Gen[None]:
-        if amount > 0 and self.reacts("coin-bettered"):
+        if amount > 0 and self.reacts("coin-bettered", p=p):
             yield from self.emit(p, "coin-bettered", amount=amount)
 
     def exchange_coin(self, p: int, coin: int, special_id: str) -> None:
@@ -179,7 +179,7 @@ class CoinActions(EngineCore):
         self._return_coin(gone)
         pl.pouch.append(new)
         yield from self._bettered(p, coins[new].value - coins[gone].value)
-        if self.reacts("coin-traded"):
+        if self.reacts("coin-traded", p=p):
             yield from self.emit(p, "coin-traded")
 
     def gain_gem(self, p: int, value: int) -> None:

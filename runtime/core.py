@@ -384,13 +384,29 @@ class EngineCore:
                         return True
         return False
 
-    def reacts(self, event: str, subject: int = -1) -> bool:
-        """Whether `emit` of this event could run any effect (else it need not be called)."""
-        return event in self.rules.owner_events or (subject >= 0 and event in self.defs[subject].when)
+    def reacts(self, event: str, subject: int = -1, p: int = -1) -> bool:
+        """Whether `emit` of this event could run any effect (else it need not be called); with `p`,
+        for that player's event only."""
+        if subject >= 0 and event in self.defs[subject].when:
+            return True
+        if event not in self.rules.owner_events:
+            return False
+        if p < 0:
+            return True
+        index = self._listeners[p] or self._listen_index(p)
+        return ("whenever", event) in index
 
-    def replaceable(self, event: str) -> bool:
-        """Whether any card of the rules replaces `event` (else `replace` need not be asked)."""
-        return event in self.rules.owner_replacements or event in self.rules.own_replacements
+    def replaceable(self, event: str, subject: int = -1, p: int = -1) -> bool:
+        """Whether any card of the rules replaces `event` (else `replace` need not be asked); with
+        `subject` and `p`, whether that card or one of p's cards might."""
+        if p < 0:
+            return event in self.rules.owner_replacements or event in self.rules.own_replacements
+        if subject >= 0 and event in self.defs[subject].instead:
+            return True
+        if event not in self.rules.owner_replacements:
+            return False
+        index = self._listeners[p] or self._listen_index(p)
+        return ("instead", event) in index
 
     def window(self, name: str, order: list[int] | None = None) -> Gen[None]:
         """A timing window of the flow: every player's cards that wait for it, players by gem (or in

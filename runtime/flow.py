@@ -213,24 +213,25 @@ def picks(e: Engine, step: Step) -> Gen[None]:
         if simple:  # the tavern alone
             offered = tavern if not s.reserved else _open_cards(e, p, tavern)
             if offered:
-                if top and bid_won:  # the bid's winner chooses first
+                if top and bid_won and e.reacts("bid-won", p=p):  # the bid's winner chooses first
                     yield from e.emit(p, "bid-won")
                 card = yield from e.choose_card(p, offered, "pick", f"choose a card in {tname}", tid)
                 assert card is not None
                 tavern.remove(card)
                 s.resolving.append(card)
-                yield from (_replace_pick(e, p, card) if picked_replaced else e.take_card(p, card))
+                replaced = picked_replaced and e.replaceable("picked", card, p)
+                yield from (_replace_pick(e, p, card) if replaced else e.take_card(p, card))
         else:
             usable = [src for src in sources if _open_cards(e, p, e.zone(src.zone)) and _may_use(e, src, p, top, top_used)]
             if usable:
-                if top and bid_won:
+                if top and bid_won and e.reacts("bid-won", p=p):
                     yield from e.emit(p, "bid-won")
                 src, card = yield from _choose_pick(e, p, usable, tid, tname)
                 if top:
                     top_used.add(src.id)
                 e.zone(src.zone).remove(card)
                 s.resolving.append(card)
-                tavern_pick = picked_replaced and src.zone == "tavern"
+                tavern_pick = picked_replaced and src.zone == "tavern" and e.replaceable("picked", card, p)
                 yield from (_replace_pick(e, p, card) if tavern_pick else e.take_card(p, card))
                 if top and src.discard and (not src.discard_players or e.n in src.discard_players):
                     for gone in (yield from e.choose_cards(p, list(tavern), src.discard, f"discard from {tname}",
