@@ -222,11 +222,19 @@ def picks(e: Engine, step: Step) -> Gen[None]:
                 replaced = picked_replaced and e.replaceable("picked", card, p)
                 yield from (_replace_pick(e, p, card) if replaced else e.take_card(p, card))
         else:
-            usable = [src for src in sources if _open_cards(e, p, e.zone(src.zone)) and _may_use(e, src, p, top, top_used)]
+            usable = [src for src in sources if _may_use(e, src, p, top, top_used)
+                      and (_open_cards(e, p, e.zone(src.zone)) if s.reserved else e.zone(src.zone))]
             if usable:
                 if top and bid_won and e.reacts("bid-won", p=p):
                     yield from e.emit(p, "bid-won")
-                src, card = yield from _choose_pick(e, p, usable, tid, tname)
+                if len(usable) == 1 and usable[0].zone == "tavern":  # the tavern alone, as most bidders
+                    src = usable[0]
+                    offered = tavern if not s.reserved else _open_cards(e, p, tavern)
+                    picked = yield from e.choose_card(p, offered, "pick", f"choose a card in {tname}", tid)
+                    assert picked is not None
+                    card = picked
+                else:
+                    src, card = yield from _choose_pick(e, p, usable, tid, tname)
                 if top:
                     top_used.add(src.id)
                 e.zone(src.zone).remove(card)
