@@ -261,7 +261,13 @@ def _recruit(a: ir.RecruitHero, sc: PyScope) -> str:
 
 
 def _can_pay(a: ir.Action, sc: PyScope) -> str:
-    """Whether a cost before `then` can be paid now (asked before `may`, so no power is spent for nothing)."""
+    """Whether a cost before `then` can be paid now, and a hero to return or recruit after it found
+    (asked before `may`, so that no power is spent for nothing)."""
+    if isinstance(a, ir.Then):
+        rest = a.rest.first if isinstance(a.rest, ir.Then) else a.rest
+        if isinstance(rest, ir.RecruitHero):  # (before the return: the hero returned is not yet available)
+            return f"({_can_pay(a.first, sc)} and g.can_recruit_hero({sc.p}, {rest.cls!r}))"
+        return _can_pay(a.first, sc)
     if isinstance(a, ir.RecruitHero):
         return f"g.can_recruit_hero({sc.p}, {a.cls!r}, {a.another!r})"
     assert isinstance(a, ir.ReturnHero), "the checker allows only these before `then`"
@@ -399,7 +405,7 @@ class CardEmitter:
                     w.line("if g.used(card):")
                     w.line(f"    {stop}")
                 if effect.actions and isinstance(effect.actions[0], ir.Then):  # a cost that cannot be paid: no question
-                    w.line(f"if not {_can_pay(effect.actions[0].first, sc)}:")
+                    w.line(f"if not {_can_pay(effect.actions[0], sc)}:")
                     w.line(f"    {stop}")
                 if effect.may:
                     w.line(f"if not (yield from g.may(p, card, {text!r})):")

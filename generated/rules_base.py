@@ -30,7 +30,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = 'ec69ee0ffa99060db71dd65675976f9fa88a9537b11047eda2b5c89549f01e3f'
+CONTENT_HASH = 'f7d5e84c72b56d46bde9f3cfacdc1d75513ce47819a658de0574505ead340067'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -32,7 +32,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '98d57980a32279a5cf119abf501ab0479606bb71142ffb0d51a23b97d05dcd38'
+CONTENT_HASH = '04bb5947ba1c7cb747c6558252cde754638d146cd336843761f25d3bef0eb743'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -1050,7 +1050,7 @@ def _odin_0(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
     yield from ()
     if g.used(card):
         return
-    if not g.can_return_hero(p, 'neutral'):
+    if not (g.can_return_hero(p, 'neutral') and g.can_recruit_hero(p, 'neutral')):
         return
     if not (yield from g.may(p, card, 'may once per game when turn-end: return chosen neutral hero then recruit another neutral hero uncounted')):
         return

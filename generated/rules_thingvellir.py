@@ -34,7 +34,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '682256029612028ab6f937f13e22bb9bfbc4d4f9aae53272abe1182c66f84c1c'
+CONTENT_HASH = '56c7e629cdbecfde4153ecb9233d91895d22a75407a48981ed9becf39daf8a5a'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

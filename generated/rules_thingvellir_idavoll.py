@@ -36,7 +36,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '15b67ec02135e5094435c6a5cd906d8544734c1d61f4d7c7683d74b55194817e'
+CONTENT_HASH = '853737cbf8a7e24377a89ce010955cce9bdf9640fe91f9ba826d84a8b2b02788'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -1627,7 +1627,7 @@ def _odin_0(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
     yield from ()
     if g.used(card):
         return
-    if not g.can_return_hero(p, 'neutral'):
+    if not (g.can_return_hero(p, 'neutral') and g.can_recruit_hero(p, 'neutral')):
         return
     if not (yield from g.may(p, card, 'may once per game when turn-end: return chosen neutral hero then recruit another neutral hero uncounted')):
         return

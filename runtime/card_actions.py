@@ -138,11 +138,14 @@ class CardActions(EngineCore):
         loc = self.where.get(card)
         if loc != (p, dest):
             aside = self._put(p, card, dest)
-            if aside >= 0:
+            if aside >= 0:  # it moves within the army: stepping aside is no joining
+                self.stepping_aside[aside] = p
                 yield from self.replace(p, "covered", aside)
+                self.stepping_aside.pop(aside, None)
             elif dest is COMMAND:
                 return  # the command zone completes no line
-            if (loc is None or loc[0] != p or loc[1] is None) and self.reacts("joined", card, p):
+            joins = (loc is None or loc[0] != p or loc[1] is None) and self.stepping_aside.get(card) != p
+            if joins and self.reacts("joined", card, p):
                 yield from self.emit(p, "joined", card)
         if check and self.may_recruit(p):
             yield from self.check_heroes(p)

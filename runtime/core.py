@@ -52,6 +52,7 @@ class EngineCore:
         self.tavern = 0                    # the tavern being resolved (its index)
         self.revealed: list[int] | None = None  # its bids as revealed, once the picks begin
         self.returned: dict[int, int] = {}  # player -> the hero they last returned (`recruit another`)
+        self.stepping_aside: dict[int, int] = {}  # a card lifted to step aside (covered) -> its owner
         self._hero_kinds: dict[tuple[int, ...], tuple[int, ...]] = {}  # available heroes -> one of each kind
         self.saving = False                # keep the state at each turn's start (for Game.copy)
         self.saved: Snapshot | None = None  # the last such snapshot

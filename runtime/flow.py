@@ -245,7 +245,7 @@ def picks(e: Engine, step: Step) -> Gen[None]:
                     for gone in (yield from e.choose_cards(p, list(tavern), src.discard, f"discard from {tname}",
                                                            tid)):
                         tavern.remove(gone)
-                        s.discard.append(gone)
+                        e.discard_pile(gone).append(gone)
         bid_coin = s.players[p].slots[t]
         if bid_coin is not None and coins[bid_coin].trading:
             yield from e.coin_trade(p, bid_coin)
@@ -258,7 +258,7 @@ def _replace_pick(e: Engine, p: int, card: int) -> Gen[None]:
     if (yield from e.replace(p, "picked", card)):
         if card in s.resolving:
             s.resolving.remove(card)
-            s.discard.append(card)
+            e.discard_pile(card).append(card)
     else:
         yield from e.take_card(p, card)
 
