@@ -32,13 +32,14 @@ EN = {k: v for texts in _files("en").values() for k, v in texts.items()}
 
 # Texts whose English is the rules data's own (no English catalog key): the catalog may translate
 # the rules data's card, special coin, tavern, zone and layer names and its interpretations and their
-# sources, for the base game and each shipped box (Thingvellir).
+# sources, for the base game and each shipped box (Thingvellir, Idavoll). A zone's name may also be
+# given as the deck effects draw from (`zone.deck.<id>`, a Belarusian genitive).
 DATA_NAMES: set[str] = set()
-for _box in (BASE, compile_specs(layer_specs(("thingvellir",)))):
+for _box in (BASE, compile_specs(layer_specs(("thingvellir",))), compile_specs(layer_specs(("idavoll",)))):
     DATA_NAMES |= ({f"card.{cid}" for cid in _box.data["cards"]}
                    | {f"coin.name.{c['id']}" for c in _box.data["game"]["coins"].get("special", [])}
                    | {f"tavern.{t['id']}" for t in _box.data["game"]["taverns"]}
-                   | {f"zone.name.{z['id']}" for z in _box.data["game"].get("zones", [])}
+                   | {f"zone.{f}.{z['id']}" for z in _box.data["game"].get("zones", []) for f in ("name", "deck")}
                    | {f"layer.{layer['id']}.{f}" for layer in _box.data["layers"] for f in ("name", "description", "source")}
                    | {f"interp.{i['id']}{end}" for i in _box.data["interpretations"] for end in ("", ".source")})
 # The shipped house rules: their own texts, and the cards they rename.

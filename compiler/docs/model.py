@@ -132,9 +132,24 @@ class ExtraCards(TypedDict):
     cards: list[CardCount]
 
 
+class DrawView(TypedDict):
+    """A tavern filled from a zone's deck instead of the age deck in some turns (`taverns[].draws`)."""
+    tavern: str
+    zone: ZoneRef
+    when: str   # "in turns 1, 2 and 3 of Age 1"
+
+
+class AgeTurns(TypedDict):
+    age: int
+    turns: str  # per player count: how many turns the age lasts
+
+
 class ZoneDecks(TypedDict):
     zone: ZoneRef
     decks: str
+    pile: bool          # one deck for the whole game (not one per age)
+    count: int
+    draws: list[DrawView]
 
 
 class Setup(TypedDict):
@@ -147,6 +162,11 @@ class Setup(TypedDict):
     removals: list[Removal]
     extra: list[ExtraCards]
     zone_decks: list[ZoneDecks]
+
+
+class Elsewhere(TypedDict):
+    kinds: str
+    zone: ZoneRef
 
 
 class Step(TypedDict):
@@ -164,6 +184,9 @@ class Step(TypedDict):
     count: int
     kind: str
     order: str
+    draws: list[DrawView]       # enter-dwarves: taverns filled from a zone's deck in some turns
+    age_turns: list[AgeTurns]   # enter-dwarves: how long the ages with such turns last
+    elsewhere: list[Elsewhere]  # clear into the discard pile: kinds whose discards go to another zone
 
 
 class ZoneDeck(TypedDict):
@@ -179,13 +202,24 @@ class ZoneStep(TypedDict):
     count: int
 
 
+class ZoneDealt(TypedDict):
+    """A tavern that the dwarves' entry fills from this zone's deck in some turns."""
+    step: Link
+    tavern: str
+    when: str
+
+
 class ZoneView(TypedDict):
     id: str
     anchor: str
     title: str
     per_age: bool
+    pile: bool                 # one shuffled deck for the whole game (its `decks:` entries of any age)
     explored: bool
     decks: list[ZoneDeck]
+    dealt: list[ZoneDealt]
+    kept: bool                 # a pile no step empties: what is not dealt stays to the end
+    drawn_by: list[Link]       # cards whose effects draw from its top or put cards under it
     refilled: list[ZoneStep]
     feeds: list[ZoneStep]
     cleared: list[ZoneStep]
@@ -237,6 +271,7 @@ class ClassView(TypedDict):
     tabulated: bool
     example: ExampleView | None
     changed: list[str]
+    changed_by: list[Link]  # cards that modify a setting the formula reads (`param(x)`)
 
 
 class ScoreTable(TypedDict):
@@ -252,6 +287,7 @@ class CardEntry(CardView):
     copies: int
     changed: list[str]
     decks: list[str]
+    placed_by: list[Link]  # a card in no deck that other cards' effects bring into play
 
 
 class CardGroup(TypedDict):
@@ -375,6 +411,10 @@ class _Model:
             if renamer is not None and cid in self.d["cards"]:
                 self.cx.renamed[cid] = renamer
         self.players = list(range(self.game["players"]["min"], self.game["players"]["max"] + 1))
+        for cid, effects in compiled.effects.items():
+            for _, e in effects:
+                if isinstance(e, ir.Modifier) and cid in self.d["cards"]:
+                    self.cx.changers.setdefault(e.param, []).append((cid, e))
 
     # -- helpers -------------------------------------------------------------------------------
     def t(self, key: str, **kw: Any) -> str:
@@ -418,6 +458,73 @@ class _Model:
         """(zone, age, entries) of every deck a zone holds per age (the Camp decks), or of one zone's."""
         return [(zone, age, entries) for zone, decks in self.d.get("zone_decks", {}).items() if zid in (None, zone)
                 for age, entries in sorted(decks.items())]
+
+    def zone_spec(self, zid: str) -> JsonDict:
+        return next((z for z in self.game.get("zones", []) if z["id"] == zid), {})
+
+    def is_pile(self, zid: str) -> bool:
+        """A zone whose `decks:` entries, of any age, make one deck shuffled at setup (the mythology deck)."""
+        return bool(self.zone_decks(zid)) and not self.zone_spec(zid).get("per_age")
+
+    def draws(self, zid: str | None = None) -> list[DrawView]:
+        """The taverns that the dwarves' entry fills from a zone's deck in some turns (`draws`)."""
+        out: list[DrawView] = []
+        for tavern in self.game["taverns"]:
+            for d in tavern.get("draws", []):
+                if zid in (None, d["zone"]):
+                    out.append({"tavern": self.tavern_name(tavern), "zone": self.zone_ref(d["zone"]),
+                                "when": self.draw_when(d)})
+        return out
+
+    def draw_when(self, draw: JsonDict) -> str:
+        turns = self.cx.join([str(n) for n in draw["turns"]])
+        if draw.get("ages"):
+            return self.t("ref.draw.when_age", turns=turns, ages=self.cx.join([str(a) for a in draw["ages"]]))
+        return self.t("ref.draw.when", turns=turns)
+
+    def age_turns(self) -> list[AgeTurns]:
+        """How many turns each age with tavern draws lasts, per player count: an age ends with the turn
+        in which its deck runs out, and a tavern filled from another zone takes nothing from it."""
+        out: list[AgeTurns] = []
+        for age in self.game["ages"]:
+            draws = [(i, d) for i, t in enumerate(self.game["taverns"]) for d in t.get("draws", [])
+                     if not d.get("ages") or age in d["ages"]]
+            if not draws:
+                continue
+            counts: dict[int, Any] = {}
+            for n in self.players:
+                per, left, turn = _per(self.game["cards_per_tavern"], n, 0), self.deck_size(age, n), 0
+                while left > 0 and per > 0:
+                    turn += 1
+                    others = {i for i, d in draws if turn in d["turns"]}
+                    left -= per * (len(self.game["taverns"]) - len(others))
+                counts[n] = turn
+            out.append({"age": age, "turns": self.per_players_text(counts)})
+        return out
+
+    def kinds_dealt_to(self, zid: str) -> list[str]:
+        """The kinds of the cards a zone can hold while play goes on: a tavern's come from the age
+        decks and the zones taverns draw from; another zone's from its decks and those refilling it."""
+        cards: set[str] = set()
+        if zid == "tavern":
+            cards |= {e[0] for age in self.game["ages"] for e in self.decks(age)}
+            sources = {d["zone"] for t in self.game["taverns"] for d in t.get("draws", [])}
+        else:
+            sources = {zid} | {s.get("deck") for s, _ in self.step_links() if s.get("zone") == zid and s.get("deck")}
+        cards |= {e["card"] for z, _, entries in self.zone_decks() if z in sources for e in entries}
+        return [k for k in self.game["kinds"] if any(self.d["cards"][c]["kind"] == k for c in cards)]
+
+    def elsewhere(self, step: JsonDict) -> list[Elsewhere]:
+        """For a step that clears a zone into the discard pile: the kinds of its cards whose discards
+        go to another zone (`discards_to`), by zone."""
+        if step.get("do") != "clear" or step.get("into") != "discard" or not step.get("zone"):
+            return []
+        by_zone: dict[str, list[str]] = {}
+        for kind in self.kinds_dealt_to(step["zone"]):
+            to = self.game["kinds"][kind].get("discards_to")
+            if to and to != "discard":
+                by_zone.setdefault(to, []).append(self.kind_name(kind))
+        return [{"kinds": self.cx.join(kinds), "zone": self.zone_ref(z)} for z, kinds in by_zone.items()]
 
     def zone_ref(self, zid: str | None) -> ZoneRef:
         """A zone's name (`zone.name.<id>`, the rules data's by default) and its entry's anchor."""
@@ -595,13 +702,18 @@ class _Model:
             "extra": [{"players": least, "age": age, "cards": cards} for (least, age), cards in sorted(extra.items())],
             "zone_decks": [{"zone": self.zone_ref(zid), "decks": self.cx.join(
                 [self.t("ref.setup.zone_deck", age=age, count=sum(e["count"] for e in entries))
-                 for _, age, entries in self.zone_decks(zid)])}
+                 for _, age, entries in self.zone_decks(zid)]),
+                "pile": self.is_pile(zid),
+                "count": sum(e["count"] for _, _, entries in self.zone_decks(zid) for e in entries),
+                "draws": self.draws(zid)}
                 for zid in self.cx.zones if self.zone_decks(zid)],
         }
 
     def taverns(self) -> str:
-        return self.cx.join([self.cat.t(f"tavern.{t['id']}", default=t.get("name", t["id"]))
-                             for t in self.game["taverns"]])
+        return self.cx.join([self.tavern_name(t) for t in self.game["taverns"]])
+
+    def tavern_name(self, tavern: JsonDict) -> str:
+        return self.cat.t(f"tavern.{tavern['id']}", default=tavern.get("name", tavern["id"]))
 
     # -- flow ----------------------------------------------------------------------------------------
     def steps(self, part: str, marks_by_step: dict[str, list[str]]) -> list[Step]:
@@ -625,6 +737,9 @@ class _Model:
             "count": int(step.get("count", 0)),
             "kind": self.kind_name(step["kind"]) if "kind" in step else "",
             "order": self.order_text(step),
+            "draws": self.draws() if step.get("do") == "enter-dwarves" else [],
+            "age_turns": self.age_turns() if step.get("do") == "enter-dwarves" else [],
+            "elsewhere": self.elsewhere(step),
         }
 
     def order_text(self, step: JsonDict) -> str:
@@ -685,7 +800,8 @@ class _Model:
         return out
 
     def zones(self) -> list[ZoneView]:
-        """The zones the rules declare (the Camp, its decks, the camp discard) and what uses each."""
+        """The zones the rules declare (the Camp, its decks, the camp discard, the mythology deck) and what
+        fills, empties and draws from each."""
         links = self.step_links()
         marks = self.marks_under("zones", 1)
 
@@ -693,18 +809,33 @@ class _Model:
             return [{"step": link, "other": self.zone_ref(s.get(other)), "count": int(s.get("count", 0))}
                     for s, link in links if s.get("do") == do and s.get(field) == zid]
 
+        entry = next((link for s, link in links if s.get("do") == "enter-dwarves"), None)
+
+        def deck_of(node: ir.Node) -> str | None:
+            return node.deck.zone if isinstance(node, (ir.Look, ir.DiscardTop, ir.PlaceUnder)) else None
+
         out: list[ZoneView] = []
         for zone in self.game.get("zones", []):
             zid = zone["id"]
             name = self.zone_ref(zid)["name"]
+            pile = self.is_pile(zid)
+            decks: list[ZoneDeck] = [{"age": age, "count": sum(e["count"] for e in entries),
+                                      "cards": [{**self.link(e["card"]), "count": e["count"]} for e in entries]}
+                                     for _, age, entries in self.zone_decks(zid)]
+            if pile and decks:  # one deck for the whole game: its entries of every age together
+                decks = [{"age": 0, "count": sum(d["count"] for d in decks), "cards": [c for d in decks for c in d["cards"]]}]
+            cleared = using("clear", "zone", "into", zid)
             out.append({
                 "id": zid, "anchor": f"zone-{zid}", "title": name[:1].upper() + name[1:],
-                "per_age": bool(zone.get("per_age")), "explored": bool(zone.get("explored", True)),
-                "decks": [{"age": age, "count": sum(e["count"] for e in entries),
-                           "cards": [{**self.link(e["card"]), "count": e["count"]} for e in entries]}
-                          for _, age, entries in self.zone_decks(zid)],
+                "per_age": bool(zone.get("per_age")), "pile": pile, "explored": bool(zone.get("explored", True)),
+                "decks": decks,
+                "dealt": [{"step": entry, "tavern": d["tavern"], "when": d["when"]} for d in self.draws(zid)]
+                if entry else [],
+                "kept": pile and not cleared,
+                "drawn_by": [self.link(cid) for cid, effects in self.c.effects.items()
+                             if any(deck_of(n) == zid for _, e in effects for n in ir.walk(e))],
                 "refilled": using("refill", "zone", "deck", zid), "feeds": using("refill", "deck", "zone", zid),
-                "cleared": using("clear", "zone", "into", zid), "receives": using("clear", "into", "zone", zid),
+                "cleared": cleared, "receives": using("clear", "into", "zone", zid),
                 "picked": any(src.get("zone") == zid for src in self.game.get("pick_sources", [])),
                 "taken_by": [self.link(cid) for cid, effects in self.c.effects.items()
                              if any(isinstance(n, ir.TakeFrom) and n.zone == zid for _, e in effects for n in ir.walk(e))],
@@ -743,6 +874,9 @@ class _Model:
                                            for k, kw in ex.facts]),
                 },
                 "changed": marks.get(cid, []),
+                "changed_by": [self.link(card) for node in ir.walk(parse_expr(c["score"]))
+                               if isinstance(node, ir.Call) and node.name == "param" and isinstance(node.args[0], ir.Var)
+                               for card, _ in self.cx.changed(node.args[0].name)],
             })
         table: ScoreTable = {"classes": [self.cx.cls(cid) for cid, _ in table_classes],
                  "rows": [[n] + [values[i] for _, values in table_classes] for i, n in enumerate(TABLE_RANKS)]}
@@ -795,7 +929,7 @@ class _Model:
         for kind in self.game["kinds"]:
             cards: list[CardEntry] = [{**self.card_view(cid), "copies": self.d["cards"][cid]["copies"],
                                        "changed": self.layer_names(self.d["cards"][cid]["layers"]),
-                                       "decks": self.card_decks(cid)}
+                                       "decks": self.card_decks(cid), "placed_by": self.placed_by(cid)}
                                       for cid in self.cards_of(kind)]
             if cards:
                 groups.append({"kind": kind, "anchor": f"kind-{kind}", "label": self.kind_label(kind),
@@ -803,9 +937,21 @@ class _Model:
         return groups
 
     def card_decks(self, cid: str) -> list[str]:
-        """The zone decks that hold a card ("In the Camp deck of Age 1")."""
-        return [self.t("ref.card.deck", zone=self.zone_ref(zid)["name"], age=age)
-                for zid, age, entries in self.zone_decks() if any(e["card"] == cid for e in entries)]
+        """The zone decks that hold a card ("In the Camp deck of Age 1", "In the mythology deck")."""
+        out: list[str] = []
+        for zid, age, entries in self.zone_decks():
+            if any(e["card"] == cid for e in entries):
+                name = self.zone_ref(zid)["name"]
+                _add(out, self.t("ref.card.pile", zone=name) if self.is_pile(zid) else
+                     self.t("ref.card.deck", zone=name, age=age))
+        return out
+
+    def placed_by(self, cid: str) -> list[Link]:
+        """The cards whose effects bring a card of no deck into play (Olwyn's doubles, Gullinbursti)."""
+        if cid in self.in_any_deck():
+            return []
+        return [self.link(other) for other, effects in self.c.effects.items() if other != cid and any(
+            isinstance(n, ir.PlaceCard) and n.card.card == cid for _, e in effects for n in ir.walk(e))]
 
     def kind_notes(self, kind: str) -> list[str]:
         """What the kinds data says of a kind's cards: where they go (command zone, discard pile), when

@@ -78,6 +78,20 @@ class Context:
     renamed: dict[str, str] = field(default_factory=dict)  # card id -> the variant layer that renamed it
     zones: dict[str, str] = field(default_factory=dict)    # zone id -> rules-data name
     access: dict[str, str] = field(default_factory=dict)   # param -> zone of the pick source it opens (`also`)
+    changers: dict[str, list[tuple[str, ir.Modifier]]] = field(default_factory=dict)  # param -> (card, modifier)
+
+    def changed(self, param: str) -> list[tuple[str, int | None]]:
+        """(card id, the value the setting takes with that card alone or None if not a number) for
+        each card that modifies a setting."""
+        base = self.params.get(param, 0)
+        out: list[tuple[str, int | None]] = []
+        for cid, m in self.changers.get(param, []):
+            value: int | None = None
+            if isinstance(m.amount, ir.Num):
+                n = m.amount.value
+                value = base + n if m.op == "+" else base - n if m.op == "-" else n if m.op == "=" else None
+            out.append((cid, value))
+        return out
 
     def zone(self, zid: str) -> str:
         return self.zones.get(zid, zid)
@@ -131,6 +145,9 @@ def expr_text(node: ir.Expr, cx: Context) -> str:
         case ir.BinOp():
             return t(_ARITH[node.op], left=_operand(node.left, cx), right=_operand(node.right, cx))
         case ir.Compare():
+            positive = _var_key(node.left, "positive", cx) if node.op == ">" and node.right == ir.Num(0) else None
+            if positive:  # `captures > 0`: "this card has captured a card"
+                return t(positive)
             return t(_CMP[node.op], left=expr_text(node.left, cx), right=expr_text(node.right, cx))
         case ir.Is():
             special = _var_key(node.subject, "none", cx) if node.name == "none" else None
@@ -146,6 +163,9 @@ def expr_text(node: ir.Expr, cx: Context) -> str:
             negated = _var_key(node.operand, "not", cx)
             return t(negated) if negated else t("bool.not", cond=expr_text(node.operand, cx))
         case ir.BoolOp():
+            kinds = _kinds_of(node) if node.op == "or" else None
+            if kinds:  # `subject_kind is dwarf or subject_kind is royal-offering`: one clause
+                return t("is.kind", kind=cx.join([t(f"kind.{k}", default=k) for k in kinds], "list.or"))
             return t(f"bool.{node.op}", left=expr_text(node.left, cx), right=expr_text(node.right, cx))
         case ir.IfElse():
             return t("ifelse", then=expr_text(node.then, cx), cond=expr_text(node.cond, cx),
@@ -156,12 +176,28 @@ def expr_text(node: ir.Expr, cx: Context) -> str:
             assert_never(node)
 
 
+def _kinds_of(node: ir.Expr) -> list[str] | None:
+    """The kinds of `subject_kind is A or subject_kind is B or …`, else None."""
+    if isinstance(node, ir.Is) and isinstance(node.subject, ir.Var) and node.subject.name == "subject_kind":
+        return [node.name]
+    if isinstance(node, ir.BoolOp) and node.op == "or":
+        left, right = _kinds_of(node.left), _kinds_of(node.right)
+        return left + right if left is not None and right is not None else None
+    return None
+
+
 def _var_key(node: ir.Expr, suffix: str, cx: Context) -> str | None:
     """`<variable's key>.<suffix>` where the catalog phrases that case of a variable (its negation
-    `.not`, `is none` as `.none`), else None."""
-    spec = VARIABLES.get(node.name) if isinstance(node, ir.Var) else None
-    key = f"{spec.message}.{suffix}" if spec else ""
-    return key if spec and cx.cat.has(key) else None
+    `.not`, `is none` as `.none`, `> 0` as `.positive`), else None. A function of a variable
+    (`subject_ranks(chosen_class)`) has the key `<function's key>.<variable>`."""
+    if isinstance(node, ir.Var) and node.name in VARIABLES:
+        base = VARIABLES[node.name].message
+    elif isinstance(node, ir.Call) and node.args and isinstance(node.args[0], ir.Var) and node.args[0].name in VARIABLES:
+        base = f"{FUNCTIONS[node.name].message}.{node.args[0].name}"
+    else:
+        return None
+    key = f"{base}.{suffix}"
+    return key if cx.cat.has(key) else None
 
 
 def _operand(node: ir.Expr, cx: Context) -> str:
@@ -175,7 +211,12 @@ def _call_text(node: ir.Call, cx: Context) -> str:
     args = node.args
     message = FUNCTIONS[node.name].message
     if node.name == "param" and isinstance(args[0], ir.Var):
-        return str(cx.params.get(args[0].name, args[0].name))
+        name = args[0].name
+        value = str(cx.params.get(name, name))
+        changes = [t("call.param.change", value=v, card=cx.card(c)) if v is not None
+                   else t("call.param.change_any", card=cx.card(c)) for c, v in cx.changed(name)]
+        # a setting no card changes reads as its value; else "2 (1 with Durathor)"
+        return t("call.param.changed", value=value, changes="; ".join(changes)) if changes else value
     if node.name == "lookup":
         pairs = [t("lookup.pair", n=i, value=expr_text(v, cx)) for i, v in enumerate(args[1:])
                  if not (i == 0 and isinstance(v, ir.Num) and v.value == 0)]
@@ -229,7 +270,9 @@ def _card_ref(ref: ir.CardRef, cx: Context) -> str:
 
 
 def _deck_text(deck: ir.Deck, cx: Context) -> str:
-    if deck.zone is not None:
+    if deck.zone is not None:  # `zone.deck.<id>`: the zone's pile as a deck is named (be: genitive)
+        if cx.cat.has(f"zone.deck.{deck.zone}"):
+            return cx.cat.t(f"zone.deck.{deck.zone}")
         return cx.cat.t("deck.zone", zone=cx.cat.t(f"zone.name.{deck.zone}", default=cx.zone(deck.zone)))
     return cx.cat.t("deck.current") if deck.age is None else cx.cat.t("deck.age", age=deck.age)
 
@@ -242,7 +285,8 @@ def action_text(a: ir.Action, cx: Context) -> str:
 
     match a:
         case ir.Transform():
-            return t("act.transform", amount=e(a.amount), coin=_coin_text(a.coins, cx))
+            each = f"act.transform.{'pouch.' if a.coins.pouch else ''}{a.coins.mode}"  # several coins
+            return t(each if cx.cat.has(each) else "act.transform", amount=e(a.amount), coin=_coin_text(a.coins, cx))
         case ir.TransformSpread():
             return t("act.transform_spread", amounts=cx.join([e(x) for x in a.amounts]),
                      coins=t("coins.pouch" if a.pouch else "coins.all"))
@@ -266,11 +310,11 @@ def action_text(a: ir.Action, cx: Context) -> str:
         case ir.TakeFrom():
             return t(_counted("act.take_from", a.count, cx), n=e(a.count), zone=cx.zone_from(a.zone))
         case ir.RecruitHero():
-            text = t("act.recruit" if a.counted else "act.recruit_uncounted")
-            if a.cls is not None:
-                cls = t("class.neutral") if a.cls == "neutral" else cx.cls(a.cls)
-                text = t("act.recruit.another_of" if a.another else "act.recruit.of", recruit=text, cls=cls)
-            return text
+            key = "act.recruit" if a.counted else "act.recruit_uncounted"
+            if a.cls is None:
+                return t(key)
+            cls = t("class.neutral") if a.cls == "neutral" else cx.cls(a.cls)
+            return t(f"{key}.{'another_of' if a.another else 'of'}", cls=cls)
         case ir.Then():
             return t("act.then", first=action_text(a.first, cx), rest=action_text(a.rest, cx))
         case ir.ReturnHero():
@@ -303,15 +347,20 @@ def effect_text(effect: ir.Effect, cx: Context) -> str:
     t = cx.cat.t
     match effect:
         case ir.Triggered() | ir.Replacement():
+            body: str | None = None
             if isinstance(effect, ir.Triggered):
                 head = _event("whenever" if effect.owner else "when", effect.event, cx)
                 if effect.age is not None:
                     head = t("when.in_age", when=head, age=effect.age)
             else:
                 head = _event("instead.any" if effect.owner else "instead", effect.event, cx)
+                cancel = _cancel_keys(effect, cx)
+                if cancel:  # "instead of being discarded: cancel it" reads as "when …: cancel that discard"
+                    head, body = t(cancel[0]), t(cancel[1])
             if effect.cond is not None:
                 head = t("when.if", when=head, cond=expr_text(effect.cond, cx))
-            body = _actions(effect.actions, cx)
+            if body is None:
+                body = _actions(effect.actions, cx)
             if effect.may:
                 body = t("usage.may", actions=body)
             sentence = t("effect.triggered", when=head, actions=body)
@@ -328,6 +377,16 @@ def effect_text(effect: ir.Effect, cx: Context) -> str:
             return t("effect.capture_next", cls=cx.cls(effect.cls))
         case _:
             assert_never(effect)
+
+
+def _cancel_keys(effect: ir.Replacement, cx: Context) -> tuple[str, str] | None:
+    """The catalog's head and action for a replacement that only cancels its event
+    (`cancel.any.<event>`, `act.cancel.<event>`), where the catalog phrases them."""
+    if effect.actions != (ir.Simple("cancel"),):
+        return None
+    head = f"cancel.{'any.' if effect.owner else ''}{effect.event}"
+    action = f"act.cancel.{effect.event}"
+    return (head, action) if cx.cat.has(head) and cx.cat.has(action) else None
 
 
 def _modifier_text(effect: ir.Modifier, cx: Context) -> str:
