@@ -32,7 +32,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '04bb5947ba1c7cb747c6558252cde754638d146cd336843761f25d3bef0eb743'
+CONTENT_HASH = '5e50ddf6b9a3512623eade07c48642a419f72f63ba805e36b38b13cf1fdc06da'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -1679,6 +1679,10 @@ RULES = RuleSet(
         Interpretation(id='giants-capture', text="After a giant is taken, its owner's next dwarf card of the giant's class may be captured (the giant's effect applies at once) or placed (the giant turns face down for good). A giant captures only a dwarf card its owner takes into the army from outside it: from a tavern, a draw or the discard pile. Captured cards are no ranks. Skymir draws up to 5 of the cards set aside, keeps 2 (taken as usual) and puts the rest under that pile in the order chosen.", source='001 "Giants capture Dwarves"; DESIGN §9.', layer='idavoll'),
         Interpretation(id='valkyrie-tracks', text="A valkyrie's token starts at notch 0 and moves one notch per trigger, stopping at the last; she scores the value of her notch (Hildr's track really ends on 0). Ölrun counts each card that joins her owner's army in the chosen class's column; a card moving within the army does not.", source='001 "Valkyries increase their strength"; DESIGN §9.', layer='idavoll'),
         Interpretation(id='animal-scores', text='Nidhogg is a warrior rank of 5 and adds 2 per warrior rank; Garm is two explorer ranks of 9 and 0 and adds 1 per explorer rank (their own included). Ratatosk is a miner rank of 2 points, and each pair of 0-point ranks in the miner column adds 1 to the miner sum before it is multiplied.', source='001 "List of Mythological Animals"; DESIGN §9.', layer='idavoll'),
+        Interpretation(id='valkyrie-triggers', text="Ölrun counts Ylud's placement from the command zone into the chosen class's column (she joins the army), but not Ylud or Thrud moving from one column to another; a card of two ranks (Garm) counts once. Brynhildr advances when her owner's top bid lets them choose first, the Camp included, and not when they find only cards reserved by another player. Svafa counts the points by which the new coin betters the coin given up, as the treasure gives it.", source='001 "Ölrun", "Brynhildr", "Svafa"; DESIGN §9 (a choice where 001 is silent).', layer='idavoll'),
+        Interpretation(id='frigg-and-piles', text="A declined power of Frigg stays for a later pick; a royal offering she acts on goes under the deck without its effect; she does not act on a card kept from the Explorer distinction's draw. Cards put under a pile in the order chosen go one after another: the last chosen ends at the very bottom.", source='001 "Frigg" - "place 1 of the cards below the deck"; DESIGN §9 (a choice where 001 is silent).', layer='idavoll'),
+        Interpretation(id='odin-neutral-heroes', text="Odin returns a neutral hero of the command zone (Thrud or Ylud in a column have that column's class); his power is not offered when no other neutral hero could be recruited.", source='001 "Odin" - "recruit another Neutral Hero instead"; DESIGN §9.', layer='idavoll'),
+        Interpretation(id='discarded-animals', text='An animal discarded from the army (Höfud may take Nidhogg) leaves the game like untaken mythology cards.', source='002 "Höfud" - "any card in the Warrior column except a Hero card"; DESIGN §9.', layer='idavoll'),
     ),
     warnings=(),
     flow_source='rules/idavoll/game.yaml:43:7',
