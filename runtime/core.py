@@ -120,7 +120,7 @@ class EngineCore:
         d = self.defs[card]
         if d.mods:
             self._mods[p] = None
-        if d.when or d.whenever or d.instead_any:
+        if d.id in self.rules.listening:
             self._listeners[p] = None
 
     def detach(self, card: int) -> tuple[int, str | None] | None:
@@ -141,7 +141,7 @@ class EngineCore:
         d = self.defs[card]
         if d.mods:
             self._mods[p] = None
-        if d.when or d.whenever or d.instead_any:
+        if d.id in self.rules.listening:
             self._listeners[p] = None
         return loc
 
@@ -341,6 +341,7 @@ class EngineCore:
 
     def _listen_index(self, p: int, store: bool = True) -> dict[tuple[str, str], list[int]]:
         index: dict[tuple[str, str], list[int]] = {}
+        windows = self.rules.windows
         for card in self.owned(p):
             d = self.defs[card]
             for name in d.whenever:
@@ -349,7 +350,7 @@ class EngineCore:
             for name in d.instead_any:
                 index.setdefault(("instead", name), []).append(card)
             for name in d.when:
-                if name not in d.whenever:
+                if name not in d.whenever and name in windows:
                     index.setdefault(("window", name), []).append(card)
         if store:
             self._listeners[p] = index
@@ -422,8 +423,9 @@ class EngineCore:
                         yield from handler(self.api, p, card, Event(name))
 
     def player_order(self) -> list[int]:
-        """Players by gem, highest first: the order simultaneous effects run in."""
-        return sorted(range(self.n), key=lambda q: -self.s.players[q].gem)
+        """Players by gem, highest first: the order simultaneous effects run in (a new list)."""
+        players = self.s.players
+        return sorted(range(self.n), key=lambda q: -players[q].gem)
 
     def other_players(self, p: int) -> list[int]:
         return [q for q in self.player_order() if q != p]

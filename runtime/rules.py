@@ -36,6 +36,11 @@ class Rules:
         self.owner_replacements = frozenset(e for d in self.cards.values() for e in d.instead_any)
         self.own_replacements = frozenset(e for d in self.cards.values() for e in d.instead)
         self.reacting = frozenset(e for d in self.cards.values() for e in (*d.when, *d.whenever))
+        steps = (*ruleset.turn, *ruleset.age_end, *ruleset.tavern)
+        self.windows = frozenset(step.window for step in steps if step.window is not None)
+        # Cards a player's index of listeners holds (core.listeners): effects on others' events, or on windows
+        self.listening = frozenset(cid for cid, d in self.cards.items()
+                                   if d.whenever or d.instead_any or self.windows & set(d.when))
         # Whether any card reacts to a card's entry (else a plain dwarf is placed without asking)
         self.entry_watched = bool({"taken", "joined"} & self.owner_events or "taken" in self.owner_replacements
                                   or "taken" in self.own_replacements)
