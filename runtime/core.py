@@ -366,7 +366,7 @@ class EngineCore:
             for handler in self.defs[subject].when.get(event, ()):
                 yield from handler(self.api, p, subject, ev)
         if p >= 0 and event in self.rules.owner_events:
-            index = self._listeners[p] or self._listen_index(p)
+            index = self._listen_index(p) if (listening := self._listeners[p]) is None else listening
             for card in list(index.get(("whenever", event), _NONE)):
                 for handler in self.defs[card].whenever.get(event, ()):
                     yield from handler(self.api, p, card, ev)
@@ -379,7 +379,7 @@ class EngineCore:
             if (yield from handler(self.api, p, subject, ev)):
                 return True
         if p >= 0 and event in self.rules.owner_replacements:
-            index = self._listeners[p] or self._listen_index(p)
+            index = self._listen_index(p) if (listening := self._listeners[p]) is None else listening
             for card in list(index.get(("instead", event), _NONE)):
                 for handler in self.defs[card].instead_any.get(event, ()):
                     if (yield from handler(self.api, p, card, ev)):
@@ -395,7 +395,7 @@ class EngineCore:
             return False
         if p < 0:
             return True
-        index = self._listeners[p] or self._listen_index(p)
+        index = self._listen_index(p) if (listening := self._listeners[p]) is None else listening
         return ("whenever", event) in index
 
     def replaceable(self, event: str, subject: int = -1, p: int = -1) -> bool:
@@ -407,7 +407,7 @@ class EngineCore:
             return True
         if event not in self.rules.owner_replacements:
             return False
-        index = self._listeners[p] or self._listen_index(p)
+        index = self._listen_index(p) if (listening := self._listeners[p]) is None else listening
         return ("instead", event) in index
 
     def window(self, name: str, order: list[int] | None = None) -> Gen[None]:
