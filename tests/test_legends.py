@@ -167,3 +167,21 @@ def test_an_effect_reads_the_kind_of_the_event_card(e):
     assert e.track_value(sifter) == 0
     run(e.take_card(0, pull(e, "royal-offering:3")), "2@hand")
     assert e.track_value(sifter) == 1
+
+
+@pytest.mark.parametrize("effect, at, message", [
+    ("capture next wizard dwarf", "wizard", "unknown class `wizard`"),
+    ("when recruited: look at 5 from nowhere deck, take 1, rest shuffled", "nowhere", "no deck `nowhere`"),
+    ("when recruited: transform chosen coin by 2 then recruit hero", "transform",
+     "only returning or recruiting a hero can come before `then`: nothing else can fail"),
+    ("whenever taken if subject_kind is wizard: recruit hero", "wizard", "unknown kind `wizard`"),
+    ("when recruited: recruit another elf hero", "elf", "unknown class `elf`"),
+])
+def test_the_new_constructs_are_checked_and_located(capsys, tmp_path, effect, at, message):
+    """DESIGN §6: "Every problem in rules input ... is reported as `path:line:col: error: message`"."""
+    from checking import find, run_check, write
+
+    v = write(tmp_path / "v.yaml", f'layer: {{id: v, name: V}}\ncards:\n  - id: grid\n    effects:\n      - "{effect}"\n')
+    code, _, err = run_check(capsys, str(v))
+    line, col = find(v, at)
+    assert code == 1 and f"{v}:{line}:{col}: error: {message}" in err.splitlines(), err
