@@ -10,7 +10,6 @@ import re
 from collections import Counter
 
 import pytest
-from markupsafe import escape
 
 from nidavellir.cli import main
 from nidavellir.compiler import docs
@@ -18,6 +17,8 @@ from nidavellir.compiler.compile import Compiled
 from nidavellir.compiler.docs import sheets
 from nidavellir.compiler.docs.model import card_views
 from nidavellir.compiler.docs.text import Catalog
+
+from docs_helpers import box_cards, esc, section
 
 BOX = "idavoll"
 COMBINATIONS = [(BOX,), ("thingvellir", BOX)]
@@ -55,29 +56,6 @@ def outputs(boxes: tuple[str, ...]) -> dict[str, str]:
     return outputs_for(boxes)
 
 
-def box_cards(compiled: Compiled) -> list[str]:
-    """The ids of the cards the Idavoll layer adds."""
-    return [cid for cid, card in compiled.data["cards"].items() if BOX in card["layers"]]
-
-
-def esc(text: str, fmt: str) -> str:
-    return docs.md_escape(text) if fmt == "md" else str(escape(text))
-
-
-def section(text: str, anchor: str, fmt: str) -> str:
-    """The text from an anchor to the next heading of the same or a higher level."""
-    start = text.index(f'<a id="{anchor}"></a>' if fmt == "md" else f'id="{anchor}"')
-    if fmt == "md":
-        line = text.rfind("\n", 0, start) + 1
-        level = len(text[line:start]) - len(text[line:start].lstrip("#"))
-        stop = re.compile(r"^#{1,%d} " % level, re.M)
-    else:
-        level = int(text[text.rfind("<", 0, start) + 2])
-        stop = re.compile(r"<h[1-%d][ >]" % level)
-    found = stop.search(text, start + 1)
-    return text[start:found.start() if found else len(text)]
-
-
 def item(text: str, anchor: str, fmt: str) -> str:
     """One list item of the reference, from its anchor to the end of its line."""
     start = text.index(f'<a id="{anchor}"></a>' if fmt == "md" else f'id="{anchor}"')
@@ -95,7 +73,7 @@ def test_the_box_has_the_cards_of_001(compiled):
     """001 "Idavoll Expansion": "Idavoll adds a deck of powerful mythology cards (Animals, Gods,
     Valkyries & Giants)"; "List of Mythological Animals" (5), "List of Norse Gods" (5), "List of Giants"
     (5), "List of Valkyries" (5); Hreasvelg: "Take the special card Gullinbursti"."""
-    kinds = Counter(compiled.data["cards"][cid]["kind"] for cid in box_cards(compiled))
+    kinds = Counter(compiled.data["cards"][cid]["kind"] for cid in box_cards(compiled, BOX))
     assert kinds == {"animal": 5, "god": 5, "giant": 5, "valkyrie": 5, "special": 1}
 
 
@@ -105,7 +83,7 @@ def test_every_idavoll_card_has_an_entry_in_its_kind_and_in_the_index(compiled, 
     Valkyries": each card by its name, under its kind, and in the index."""
     text = outputs[f"en.{fmt}"]
     index = section(text, "index", fmt)
-    for cid in box_cards(compiled):
+    for cid in box_cards(compiled, BOX):
         card = compiled.data["cards"][cid]
         entry = section(section(text, f"kind-{card['kind']}", fmt), "card-" + cid, fmt)
         assert esc(card["name"], fmt) in entry, cid
@@ -119,7 +97,7 @@ def test_the_belarusian_reference_names_every_idavoll_card_by_its_catalog_name(c
     cards.yaml, never the English one, and its kind's Belarusian heading."""
     cat = Catalog.load("be")
     text = outputs[f"be.{fmt}"]
-    for cid in box_cards(compiled):
+    for cid in box_cards(compiled, BOX):
         name = cat.messages[f"card.{cid}"]
         assert not re.search(r"[A-Za-z]", name), (cid, name)
         entry = section(text, "card-" + cid, fmt)
@@ -136,7 +114,7 @@ def test_every_idavoll_card_has_rule_text(compiled, lang):
     "Valkyries increase their strength with specific requirements" — each card's rule text is
     generated from its effects, with no placeholder, in both languages."""
     views = {v["id"]: v for v in card_views(compiled, Catalog.load(lang))}
-    for cid in box_cards(compiled):
+    for cid in box_cards(compiled, BOX):
         text = views[cid]["text"]
         assert text and all(s.strip() for s in text), cid
         assert not [s for s in text if re.search(r"[{}<>]|None|TODO|card\(s\)|token\(s\)|“\w+”", s)], (cid, text)
@@ -148,7 +126,7 @@ def test_gods_show_their_points_and_a_once_per_game_power(compiled):
     """001 "The power of the Norse Gods may be triggered once in the game"; Frigg "Adds 12 points",
     Thor "Adds 8 points", Freya "Adds 15 points", Loki "Adds 8 points", Odin "Adds 0 points"."""
     views = {v["id"]: v["text"] for v in card_views(compiled, Catalog.load("en"))}
-    for cid in box_cards(compiled):
+    for cid in box_cards(compiled, BOX):
         card = compiled.data["cards"][cid]
         if card["kind"] == "god":
             text = " ".join(views[cid])
@@ -358,4 +336,4 @@ def test_the_card_sheets_include_every_mythology_card_and_gullinbursti(compiled,
     assert ids == [v["id"] for v in card_views(compiled, Catalog.load("en"))]
     mythology = {e["card"] for decks in compiled.merged.zone_decks["mythology"].values() for e in decks}
     assert mythology | {"gullinbursti"} <= set(ids)
-    assert set(box_cards(compiled)) <= set(ids)
+    assert set(box_cards(compiled, BOX)) <= set(ids)

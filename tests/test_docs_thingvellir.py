@@ -8,7 +8,6 @@ import re
 from collections import Counter
 
 import pytest
-from markupsafe import escape
 
 from nidavellir.cli import main
 from nidavellir.compiler import docs
@@ -16,6 +15,8 @@ from nidavellir.compiler.compile import Compiled
 from nidavellir.compiler.docs import sheets
 from nidavellir.compiler.docs.model import card_views
 from nidavellir.compiler.docs.text import Catalog
+
+from docs_helpers import box_cards, esc, section
 
 BOX = "thingvellir"
 
@@ -31,29 +32,6 @@ def outputs(compiled: Compiled) -> dict[str, str]:
     return {f"{lang}.{fmt}": docs.render(compiled, Catalog.load(lang), fmt) for lang in ("en", "be") for fmt in ("md", "html")}
 
 
-def box_cards(compiled: Compiled) -> list[str]:
-    """The ids of the cards the Thingvellir layer adds."""
-    return [cid for cid, card in compiled.data["cards"].items() if BOX in card["layers"]]
-
-
-def esc(text: str, fmt: str) -> str:
-    return docs.md_escape(text) if fmt == "md" else str(escape(text))
-
-
-def section(text: str, anchor: str, fmt: str) -> str:
-    """The text from an anchor to the next heading of the same or a higher level."""
-    start = text.index(f'<a id="{anchor}"></a>' if fmt == "md" else f'id="{anchor}"')
-    if fmt == "md":
-        line = text.rfind("\n", 0, start) + 1
-        level = len(text[line:start]) - len(text[line:start].lstrip("#"))
-        stop = re.compile(r"^#{1,%d} " % level, re.M)
-    else:
-        level = int(text[text.rfind("<", 0, start) + 2])
-        stop = re.compile(r"<h[1-%d][ >]" % level)
-    found = stop.search(text, start + 1)
-    return text[start:found.start() if found else len(text)]
-
-
 def step_anchors(text: str, prefix: str) -> list[str]:
     return [a for a in re.findall(r'<a id="([^"]+)"></a>', text) if a.startswith(prefix)]
 
@@ -63,7 +41,7 @@ def step_anchors(text: str, prefix: str) -> list[str]:
 def test_the_box_has_the_cards_of_the_rulebook(compiled):
     """002 "Matériel": "24 Camp cards, including: A: 12 Mercenary cards, B: 12 Artifact cards" and
     "6 new Hero cards and 2 "Olwyn's Double" cards"."""
-    kinds = Counter(compiled.data["cards"][cid]["kind"] for cid in box_cards(compiled))
+    kinds = Counter(compiled.data["cards"][cid]["kind"] for cid in box_cards(compiled, BOX))
     assert kinds == {"artifact": 12, "mercenary": 11, "hero": 6, "double": 1}  # Warrior 9 / Explorer 11: 2 decks
 
 
@@ -74,7 +52,7 @@ def test_the_english_reference_names_every_thingvellir_card(compiled, outputs, f
     group of the Cards section and in the index."""
     text = outputs[f"en.{fmt}"]
     index = section(text, "index", fmt)
-    for cid in box_cards(compiled):
+    for cid in box_cards(compiled, BOX):
         card = compiled.data["cards"][cid]
         name = esc(card["name"], fmt)
         entry = section(section(text, f"kind-{card['kind']}", fmt), "card-" + cid.replace(":", "-"), fmt)
@@ -89,7 +67,7 @@ def test_the_belarusian_reference_names_every_thingvellir_card_by_its_catalog_na
     004's: Андумія, Брызынгамэнс, Найміт Ваяр 6 / Шукальнік 8, Дубль Ольвына), never the English."""
     cat = Catalog.load("be")
     text = outputs[f"be.{fmt}"]
-    for cid in box_cards(compiled):
+    for cid in box_cards(compiled, BOX):
         name = cat.messages[f"card.{cid}"]
         entry = section(text, "card-" + cid.replace(":", "-"), fmt)
         assert esc(name, fmt) in entry, cid
@@ -113,7 +91,7 @@ def test_belarusian_names_follow_seed_004(compiled):
     for cid, name in SEED_004.items():
         assert cat.messages[f"card.{cid}"].startswith(name), cid
     classes = {cls: cat.messages[f"class.{cls}"] for cls in (c["id"] for c in compiled.data["classes"])}
-    for cid in box_cards(compiled):
+    for cid in box_cards(compiled, BOX):
         card = compiled.data["cards"][cid]
         if card["kind"] == "mercenary":
             sides = [f"{classes[cls]} {ranks[0]}" if ranks[0] else classes[cls] for cls, ranks in card["column_ranks"].items()]
@@ -126,7 +104,7 @@ def test_every_thingvellir_card_has_rule_text(compiled, lang):
     given in full under Artifact cards below" — every card of the box has generated rule text, with no
     placeholder, in both languages."""
     views = {v["id"]: v for v in card_views(compiled, Catalog.load(lang))}
-    for cid in box_cards(compiled):
+    for cid in box_cards(compiled, BOX):
         text = views[cid]["text"]
         assert text and all(s.strip() for s in text), cid
         assert not [s for s in text if re.search(r"[{}<>]|None|TODO|card\(s\)|token\(s\)", s)], (cid, text)
@@ -306,4 +284,4 @@ def test_the_card_sheets_include_the_thingvellir_cards(compiled, tmp_path):
     html = (tmp_path / "cards.html").read_text(encoding="utf-8")
     ids = re.findall(r'data-id="([^"]+)"', html)
     assert ids == [v["id"] for v in card_views(compiled, Catalog.load("en"))]
-    assert set(box_cards(compiled)) <= set(ids)
+    assert set(box_cards(compiled, BOX)) <= set(ids)
