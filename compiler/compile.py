@@ -192,8 +192,7 @@ class _Compiler:
             kinds=set(g["kinds"]),
             undeclared=set(EVENTS) - set(events),
             zones={z["id"]: z.get("explored", True) for z in g.get("zones", []) if not z.get("per_age")},
-            decks={z for z in self.m.zone_decks if any(d.get("id") == z and not d.get("per_age")
-                                                        for d in g.get("zones", []))},
+            decks={z for z in self.m.zone_decks if z in self.flow.zones and not self.flow.zones[z].get("per_age")},
         )
 
     def _refuse_reserved(self, what: str, ids: set[str], origin: Callable[[str], Origin | None],

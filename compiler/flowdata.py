@@ -15,10 +15,10 @@ from .layers import Merged, Origin
 
 FLOW_PARTS = ("turn", "age_end", "tavern")
 
-# The operands each step takes (besides id, do/window, ages, order); any other is refused.
+# The operands each step takes, all of them required (besides id, do/window, ages, order); any
+# other is refused.
 OPERANDS: dict[str, tuple[str, ...]] = {"refill": ("zone", "deck", "count"), "deal": ("zone", "deck", "count"),
                                         "clear": ("zone", "into"), "place-held": ("kind",)}
-REQUIRED = OPERANDS
 ALL_OPERANDS = ("zone", "deck", "into", "count", "kind")
 
 # What a rule set that says nothing of them gets: the base game's tavern resolution (003 "Taverns
@@ -154,7 +154,7 @@ class FlowData:
                 what = f"a `{do}` step" if do else "a window"
                 self.err(at(key), f"`{key}` means nothing on {what}",
                          f"`{key}` is an operand of: " + ", ".join(f"`{d}`" for d, ops in OPERANDS.items() if key in ops))
-        for key in REQUIRED.get(do or "", ()):
+        for key in allowed:
             if key not in step:
                 self.err(at("id"), f"the `{do}` step `{sid}` needs `{key}`", STEPS.get(do or "") or TAVERN_STEPS.get(do or ""))
         if "order" in step:

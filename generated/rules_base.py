@@ -30,7 +30,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = 'f7d5e84c72b56d46bde9f3cfacdc1d75513ce47819a658de0574505ead340067'
+CONTENT_HASH = 'ecb5df92b0de1b868fe25afb2213b92df573fb4606c2a41224e033660d0a5361'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -32,7 +32,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '5e50ddf6b9a3512623eade07c48642a419f72f63ba805e36b38b13cf1fdc06da'
+CONTENT_HASH = '44e9dea7e05e4b56d7daaff4badfb3c8dd80fbc9e784e1a13ce7668fbfc7506e'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -34,7 +34,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '56c7e629cdbecfde4153ecb9233d91895d22a75407a48981ed9becf39daf8a5a'
+CONTENT_HASH = '4bd7ef0288db244f4821f7684ed3560af823ab1c467fcd5f2f59463a30e88004'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

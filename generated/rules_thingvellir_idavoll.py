@@ -36,7 +36,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '6d45604e187d2a17c0ae28dffbcb748268e9957e1b4dc1ebae5b5dd4b0c1fc4b'
+CONTENT_HASH = '56202359df58a5da969fe7b23a5ca33e4ee6411e804ecd633713c9c7e40db7f3'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -12,6 +12,7 @@ from nidavellir.interface.decisions import CardChoice, Decision, Option
 from nidavellir.interface.engine import Gen
 
 from .core import COMMAND, EngineCore
+from .state import deck_key
 
 _CHOICES: dict[tuple[str, str], CardChoice] = {}
 
@@ -78,7 +79,7 @@ class CardActions(EngineCore):
         self.set_mark(card, "used", True)
 
     def turn_face_down(self, card: int) -> None:
-        """The card turns face down for good: its power is spent (a giant that did not capture)."""
+        """The card turns face down for good: its power is spent."""
         self.set_mark(card, "face_down", True)
         self.use(card)
 
@@ -144,8 +145,8 @@ class CardActions(EngineCore):
                 self.stepping_aside.pop(aside, None)
             elif dest is COMMAND:
                 return  # the command zone completes no line
-            joins = (loc is None or loc[0] != p or loc[1] is None) and self.stepping_aside.get(card) != p
-            if joins and self.reacts("joined", card, p):
+            if (loc is None or loc[0] != p or loc[1] is None) and self.reacts("joined", card, p) \
+                    and self.stepping_aside.get(card) != p:
                 yield from self.emit(p, "joined", card)
         if check and self.may_recruit(p):
             yield from self.check_heroes(p)
@@ -169,7 +170,7 @@ class CardActions(EngineCore):
         deck per age: its current age's)."""
         if isinstance(deck, str):
             zones = self.s.zones
-            return zones[deck] if deck in zones else zones.setdefault(f"{deck}@{self.s.age}", [])
+            return zones[deck] if deck in zones else zones.setdefault(deck_key(deck, self.s.age), [])
         return self.s.decks.setdefault(self.s.age if deck is None else deck, [])
 
     def put_under_deck(self, card: int, deck: int | str | None) -> None:
@@ -345,8 +346,8 @@ class CardActions(EngineCore):
         self.discard_pile(card).append(card)
 
     def discard_pile(self, card: int) -> list[int]:
-        """Where a discarded card goes: the discard pile, or the zone its kind names (a Camp card to
-        the camp discard, 002 "Glossary")."""
+        """Where a discarded card goes: the discard pile, or the zone its kind names
+        (`discards_to`)."""
         zone = self.rules.ruleset.discards_to.get(self.defs[card].kind)
         return self.s.discard if zone is None else self.zone(zone)
 

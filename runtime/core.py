@@ -334,10 +334,11 @@ class EngineCore:
         """p's cards, in `owned` order, with effects on `event` in a role: `whenever`, `instead`
         (`instead of any`) or `window` (`when` or `whenever` of a flow window). Kept per player until
         a card with effects comes or goes; the list is the engine's: do not change it."""
+        return self._index(p).get((role, event), _NONE)
+
+    def _index(self, p: int) -> dict[tuple[str, str], list[int]]:
         index = self._listeners[p]
-        if index is None:
-            index = self._listen_index(p)
-        return index.get((role, event), _NONE)
+        return self._listen_index(p) if index is None else index
 
     def _listen_index(self, p: int, store: bool = True) -> dict[tuple[str, str], list[int]]:
         index: dict[tuple[str, str], list[int]] = {}
@@ -366,7 +367,7 @@ class EngineCore:
             for handler in self.defs[subject].when.get(event, ()):
                 yield from handler(self.api, p, subject, ev)
         if p >= 0 and event in self.rules.owner_events:
-            index = self._listen_index(p) if (listening := self._listeners[p]) is None else listening
+            index = self._index(p)
             for card in list(index.get(("whenever", event), _NONE)):
                 for handler in self.defs[card].whenever.get(event, ()):
                     yield from handler(self.api, p, card, ev)
@@ -379,7 +380,7 @@ class EngineCore:
             if (yield from handler(self.api, p, subject, ev)):
                 return True
         if p >= 0 and event in self.rules.owner_replacements:
-            index = self._listen_index(p) if (listening := self._listeners[p]) is None else listening
+            index = self._index(p)
             for card in list(index.get(("instead", event), _NONE)):
                 for handler in self.defs[card].instead_any.get(event, ()):
                     if (yield from handler(self.api, p, card, ev)):
@@ -395,7 +396,7 @@ class EngineCore:
             return False
         if p < 0:
             return True
-        index = self._listen_index(p) if (listening := self._listeners[p]) is None else listening
+        index = self._index(p)
         return ("whenever", event) in index
 
     def replaceable(self, event: str, subject: int = -1, p: int = -1) -> bool:
@@ -407,7 +408,7 @@ class EngineCore:
             return True
         if event not in self.rules.owner_replacements:
             return False
-        index = self._listen_index(p) if (listening := self._listeners[p]) is None else listening
+        index = self._index(p)
         return ("instead", event) in index
 
     def window(self, name: str, order: list[int] | None = None) -> Gen[None]:

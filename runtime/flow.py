@@ -16,7 +16,6 @@ from .core import NOBODY
 from .coins import gem_swaps
 from .engine import Engine
 from .scoring import final_scores
-from .state import deck_key
 
 
 class TurnLimit(NidavellirError):
@@ -25,7 +24,7 @@ class TurnLimit(NidavellirError):
 
 def enter_dwarves(e: Engine) -> Gen[None]:
     """003 "Enter the Dwarves": X current-age cards face up in each tavern — or, in the turns a
-    tavern's `draws` name, cards of that zone's deck (Idavoll's mythology deck)."""
+    tavern's `draws` name, cards of that zone's deck."""
     yield from ()
     s = e.s
     age_deck = s.decks[s.age]
@@ -204,48 +203,37 @@ def picks(e: Engine, step: Step) -> Gen[None]:
     tavern = s.taverns[t]
     tid, tname = e.rules.tavern_ids[t], e.rules.tavern_names[t]
     sources = e.rules.ruleset.pick_sources
-    simple = e.rules.tavern_only
+    plain = e.rules.tavern_only
     picked_replaced = e.replaceable("picked")
     bid_won = e.reacts("bid-won")
     top_used: set[str] = set()
     for i, p in enumerate(bid_order(e)):
         top = i == 0
-        if simple:  # the tavern alone
-            offered = tavern if not s.reserved else _open_cards(e, p, tavern)
-            if offered:
-                if top and bid_won and e.reacts("bid-won", p=p):  # the bid's winner chooses first
-                    yield from e.emit(p, "bid-won")
-                card = yield from e.choose_card(p, offered, "pick", f"choose a card in {tname}", tid)
-                assert card is not None
-                tavern.remove(card)
-                s.resolving.append(card)
-                replaced = picked_replaced and e.replaceable("picked", card, p)
-                yield from (_replace_pick(e, p, card) if replaced else e.take_card(p, card))
+        if plain:  # (the base game's one source, the tavern, open to every bidder: no list to build)
+            usable = sources if tavern and (not s.reserved or _offered(e, p, sources[0])) else ()
         else:
-            usable = [src for src in sources if _may_use(e, src, p, top, top_used)
-                      and (_open_cards(e, p, e.zone(src.zone)) if s.reserved else e.zone(src.zone))]
-            if usable:
-                if top and bid_won and e.reacts("bid-won", p=p):
-                    yield from e.emit(p, "bid-won")
-                if len(usable) == 1 and usable[0].zone == "tavern":  # the tavern alone, as most bidders
-                    src = usable[0]
-                    offered = tavern if not s.reserved else _open_cards(e, p, tavern)
-                    picked = yield from e.choose_card(p, offered, "pick", f"choose a card in {tname}", tid)
-                    assert picked is not None
-                    card = picked
-                else:
-                    src, card = yield from _choose_pick(e, p, usable, tid, tname)
-                if top:
-                    top_used.add(src.id)
-                e.zone(src.zone).remove(card)
-                s.resolving.append(card)
-                tavern_pick = picked_replaced and src.zone == "tavern" and e.replaceable("picked", card, p)
-                yield from (_replace_pick(e, p, card) if tavern_pick else e.take_card(p, card))
-                if top and src.discard and (not src.discard_players or e.n in src.discard_players):
-                    for gone in (yield from e.choose_cards(p, list(tavern), src.discard, f"discard from {tname}",
-                                                           tid)):
-                        tavern.remove(gone)
-                        e.discard_pile(gone).append(gone)
+            usable = tuple(src for src in sources if _may_use(e, src, p, top, top_used) and _offered(e, p, src))
+        if usable:
+            if top and bid_won and e.reacts("bid-won", p=p):  # the bid's winner chooses first
+                yield from e.emit(p, "bid-won")
+            if len(usable) == 1 and usable[0].zone == "tavern":  # the tavern alone, as for most bidders
+                src = usable[0]
+                offered = tavern if not s.reserved else _offered(e, p, src)
+                picked = yield from e.choose_card(p, offered, "pick", f"choose a card in {tname}", tid)
+                assert picked is not None
+                card = picked
+            else:
+                src, card = yield from _choose_pick(e, p, usable, tid, tname)
+            if top:
+                top_used.add(src.id)
+            e.zone(src.zone).remove(card)
+            s.resolving.append(card)
+            replaced = picked_replaced and src.zone == "tavern" and e.replaceable("picked", card, p)
+            yield from (_replace_pick(e, p, card) if replaced else e.take_card(p, card))
+            if top and src.discard and (not src.discard_players or e.n in src.discard_players):
+                for gone in (yield from e.choose_cards(p, list(tavern), src.discard, f"discard from {tname}", tid)):
+                    tavern.remove(gone)
+                    e.discard_pile(gone).append(gone)
         bid_coin = s.players[p].slots[t]
         if bid_coin is not None and coins[bid_coin].trading:
             yield from e.coin_trade(p, bid_coin)
@@ -263,8 +251,9 @@ def _replace_pick(e: Engine, p: int, card: int) -> Gen[None]:
         yield from e.take_card(p, card)
 
 
-def _open_cards(e: Engine, p: int, cards: list[int]) -> list[int]:
-    """The cards p may take: those no other player reserved this turn (Idavoll's Loki)."""
+def _offered(e: Engine, p: int, src: PickSource) -> list[int]:
+    """The cards of a source p may take: those no other player reserved this turn."""
+    cards = e.zone(src.zone)
     reserved = e.s.reserved
     if not reserved:
         return cards
@@ -277,13 +266,13 @@ def _may_use(e: Engine, src: PickSource, p: int, top: bool, top_used: set[str]) 
     return src.also is not None and src.id not in top_used and e.param(p, src.also) > 0
 
 
-def _choose_pick(e: Engine, p: int, usable: list[PickSource], tid: str, tname: str) -> Gen[tuple[PickSource, int]]:
+def _choose_pick(e: Engine, p: int, usable: Sequence[PickSource], tid: str, tname: str) -> Gen[tuple[PickSource, int]]:
     """Ask p for a card of any source they may use (copies of one card at one place are one option)."""
     ids = e.s.cards
     first: dict[tuple[str, str], tuple[PickSource, int]] = {}
     for src in usable:
         at = tid if src.zone == "tavern" else src.zone
-        for c in _open_cards(e, p, e.zone(src.zone)):
+        for c in _offered(e, p, src):
             key = (ids[c], at)
             if key not in first:
                 first[key] = (src, c)
@@ -311,7 +300,7 @@ def gem_trades(e: Engine, step: Step) -> None:
 
 
 def clear(e: Engine, step: Step) -> None:
-    """Every card of `zone` goes to `into` (cards left in a tavern, the Camp at an age's end); cleared
+    """Every card of `zone` goes to `into` (cards left in a tavern, a face-up zone at an age's end); cleared
     into the discard pile, a card goes where its kind's discards go (`discards_to`)."""
     assert step.zone is not None and step.into is not None
     zone = e.zone(step.zone)
@@ -324,10 +313,10 @@ def clear(e: Engine, step: Step) -> None:
 
 
 def refill(e: Engine, step: Step) -> None:
-    """002 "Management during the game": `zone` is refilled to `count` face-up cards from the current
+    """`zone` is refilled to `count` face-up cards from the current
     age's deck of `deck` (as many as it still holds)."""
     assert step.zone is not None and step.deck is not None
-    zone, deck = e.zone(step.zone), e.s.zones.get(deck_key(step.deck, e.s.age), [])
+    zone, deck = e.zone(step.zone), e.deck(step.deck)
     while len(zone) < step.count and deck:
         zone.append(deck.pop())
 
@@ -335,13 +324,13 @@ def refill(e: Engine, step: Step) -> None:
 def deal(e: Engine, step: Step) -> None:
     """`count` cards of the current age's deck of `deck` are put face up in `zone` (as many as it holds)."""
     assert step.zone is not None and step.deck is not None
-    zone, deck = e.zone(step.zone), e.s.zones.get(deck_key(step.deck, e.s.age), [])
+    zone, deck = e.zone(step.zone), e.deck(step.deck)
     for _ in range(min(step.count, len(deck))):
         zone.append(deck.pop())
 
 
 def place_held(e: Engine, step: Step) -> Gen[None]:
-    """002 "Mercenary cards": in the step's order, each player places every card of `kind` from their
+    """In the step's order, each player places every card of `kind` from their
     command zone into one of its columns, choosing the order; a hero a placement recruits is recruited
     before the next. For the rest of the age's end a card of that kind enters the army at once."""
     assert step.kind is not None

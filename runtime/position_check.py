@@ -136,7 +136,7 @@ class _Checker:
         self.card_list(pl.get("command_zone"), at + ("command_zone",))
 
     def columns(self, cls: str, cards: Any, path: JsonPath) -> None:
-        """A card with ranks by column (a mercenary) stands only in one of the columns it names."""
+        """A card with ranks by column stands only in one of the columns it names."""
         if not isinstance(cards, list):
             return
         for j, item in enumerate(cards):

@@ -21,7 +21,7 @@ class Scores(TypedDict):
 
 def player_score(e: Engine, p: int) -> PlayerScore:
     """Class formulas, then what command-zone cards score (in `heroes`, or the part their kind names:
-    `artifacts` with Thingvellir, DESIGN §8), then coins with the special gem's bonus."""
+    a kind's `breakdown`, DESIGN §8), then coins with the special gem's bonus."""
     pl = e.s.players[p]
     breakdown: dict[str, int] = {}
     for cls in e.rules.classes:

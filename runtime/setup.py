@@ -1,6 +1,10 @@
 """What a game's setup deals before shuffling, built once per rule set and player count."""
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from nidavellir.interface.rules import DeckEntry
+
 from .rules import Rules
 from .state import BASIC, SPECIAL, TREASURE, Coin, deck_key
 
@@ -31,32 +35,26 @@ class SetupPlan:
             return len(cards) - 1
 
         in_decks: set[str] = set()
-        self.decks: dict[int, tuple[int, ...]] = {}
-        for age in rules.ages:
+
+        def deal(entries: Iterable[DeckEntry]) -> tuple[int, ...]:
+            """The cards of deck entries (those with a player count above this one left out)."""
             deck: list[int] = []
-            for entry in rules.decks.get(age, ()):
+            for entry in entries:
                 in_decks.add(entry.card)
                 if n >= entry.min_players:
                     deck.extend(card(entry.card) for _ in range(entry.count))
-            self.decks[age] = tuple(deck)
-        self.zones: dict[str, tuple[int, ...]] = {}  # the rules' zones, with a zone's deck per age (shuffled apart)
+            return tuple(deck)
+
+        self.decks: dict[int, tuple[int, ...]] = {age: deal(rules.decks.get(age, ())) for age in rules.ages}
+        # The rules' zones: a zone's deck per age (shuffled apart), or one pile of all its entries
+        self.zones: dict[str, tuple[int, ...]] = {}
         for zone in rules.ruleset.zones:
-            if not zone.per_age:  # a pile: every `decks:` entry naming it, whatever the age
-                pile: list[int] = []
-                for entries in rules.ruleset.zone_decks.get(zone.id, {}).values():
-                    for entry in entries:
-                        in_decks.add(entry.card)
-                        if n >= entry.min_players:
-                            pile.extend(card(entry.card) for _ in range(entry.count))
-                self.zones[zone.id] = tuple(pile)
-                continue
-            for age in rules.ages:
-                deck = []
-                for entry in rules.ruleset.zone_decks.get(zone.id, {}).get(age, ()):
-                    in_decks.add(entry.card)
-                    if n >= entry.min_players:
-                        deck.extend(card(entry.card) for _ in range(entry.count))
-                self.zones[deck_key(zone.id, age)] = tuple(deck)
+            decks = rules.ruleset.zone_decks.get(zone.id, {})
+            if zone.per_age:
+                for age in rules.ages:
+                    self.zones[deck_key(zone.id, age)] = deal(decks.get(age, ()))
+            else:
+                self.zones[zone.id] = deal(e for entries in decks.values() for e in entries)
         zones: dict[str, list[int]] = {"hero": [], "distinction": [], "supply": []}
         for cid, d in rules.cards.items():
             if cid not in in_decks:
