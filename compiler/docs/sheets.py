@@ -20,7 +20,7 @@ import jinja2
 from .errors import DocsError
 
 if TYPE_CHECKING:
-    from .model import CardView
+    from .views import CardView
 
 CARDS_PER_PAGE = 9  # 3 × 3 cards of 63 × 88 mm: 189 × 264 mm, centred on A4 (210 × 297 mm)
 # Rule text length (characters) up to which each font size fits a card whose name takes two lines;

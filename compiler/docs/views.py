@@ -1,0 +1,317 @@
+"""What the rule reference's templates read: the typed views compiler/docs/model.py gathers."""
+from __future__ import annotations
+
+from typing import TypedDict
+
+from ..yamlload import JsonDict
+
+
+
+class Link(TypedDict):
+    anchor: str
+    name: str
+
+
+class CardCount(Link):
+    count: int
+
+
+class ZoneRef(TypedDict):
+    anchor: str  # "" for a zone without an entry of its own (the tavern, the discard pile)
+    name: str
+
+
+class ClassLink(Link):
+    cls: str
+
+
+class Requirements(Link):
+    text: list[str]
+
+
+class SettingView(TypedDict):
+    path: str
+    value: str
+    anchor: str
+
+
+class InterpLink(TypedDict):
+    anchor: str
+    id: str
+
+
+class HouseRule(TypedDict):
+    id: str
+    name: str
+    description: str
+    source: str
+    cards: list[Link]
+    removed: list[str]
+    classes: list[Link]
+    settings: list[SettingView]
+    interpretations: list[InterpLink]
+
+
+class KindCount(TypedDict):
+    kind: str
+    label: str
+    entries: int
+    count: int
+
+
+class PlayerRow(TypedDict):
+    players: int
+    gems: str
+    per_tavern: int
+    per_turn: int
+    decks: list[int]
+    treasure: int
+
+
+class Components(TypedDict):
+    kinds: list[KindCount]
+    rows: list[PlayerRow]
+    ages: list[int]
+    basic: str
+    basic_total: int
+    max_players: int
+    treasure: str
+    treasure_total: int
+    special_coins: str
+    gems: str
+    special_gems: str
+
+
+class Removal(TypedDict):
+    players: str
+    coins: str
+    left: int
+
+
+class ExtraCards(TypedDict):
+    players: int
+    age: int
+    cards: list[CardCount]
+
+
+class DrawView(TypedDict):
+    """A tavern filled from a zone's deck instead of the age deck in some turns (`taverns[].draws`)."""
+    tavern: str
+    zone: ZoneRef
+    when: str   # "in turns 1, 2 and 3 of Age 1"
+
+
+class AgeTurns(TypedDict):
+    age: int
+    turns: str  # per player count: how many turns the age lasts
+
+
+class ZoneDecks(TypedDict):
+    zone: ZoneRef
+    decks: str
+    pile: bool          # one deck for the whole game (not one per age)
+    count: int
+    draws: list[DrawView]
+
+
+class Setup(TypedDict):
+    basic: str
+    gems: str
+    taverns: str
+    heroes: int
+    distinctions: list[Link]
+    treasure_total: int
+    removals: list[Removal]
+    extra: list[ExtraCards]
+    zone_decks: list[ZoneDecks]
+
+
+class Elsewhere(TypedDict):
+    kinds: str
+    zone: ZoneRef
+
+
+class Step(TypedDict):
+    id: str
+    do: str | None
+    window: str | None
+    window_name: str
+    ages: list[int]
+    ages_text: str
+    reacting: list[Link]
+    changed: list[str]
+    zone: ZoneRef
+    deck: ZoneRef
+    into: ZoneRef
+    count: int
+    kind: str
+    order: str
+    draws: list[DrawView]       # enter-dwarves: taverns filled from a zone's deck in some turns
+    age_turns: list[AgeTurns]   # enter-dwarves: how long the ages with such turns last
+    elsewhere: list[Elsewhere]  # clear into the discard pile: kinds whose discards go to another zone
+
+
+class ZoneDeck(TypedDict):
+    age: int
+    count: int
+    cards: list[CardCount]
+
+
+class ZoneStep(TypedDict):
+    """A flow step that uses a zone, and the other zone it names."""
+    step: Link
+    other: ZoneRef
+    count: int
+
+
+class ZoneDealt(TypedDict):
+    """A tavern that the dwarves' entry fills from this zone's deck in some turns."""
+    step: Link
+    tavern: str
+    when: str
+
+
+class ZoneView(TypedDict):
+    id: str
+    anchor: str
+    title: str
+    per_age: bool
+    pile: bool                 # one shuffled deck for the whole game (its `decks:` entries of any age)
+    explored: bool
+    decks: list[ZoneDeck]
+    dealt: list[ZoneDealt]
+    kept: bool                 # a pile no step empties: what is not dealt stays to the end
+    drawn_by: list[Link]       # cards whose effects draw from its top or put cards under it
+    refilled: list[ZoneStep]
+    feeds: list[ZoneStep]
+    cleared: list[ZoneStep]
+    receives: list[ZoneStep]
+    picked: bool
+    taken_by: list[Link]
+    discarded: str  # the kinds whose discarded cards go here (`discards_to`), joined
+    changed: list[str]
+
+
+class PickSourceView(TypedDict):
+    id: str
+    zone: ZoneRef
+    who: str
+    also: list[Link]
+    discard: int
+    discard_players: str
+
+
+class BreakdownPart(TypedDict):
+    part: str
+    kinds: str
+
+
+class StepFacts(TypedDict):
+    per_tavern: str
+    taverns: str
+
+
+class AgeSteps(TypedDict):
+    age: int
+    last: bool
+    steps: list[Step]
+
+
+class ExampleView(TypedDict):
+    cards: list[Link]
+    ranks: int
+    points: int
+    value: int
+    facts: str
+
+
+class ClassView(TypedDict):
+    id: str
+    anchor: str
+    name: str
+    formula: str
+    tabulated: bool
+    example: ExampleView | None
+    changed: list[str]
+    changed_by: list[Link]  # cards that modify a setting the formula reads (`param(x)`)
+
+
+class ScoreTable(TypedDict):
+    classes: list[str]
+    rows: list[list[int]]
+
+
+CardView = TypedDict("CardView", {"id": str, "anchor": str, "name": str, "kind": str, "class": str,
+                                  "class_label": str, "ranks_label": str, "text": list[str]})
+
+
+class CardEntry(CardView):
+    copies: int
+    changed: list[str]
+    decks: list[str]
+    placed_by: list[Link]  # a card in no deck that other cards' effects bring into play
+
+
+class CardGroup(TypedDict):
+    kind: str
+    anchor: str
+    label: str
+    notes: list[str]
+    cards: list[CardEntry]
+
+
+HeroGroup = TypedDict("HeroGroup", {"class": str, "label": str, "cards": list[Link]})
+
+
+class Interpretation(TypedDict):
+    id: str
+    anchor: str
+    text: str
+    source: str
+    changed: list[str]
+
+
+class Term(TypedDict):
+    id: str
+    anchor: str
+    term: str
+    text: str
+
+
+class Section(TypedDict):
+    anchor: str
+    title: str
+
+
+class Reference(TypedDict):
+    lang: str
+    layers: list[str]
+    sections: list[Section]
+    sources: dict[str, str]
+    marks: dict[str, list[str]]
+    house_rules: list[HouseRule]
+    components: Components
+    setup: Setup
+    zones: list[ZoneView]
+    turn: list[Step]
+    tavern: list[Step]
+    pick_sources: list[PickSourceView]
+    facts: StepFacts
+    ages: list[AgeSteps]
+    gems: str
+    special_gems: list[JsonDict]
+    point_gems: list[JsonDict]
+    trading_coins: str
+    modifying: dict[str, list[Link]]
+    class_names: str
+    class_count: int
+    heroes: list[HeroGroup]
+    requirements: list[Requirements]
+    classes: list[ClassView]
+    table: ScoreTable
+    distinctions: list[ClassLink]
+    breakdown: list[BreakdownPart]
+    card_groups: list[CardGroup]
+    interpretations: list[Interpretation]
+    glossary: list[Term]
+    index: list[Link]
