@@ -14,6 +14,7 @@ from ..build import compile_specs, layer_specs, validate_expansions
 from ..compile import Compiled
 from . import sheets
 from .errors import DocsError
+from .options import PrintOptions
 from .model import card_views, reference_context
 from .text import LANGS, Catalog
 
@@ -141,7 +142,8 @@ def default_docs(compiled: Compiled) -> dict[str, str]:
     return out
 
 
-def write(compiled: Compiled, cat: Catalog, fmt: str, out: Path) -> list[Path]:
+def write(compiled: Compiled, cat: Catalog, fmt: str, out: Path,
+          options: PrintOptions = PrintOptions()) -> list[Path]:
     """Write the reference in `fmt` (and card sheets, when the sheet module is there) into `out`."""
     if fmt not in FORMATS:
         raise DocsError(f"unknown format `{fmt}` (choose from: {', '.join(FORMATS)})")

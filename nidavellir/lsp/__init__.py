@@ -1,0 +1,1 @@
+"""`nidavellir lsp`: a language server for rules YAML (work in progress)."""
