@@ -23,6 +23,7 @@ from .layers import Layer, Merged, Origin, load_layer, merge
 from .names import CLASS_RESERVED, reserved_words, what_it_is
 from .sources import COMPILER_VERSION, grammar_text
 from .structure import check_structure, players
+from .texts import check_texts, english_keys
 
 ENTERS = {"own column": ("own", None), "command zone": ("command", None),
           "chosen column": ("chosen", None), "discard": ("discard", None)}
@@ -126,6 +127,7 @@ class _Compiler:
         params = self.params(data_cards)
         self.flow.check(set(params))
         self.unused(params)
+        check_texts(m, self.diags, english_keys)
         self.diags.raise_if_any()
         data = {
             "layers": [{"id": lay.id, "name": lay.name, "description": lay.description, "source": lay.source,

@@ -14,6 +14,7 @@ from ..build import compile_specs, layer_specs, validate_expansions
 from ..compile import Compiled
 from . import sheets
 from .errors import DocsError
+from .layer_texts import with_layer_texts
 from .options import PrintOptions
 from .model import card_views, reference_context
 from .text import LANGS, Catalog
@@ -120,6 +121,7 @@ def render(compiled: Compiled, cat: Catalog, fmt: str) -> str:
     """The reference in one format (`md` or `html`)."""
     if fmt not in ("md", "html"):
         raise DocsError(f"cannot render `{fmt}` directly (choose from: md, html)")
+    cat = with_layer_texts(compiled, cat)
     words = _Words(cat, MdMarkup if fmt == "md" else Markup)
     context = reference_context(compiled, cat)
     template = _env(fmt).get_template(f"reference.{fmt}.j2")
