@@ -30,7 +30,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = 'ecb5df92b0de1b868fe25afb2213b92df573fb4606c2a41224e033660d0a5361'
+CONTENT_HASH = 'd7d5b19fc105f491d43609a5e8d8acafe03697a7d779674096567c654b90d79d'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

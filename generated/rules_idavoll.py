@@ -32,7 +32,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '44e9dea7e05e4b56d7daaff4badfb3c8dd80fbc9e784e1a13ce7668fbfc7506e'
+CONTENT_HASH = 'ab5ae7c0b0c94b2be34ac495b436c0413fb685ccefeeb14ecc7c546fadc6653f'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -34,7 +34,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '4bd7ef0288db244f4821f7684ed3560af823ab1c467fcd5f2f59463a30e88004'
+CONTENT_HASH = 'bcf9de25631a05b3f63c4dcc1f66d31af8da299ff7b27d4250a6dade23b690f8'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -36,7 +36,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '56202359df58a5da969fe7b23a5ca33e4ee6411e804ecd633713c9c7e40db7f3'
+CONTENT_HASH = '46a065c229516edc6899cbd991b0ce1a624a434cf32f3ec766342cfe2c0a3b61'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
