@@ -12,10 +12,15 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from nidavellir.compiler.build import compile_specs, layer_specs
+from nidavellir.compiler.docs.text import (
+    PLURAL_CATEGORIES,
+    Catalog,
+    card_text,
+    context_of,
+    formula_text,
+)
 from nidavellir.compiler.dsl import parse_expr
-from nidavellir.compiler.docs.text import Catalog, card_text, context_of, formula_text
 
 BASE = compile_specs(layer_specs())
 FOLDER = resources.files("nidavellir.compiler.docs") / "messages"
@@ -60,8 +65,24 @@ def test_every_be_key_exists_in_english():
     translation falls back to English and is listed by `nidavellir docs --lang be --check`".
     Every `be` key translates an English one (or a rules-data name), so none is dead."""
     stray = {f"{name}: {key}" for name, texts in BE_FILES.items() for key in texts
-             if key not in EN and key not in DATA_NAMES}
+             if key not in EN and key not in DATA_NAMES and not _be_plural_form(key)}
     assert not stray, sorted(stray)
+
+
+def _be_plural_form(key: str) -> bool:
+    """`plural.<noun>.<category>`: a Belarusian form (one, few, many) of a noun English counts."""
+    noun, _, category = key.rpartition(".")
+    return noun.startswith("plural.") and category in PLURAL_CATEGORIES["be"] and f"{noun}.other" in EN
+
+
+def test_every_counted_noun_has_the_three_belarusian_forms():
+    """Issue 9: "checks agreement (singular/plural)". A noun English counts (`plural.<noun>.one` /
+    `.other`) has in Belarusian the forms after 1, after 2–4 and after 5 or more (one, few, many),
+    and no other."""
+    nouns = {k.rpartition(".")[0] for k in EN if k.startswith("plural.")}
+    assert {f"{n}.{c}" for n in nouns for c in PLURAL_CATEGORIES["en"]} == {k for k in EN if k.startswith("plural.")}
+    wanted = {f"{n}.{c}" for n in nouns for c in PLURAL_CATEGORIES["be"]}
+    assert wanted == {k for k in BE if k.startswith("plural.")}, sorted(wanted ^ {k for k in BE if k.startswith("plural.")})
 
 
 def test_no_key_is_given_twice_across_be_files():

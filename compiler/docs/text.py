@@ -2,11 +2,20 @@
 
 Every card's text in a reference is produced here from what the engine plays: a construct the
 catalog cannot phrase is an error (MissingMessage), never a placeholder.
+
+Numbers agree with the nouns they count: the catalog gives each counted noun's forms per plural
+category (`plural.<noun>.<category>`: English `one`/`other`, Belarusian `one`/`few`/`many`, the
+CLDR cardinal rules), `Catalog.noun` picks the form for a number, and a count only known during
+play is phrased so that no noun follows it (`<key>.computed`: "as many cards as …").
 """
 from __future__ import annotations
 
+import re
+import string
+import unicodedata
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -24,6 +33,83 @@ class MissingMessage(KeyError):
     """A message key no catalog holds (a gap in compiler/docs/messages/en)."""
 
 
+def _plural_en(n: int) -> str:
+    return "one" if n == 1 else "other"
+
+
+def _plural_be(n: int) -> str:
+    """CLDR (Belarusian, integers): one: n%10=1 and n%100≠11; few: n%10=2..4 and n%100∉12..14;
+    many: every other integer (0, 5–20, 25, 111, …)."""
+    if n % 10 == 1 and n % 100 != 11:
+        return "one"
+    if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
+        return "few"
+    return "many"
+
+
+# The plural category of a whole number, per language (CLDR cardinal rules for integers).
+PLURAL_RULES: dict[str, Callable[[int], str]] = {"en": _plural_en, "be": _plural_be}
+# The categories each language's catalog gives a counted noun (`plural.<noun>.<category>`).
+PLURAL_CATEGORIES: dict[str, tuple[str, ...]] = {"en": ("one", "other"), "be": ("one", "few", "many")}
+# How a noun after a list of numbers ("7 and 0 points") agrees: English counts the list (plural),
+# Belarusian agrees with the nearest number, the last.
+_LIST_CATEGORY: dict[str, str] = {"en": "other"}
+# A number large enough to take the form of "many of them" in every language ("the number of cards").
+_MANY = 5
+
+
+def plural_category(lang: str, numbers: int | Sequence[int]) -> str:
+    """The plural category a noun takes after `numbers` (one number, or a list of them)."""
+    values = [numbers] if isinstance(numbers, int) else list(numbers)
+    if not values:
+        raise ValueError("no number to agree with")
+    if len(values) > 1 and lang in _LIST_CATEGORY:
+        return _LIST_CATEGORY[lang]
+    return PLURAL_RULES[lang](abs(values[-1]))
+
+
+_FORMATTER = string.Formatter()
+_EN_AN_EXCEPTIONS = ("one", "once", "uni", "use", "usu", "uti", "eu", "ewe")  # a vowel letter, a consonant sound
+_EN_SILENT_H = ("hour", "honest", "honour", "heir")
+_BE_VOWELS = set("аеёіоуыэюяАЕЁІОУЫЭЮЯ")
+
+
+def _vowel_sound(text: str) -> bool:
+    """Whether English text begins with a vowel sound ("an Explorer", "an 8", "a unique")."""
+    word = text.lstrip("“\"'(«").lower()
+    if not word:
+        return False
+    if word[0].isdigit():
+        return word.startswith("8") or re.match(r"1[18](?!\d)", word) is not None
+    first = unicodedata.normalize("NFD", word[0])[0]
+    if word.startswith(_EN_SILENT_H):
+        return True
+    return first in "aeiou" and not word.startswith(_EN_AN_EXCEPTIONS)
+
+
+def _join_en(left: str, right: str) -> tuple[str, str]:
+    """English: the article before a value is "an" where the value begins with a vowel sound."""
+    m = re.search(r"(?:^|(?<=\s))([Aa])n? $", left)
+    if m and re.match(r"[“\"'(«]*\w", right):  # a word or number, not markup
+        article = m.group(1) + ("n" if _vowel_sound(right) else "")
+        left = left[:m.start()] + article + " "
+    return left, right
+
+
+def _join_be(left: str, right: str) -> tuple[str, str]:
+    """Belarusian: у is ў after a vowel ("трапляе ў", "карта гнома ўвойдзе") where a value meets
+    the message's words."""
+    if len(left) >= 2 and left[-1] == " " and left[-2] in _BE_VOWELS and right[:1] == "у":
+        right = "ў" + right[1:]
+    elif left[-1:] in _BE_VOWELS and right[:2] == " у":
+        right = " ў" + right[2:]
+    return left, right
+
+
+# Sound rules applied where a formatted value meets the words around it, per language.
+_JOINS: dict[str, Callable[[str, str], tuple[str, str]]] = {"en": _join_en, "be": _join_be}
+
+
 @dataclass
 class Catalog:
     """Messages of one language, falling back to English; `missing` lists the keys that fell back."""
@@ -33,7 +119,7 @@ class Catalog:
     missing: set[str] = field(default_factory=set)
 
     @classmethod
-    def load(cls, lang: str) -> "Catalog":
+    def load(cls, lang: str) -> Catalog:
         if lang not in LANGS:
             raise ValueError(f"unknown language `{lang}` (choose from: {', '.join(LANGS)})")
         english = _messages("en")
@@ -52,10 +138,45 @@ class Catalog:
                 raise MissingMessage(key)
             if self.lang != "en":
                 self.missing.add(key)
-        return text.format(**kw) if kw else text
+        return self.format(text, **kw) if kw else text
+
+    def format(self, message: str, /, **kw: Any) -> str:
+        """`message` with its {placeholders} filled, and the language's sound rules applied where a
+        value meets the message's words (English a/an, Belarusian у/ў)."""
+        join = _JOINS.get(self.lang)
+        pieces: list[str] = []
+        for literal, name, spec, conversion in _FORMATTER.parse(message):
+            pieces.append(literal)
+            if name is None:
+                continue
+            value = _FORMATTER.get_field(name, (), kw)[0]
+            pieces.append(_FORMATTER.format_field(_FORMATTER.convert_field(value, conversion), spec or ""))
+        if join:
+            for i in range(1, len(pieces)):
+                if pieces[i - 1] and pieces[i]:
+                    pieces[i - 1], pieces[i] = join(pieces[i - 1], pieces[i])
+        return "".join(pieces)
+
+    def plural(self, numbers: int | Sequence[int]) -> str:
+        """The plural category of `numbers` in this language ("one", "few", "many", "other")."""
+        return plural_category(self.lang, numbers)
+
+    def noun(self, name: str, numbers: int | Sequence[int] | None = None) -> str:
+        """The form of counted noun `name` (`plural.<name>.<category>`) after `numbers`; without
+        numbers, the form for many of them ("the number of cards", "as many cards as …")."""
+        counted = _MANY if numbers is None else numbers
+        key = f"plural.{name}.{self.plural(counted)}"
+        text = self.messages.get(key)
+        if text is None:
+            text = self.fallback.get(f"plural.{name}.{plural_category('en', counted)}")
+            if text is None:
+                raise MissingMessage(key)
+            if self.lang != "en":
+                self.missing.add(key)
+        return text
 
 
-@lru_cache(maxsize=None)
+@cache
 def _messages(lang: str) -> dict[str, str]:
     """Every `compiler/docs/messages/<lang>/*.yaml` file, merged (flat `key: text` mappings)."""
     folder = resources.files("nidavellir.compiler.docs") / "messages" / lang
@@ -213,10 +334,9 @@ def _call_text(node: ir.Call, cx: Context) -> str:
     if node.name == "param" and isinstance(args[0], ir.Var):
         name = args[0].name
         value = str(cx.params.get(name, name))
-        changes = [t("call.param.change", value=v, card=cx.card(c)) if v is not None
-                   else t("call.param.change_any", card=cx.card(c)) for c, v in cx.changed(name)]
+        changes = _changes_text(name, cx)
         # a setting no card changes reads as its value; else "2 (1 with Durathor)"
-        return t("call.param.changed", value=value, changes="; ".join(changes)) if changes else value
+        return t("call.param.changed", value=value, changes=changes) if changes else value
     if node.name == "lookup":
         pairs = [t("lookup.pair", n=i, value=expr_text(v, cx)) for i, v in enumerate(args[1:])
                  if not (i == 0 and isinstance(v, ir.Num) and v.value == 0)]
@@ -231,22 +351,62 @@ def _call_text(node: ir.Call, cx: Context) -> str:
     return t(message, cls=arg, n=arg)
 
 
-def _set_text(prefix: str, s: ir.CardSet, cx: Context, count: ir.Expr | None = None, **kw: Any) -> str:
+def _changes_text(param: str, cx: Context) -> str:
+    """How cards change a setting ("1 with Durathor"; "" where none does)."""
+    t = cx.cat.t
+    return "; ".join(t("call.param.change", value=v, card=cx.card(c)) if v is not None
+                     else t("call.param.change_any", card=cx.card(c)) for c, v in cx.changed(param))
+
+
+@dataclass(frozen=True)
+class Count:
+    """A count as rule text shows it: its number where the docs know it (a literal, or a setting,
+    at its value without the cards that change it), how it reads, and how cards change it."""
+    value: int | None  # None: only known during play ("the number of your Warrior ranks")
+    text: str
+    changes: str = ""  # "6 with Garm"
+
+
+def count_of(node: ir.Expr, cx: Context) -> Count:
+    if isinstance(node, ir.Num):
+        return Count(node.value, str(node.value))
+    if isinstance(node, ir.Call) and node.name == "param" and isinstance(node.args[0], ir.Var) \
+            and node.args[0].name in cx.params:
+        name = node.args[0].name
+        return Count(cx.params[name], str(cx.params[name]), _changes_text(name, cx))
+    return Count(None, expr_text(node, cx))
+
+
+def _counted(key: str, count: Count, noun: str, cx: Context, partitive: bool = False) -> tuple[str, dict[str, str]]:
+    """The message for `count` of `noun` and its `n` and `noun`: `<key>.computed` for a count only
+    known during play (worded with no noun after the number), `<key>.single` for exactly one where
+    the catalog words it apart ("a card"), else `<key>` with the noun in the form its number takes
+    (`partitive`: the form for many, "2 of your columns"). The cards that change a count are named
+    after its noun ("3 cards (6 with Garm)"), so that the noun agrees with the number before it."""
+    cat = cx.cat
+    if count.value is None:
+        return f"{key}.computed", {"n": count.text, "noun": cat.noun(noun)}
+    if count.value == 1 and not count.changes and cat.has(f"{key}.single"):
+        key = f"{key}.single"
+    form = cat.noun(noun) if partitive else cat.noun(noun, count.value)
+    if count.changes:
+        form = cat.t("call.param.changed", value=form, changes=count.changes)
+    return key, {"n": count.text, "noun": form}
+
+
+def _set_text(prefix: str, s: ir.CardSet, cx: Context, count: Count | None = None) -> str:
+    """Cards of a set: `{kind}` one such card (set.kind.*), `{noun}` the cards counted (plural.set.*)
+    or, for the last card of each of several columns, the columns."""
     mode = "only" if s.only else "other" if s.other else "any"
     if s.mode == "all":
         mode = "all." + mode
-    kind = cx.cat.t(f"set.kind.{s.kind}")
-    key = _counted(f"{prefix}.{mode}", count, cx)
-    return cx.cat.t(key, kind=kind, cls=cx.cls(s.only) if s.only else "", **kw)
-
-
-def _counted(key: str, count: ir.Expr | None, cx: Context) -> str:
-    """`<key>.one` or `<key>.many` for a count written as a number, where the catalog has them
-    ("a card", "2 cards"); else `key` ("n card(s)")."""
-    if not isinstance(count, ir.Num):
-        return key
-    number = f"{key}.{'one' if count.value == 1 else 'many'}"
-    return number if cx.cat.has(number) else key
+    noun = f"set.{s.kind}" if s.mode == "all" else "column"
+    key = f"{prefix}.{mode}"
+    kw = {"kind": cx.cat.t(f"set.kind.{s.kind}"), "cls": cx.cls(s.only) if s.only else "", "noun": cx.cat.noun(noun)}
+    if count is not None and mode != "only":  # (one column has one last card)
+        key, counted = _counted(key, count, noun, cx, partitive=s.mode == "last")
+        kw.update(counted)
+    return cx.cat.t(key, **kw)
 
 
 # -- actions and effects ---------------------------------------------------------------------
@@ -302,13 +462,15 @@ def action_text(a: ir.Action, cx: Context) -> str:
         case ir.PlaceUnder():
             return t("act.place_under", card=_card_ref(a.card, cx), deck=_deck_text(a.deck, cx))
         case ir.Discard():
-            return _set_text("act.discard", a.cards, cx, a.count, n=e(a.count))
+            return _set_text("act.discard", a.cards, cx, count_of(a.count, cx))
         case ir.DiscardTop():
             return t("act.discard_top", deck=_deck_text(a.deck, cx))
         case ir.Look():
-            return t(f"act.look.{a.rest}", n=e(a.count), deck=_deck_text(a.deck, cx), take=e(a.take))
+            key, counted = _counted(f"act.look.{a.rest}", count_of(a.count, cx), "card", cx)
+            return t(key, deck=_deck_text(a.deck, cx), take=e(a.take), **counted)
         case ir.TakeFrom():
-            return t(_counted("act.take_from", a.count, cx), n=e(a.count), zone=cx.zone_from(a.zone))
+            key, counted = _counted("act.take_from", count_of(a.count, cx), "card", cx)
+            return t(key, zone=cx.zone_from(a.zone), **counted)
         case ir.RecruitHero():
             key = "act.recruit" if a.counted else "act.recruit_uncounted"
             if a.cls is None:
@@ -322,9 +484,14 @@ def action_text(a: ir.Action, cx: Context) -> str:
         case ir.ChooseClass():
             return t("act.choose_class")
         case ir.AdvanceTrack():
-            return t("act.advance") if a.steps is None else t("act.advance_by", n=e(a.steps))
+            if a.steps is None:
+                return t("act.advance")
+            key, counted = _counted("act.advance_by", count_of(a.steps, cx), "notch", cx)
+            return t(key, **counted)
         case ir.Tokens():
-            return t(_counted("act.add_tokens" if a.sign > 0 else "act.remove_tokens", a.amount, cx), n=e(a.amount))
+            key, counted = _counted("act.add_tokens" if a.sign > 0 else "act.remove_tokens", count_of(a.amount, cx),
+                                    "token", cx)
+            return t(key, **counted)
         case ir.Simple():
             return t(f"act.{a.name}")
         case ir.EachOther():
@@ -408,14 +575,14 @@ def _modifier_text(effect: ir.Modifier, cx: Context) -> str:
 def _ranks_text(ranks: list[int], cls: str, cx: Context) -> str:
     """A card's ranks in a column of class `cls` ("neutral": the class of the column it stands in)."""
     t = cx.cat.t
-    number = "one" if len(ranks) == 1 else "many"
+    noun = cx.cat.noun("rank", len(ranks))
     if cls != "neutral":
-        text = t(f"card.ranks.{number}", n=len(ranks), cls=cx.cls(cls))
+        text = t("card.ranks", n=len(ranks), cls=cx.cls(cls), noun=noun)
     else:
-        text = t(f"card.ranks_any.{number}", n=len(ranks))
-    if any(ranks):
-        worth = "card.ranks_worth.one" if ranks == [1] else "card.ranks_worth"
-        text = t(worth, ranks=text, points=cx.join([str(r) for r in ranks]))
+        text = t("card.ranks_any", n=len(ranks), noun=noun)
+    if any(ranks):  # "worth 7 and 0 Bravery Points": the noun agrees with the list
+        text = t("card.ranks_worth", ranks=text, points=cx.join([str(r) for r in ranks]),
+                 noun=cx.cat.noun("point", ranks))
     return text
 
 
