@@ -6,14 +6,20 @@ A formatted diagnostic looks like::
             explorr: 3
             ^
       hint: did you mean `explorer`?
+
+On a terminal the same text is coloured (`paint`; `colour_wanted` decides): the place bold, the
+severity word bold red or yellow, the message bold, the caret green, `hint:` cyan. Without colour
+the text is exactly the plain format.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TextIO
 
 from nidavellir.errors import NidavellirError, suggest, visible
 
@@ -28,6 +34,8 @@ __all__ = [
     "split_lines",
     "suggest",
     "in_file_order",
+    "paint",
+    "colour_wanted",
 ]
 
 # The line breaks YAML recognises (so our line numbers agree with the parser's).
@@ -94,11 +102,16 @@ class Diagnostic:
     hint: str | None = None
     severity: str = "error"  # error | warning
 
-    def format(self) -> str:
-        """Render as ``path:line:col: error: ...`` plus source line, caret and hint.
+    def format(self, colour: bool = False) -> str:
+        """Render as ``path:line:col: error: ...`` plus source line, caret and hint (coloured with
+        `colour`, see `paint`).
 
         Text from the rules files (names in the message, the source line, the hint) is shown with
         its control characters escaped, so that a hostile file cannot drive the terminal."""
+        plain = self._plain()
+        return paint(plain) if colour else plain
+
+    def _plain(self) -> str:
         head = f"{self.severity}: {visible(self.message)}"
         out = [f"{visible(str(self.loc))}: {head}" if self.loc else head]
         if self.loc is not None:
@@ -126,7 +139,10 @@ class RulesError(NidavellirError):
         super().__init__(self.diagnostics)
 
     def __str__(self) -> str:
-        return "\n".join(d.format() for d in self.diagnostics)
+        return self.format()
+
+    def format(self, colour: bool = False) -> str:
+        return "\n".join(d.format(colour) for d in self.diagnostics)
 
 
 class Diagnostics:
@@ -178,9 +194,9 @@ class Diagnostics:
         if self:
             raise RulesError(self.items)
 
-    def format_all(self) -> str:
+    def format_all(self, colour: bool = False) -> str:
         """All diagnostics formatted, one block after another."""
-        return "\n".join(d.format() for d in self.items)
+        return "\n".join(d.format(colour) for d in self.items)
 
 
 def in_file_order(diagnostics: Iterable[Diagnostic], paths: Iterable[str] = ()) -> list[Diagnostic]:
@@ -191,3 +207,63 @@ def in_file_order(diagnostics: Iterable[Diagnostic], paths: Iterable[str] = ()) 
         if d.loc is not None:
             files.setdefault(d.loc.path, len(files))
     return sorted(items, key=lambda d: (files[d.loc.path], d.loc.line, d.loc.col) if d.loc else (-1, 0, 0))
+
+
+# -- colour ----------------------------------------------------------------------------------------
+
+_RESET = "\x1b[0m"
+_STYLE = {"place": "\x1b[1m", "message": "\x1b[1m", "error": "\x1b[1;31m", "warning": "\x1b[1;33m",
+          "note": "\x1b[1;36m", "caret": "\x1b[1;32m", "hint": "\x1b[36m"}
+_HEAD = re.compile(r"(?:(?P<place>.*?): )?(?P<severity>error|warning|note): (?P<message>.*)")
+_CARET = re.compile(r"(?P<pad>    [ \t]*)\^")
+
+
+def _styled(style: str, text: str) -> str:
+    return f"{_STYLE[style]}{text}{_RESET}" if text else text
+
+
+def paint(text: str) -> str:
+    """Formatted diagnostics (one or several, as `Diagnostic.format` and the commands write them:
+    `place: severity: message`, then the source line and the caret, then `  hint: ...`) with ANSI
+    colours. Read by position, not guessed: a source line is the indented line after a head, the
+    caret the line after it, so no text of a rules file is taken for either. Other lines (details)
+    stay as they are."""
+    out: list[str] = []
+    after = ""  # what the previous line was: "head", "source" or ""
+    for line in text.split("\n"):
+        head = _HEAD.fullmatch(line) if not line.startswith(" ") else None
+        caret = _CARET.fullmatch(line) if after == "source" else None
+        if head is not None:
+            place = head["place"]
+            line = (f"{_styled('place', place)}: " if place is not None else "") + \
+                f"{_styled(head['severity'], head['severity'])}: {_styled('message', head['message'])}"
+            after = "head"
+        elif after == "head" and line.startswith("    "):
+            after = "source"
+        elif caret is not None:
+            line = caret["pad"] + _styled("caret", "^")
+            after = ""
+        else:
+            if line.startswith("  hint: "):
+                line = "  " + _styled("hint", "hint:") + line[len("  hint:"):]
+            after = ""
+        out.append(line)
+    return "\n".join(out)
+
+
+def colour_wanted(stream: TextIO, choice: str = "auto") -> bool:
+    """Whether to colour what is written to `stream`: `always` or `never` as asked; `auto` colours a
+    terminal, unless NO_COLOR is set (no-color.org; it wins over FORCE_COLOR, as in CPython) or
+    TERM is `dumb`, and FORCE_COLOR colours a pipe too. An empty variable counts as unset."""
+    if choice in ("always", "never"):
+        return choice == "always"
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    if os.environ.get("TERM") == "dumb":
+        return False
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError, OSError):  # a closed or odd stream
+        return False

@@ -79,14 +79,52 @@ def generated_dir() -> Path:
 
 
 def layer_specs(expansions: tuple[str, ...] = (), variants: tuple[str, ...] = ()) -> list[Spec]:
-    """The layers of a rule set: the base game, the expansions in their fixed order, the variants."""
+    """The layers of a rule set: the base game, the expansions in their fixed order, the variants
+    (each a file, or a shipped one by its id: variant_specs)."""
     root = rules_dir()
     specs: list[Spec] = [(root / "base", "rules/base", False)]
     for name in EXPANSIONS:
         if name in expansions:
             specs.append((root / name, f"rules/{name}", False))
-    for v in variants:
-        specs.append((Path(v), v, True))
+    return specs + variant_specs(variants)
+
+
+def shipped_variants() -> dict[str, Path]:
+    """The house rules shipped in rules/variants/, by id (each file is named by its layer's id)."""
+    return {p.stem: p for p in sorted((rules_dir() / "variants").glob("*.yaml"))}
+
+
+def variant_specs(names: tuple[str, ...] | list[str], files: tuple[str, ...] | list[str] = ()) -> list[Spec]:
+    """The layer of each variant named (DESIGN §8: "a variant may be named by its file or, for a
+    shipped one, by its id"): an existing file wins, else the shipped variant of that id, shown as
+    `rules/variants/ID.yaml` so that it compiles, caches and logs the same however it was named.
+    `files`, where given, is where each is read from (a replay's variant found elsewhere) under the
+    name it was given. A name written as a path (a `/`, a `.yaml` ending) is a file, which loading
+    reports if it is missing, with the rules' other problems; a bare name that is neither is an
+    error at once (all of them), with the likely shipped id."""
+    from .diagnostics import Diagnostic, RulesError, suggest
+
+    specs: list[Spec] = []
+    unknown: list[Diagnostic] = []
+    shipped: dict[str, Path] | None = None
+    for i, name in enumerate(names):
+        path = Path(files[i] if i < len(files) else name)
+        try:
+            found = path.exists()
+        except (OSError, ValueError):  # a name too long, a NUL byte: loading says what is wrong
+            found = True
+        if found or "/" in name or "\\" in name or name.endswith((".yaml", ".yml")):
+            specs.append((path, name, True))
+            continue
+        shipped = shipped_variants() if shipped is None else shipped
+        if name in shipped:
+            specs.append((shipped[name], f"rules/variants/{shipped[name].name}", True))
+            continue
+        hint = suggest(name, shipped) or "`nidavellir variants` lists the shipped ones: " + ", ".join(shipped)
+        unknown.append(Diagnostic(None, f"unknown variant `{name}`: no such file, and no shipped variant has "
+                                        "this id", hint))
+    if unknown:
+        raise RulesError(unknown)
     return specs
 
 

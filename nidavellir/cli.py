@@ -1,72 +1,299 @@
-"""The `nidavellir` command line (DESIGN §8)."""
+# PYTHON_ARGCOMPLETE_OK
+"""The `nidavellir` command line (DESIGN §8); `python -m nidavellir` runs the same.
+
+Only argument parsing lives here, kept light so that `nidavellir --help` starts fast (DESIGN §10:
+< 0.15 s): the commands, the rules and argcomplete are imported once they are needed.
+Exit codes: 0 done, 1 the input is wrong (rules, positions, logs, a replay that fails), 2 usage.
+"""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any, NoReturn
 
-from nidavellir.errors import NidavellirError
+from nidavellir.errors import NidavellirError, suggest, visible
+
+# Closed option values, spelled here so that building the parser imports nothing heavy;
+# tests/test_cli_polish.py checks them against the modules they come from (compiler/docs).
+FORMATS = ("md", "html", "pdf")
+LANGS = ("en", "be")
+PAPERS = ("a4", "letter")
+COPIES = ("all", "one")
+COLOURS = ("auto", "always", "never")
+SHELLS = ("bash", "zsh", "fish")
+MAX_BLEED_MM = 5.0
+
+EXIT_CODES = """\
+exit codes:
+  0  done
+  1  the input is wrong: rules data (a --variant that is neither a file nor a shipped id too), a position, a decision log, a game that does not replay
+  2  usage: an unknown command or option, a bad option value (--players 7, --bots clever, --format docx), a file named on the command line that cannot be read or written"""
+
+EPILOG = f"""\
+{EXIT_CODES}
+
+shell completion of commands, options, shipped variants, expansions and bots (`nidavellir completion --help`):
+  bash  eval "$(nidavellir completion bash)"  in ~/.bashrc
+  zsh   eval "$(nidavellir completion zsh)"  in ~/.zshrc
+  fish  nidavellir completion fish | source  in ~/.config/fish/config.fish
+
+examples:
+  nidavellir play --players 3 --seed 1
+  nidavellir play --players 4 --games 2000 --bots greedy,random
+  nidavellir variants
+  nidavellir check --variant first-game"""
+
+
+def version() -> str:
+    """The installed package's version, or pyproject.toml's in a source tree that is not installed."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("nidavellir")
+    except metadata.PackageNotFoundError:
+        import re
+
+        try:
+            text = (Path(__file__).resolve().parent.parent / "pyproject.toml").read_text(encoding="utf-8")
+        except OSError:
+            return "unknown"
+        found = re.search(r'(?m)^version\s*=\s*"([^"]+)"', text)
+        return found.group(1) if found else "unknown"
+
+
+class _Version(argparse.Action):
+    """`--version`, reading the version only when asked (importlib.metadata costs start-up time)."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, help: str | None = None):
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        print(f"nidavellir {version()}")
+        parser.exit()
+
+
+class _Formatter(argparse.HelpFormatter):
+    """Wraps each line of a description or epilog on its own: a paragraph wraps to the terminal, a
+    list (the exit codes, examples) stays a list, a wrapped item keeps its indentation."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        import textwrap
+
+        out: list[str] = []
+        for line in text.splitlines():
+            lead = " " * (len(line) - len(line.lstrip()))
+            out += textwrap.wrap(line, width, initial_indent=indent, subsequent_indent=indent + lead + ("   " if lead else ""),
+                                 break_on_hyphens=False) or [""]
+        return "\n".join(out)
+
+
+class _Parser(argparse.ArgumentParser):
+    colour = "auto"  # `--color` as the command line gave it, for a usage error found before it is parsed
+
+    def error(self, message: str) -> NoReturn:
+        """A usage error: the error first (coloured on a terminal), then how the command is used; exit 2."""
+        from nidavellir.compiler.diagnostics import colour_wanted, paint
+
+        text = f"{self.prog}: error: {message}"
+        self.exit(2, (paint(text) if colour_wanted(sys.stderr, _Parser.colour) else text) + "\n"
+                  + self.format_usage())
+
+
+def _colour_given(argv: list[str]) -> str:
+    """The value of `--color` in the arguments, before they are parsed."""
+    for i, arg in enumerate(argv):
+        if arg.startswith("--color="):
+            return arg.partition("=")[2]
+        if arg == "--color" and i + 1 < len(argv):
+            return argv[i + 1]
+    return "auto"
+
+
+# -- option values -------------------------------------------------------------------------------
+
+def _unknown(what: str, name: str, options: Iterable[str]) -> argparse.ArgumentTypeError:
+    options = list(options)
+    hint = suggest(name, options)
+    return argparse.ArgumentTypeError(f"unknown {what} `{visible(name)}` (choose from: {', '.join(options)})"
+                                      + (f"; {hint}" if hint else ""))
+
+
+def _one_of(what: str, options: tuple[str, ...]) -> Callable[[str], str]:
+    """A closed option's value, refused with the house's message ("unknown format `docx` (choose
+    from: md, html, pdf)") before argparse's own `choices` check would word it."""
+    def value(text: str) -> str:
+        if text not in options:
+            raise _unknown(what, text, options)
+        return text
+    value.__name__ = what
+    return value
+
+
+def _names(text: str) -> list[str]:
+    return [x.strip() for x in text.split(",") if x.strip()]
 
 
 def _expansions(text: str) -> tuple[str, ...]:
-    return tuple(x.strip() for x in text.split(",") if x.strip())
+    """`thingvellir,idavoll`: known boxes, each once (the base game is always in)."""
+    from nidavellir.compiler.sources import EXPANSIONS
 
+    names = _names(text)
+    for name in names:
+        if name not in EXPANSIONS:
+            raise _unknown("expansion", name, EXPANSIONS)
+    return tuple(dict.fromkeys(names))
+
+
+def _bots(text: str) -> tuple[str, ...]:
+    """`greedy,random`: known bots, cycled over the seats."""
+    from nidavellir.runtime.bots import BOTS
+
+    names = _names(text)
+    if not names:
+        raise argparse.ArgumentTypeError(f"name at least one bot (choose from: {', '.join(BOTS)})")
+    for name in names:
+        if name not in BOTS:
+            raise _unknown("bot", name, BOTS)
+    return tuple(names)
+
+
+def _bleed(text: str) -> float:
+    try:
+        mm = float(text)
+    except ValueError:
+        mm = float("nan")
+    if not 0 <= mm <= MAX_BLEED_MM:  # (also refuses nan and inf)
+        raise argparse.ArgumentTypeError(f"the bleed is a number of millimetres from 0 to {MAX_BLEED_MM:g}, "
+                                         f"not `{visible(text)}`")
+    return mm
+
+
+# -- completion (asked by the shell through argcomplete; cheap, and never when parsing) -------------
+
+def _completes(action: argparse.Action, completer: Callable[..., Iterable[str]]) -> None:
+    setattr(action, "completer", completer)  # noqa: B010 - argcomplete reads this attribute
+
+
+def _comma_list(options: Callable[[], Iterable[str]]) -> Callable[..., list[str]]:
+    """Completes the last name of a comma list (`thingvellir,i` -> `thingvellir,idavoll`)."""
+    def complete(prefix: str, **_: Any) -> list[str]:
+        head, comma, last = prefix.rpartition(",")
+        given = set(head.split(","))
+        return [head + comma + name for name in options() if name.startswith(last) and name not in given]
+    return complete
+
+
+def _expansion_names() -> Iterable[str]:
+    from nidavellir.compiler.sources import written_expansions
+    return written_expansions()
+
+
+def _bot_names() -> Iterable[str]:
+    from nidavellir.runtime.bots import BOTS
+    return BOTS
+
+
+def _variant_names(prefix: str, **_: Any) -> list[str]:
+    """The shipped variants' ids, and YAML files and folders."""
+    from argcomplete.completers import FilesCompleter
+
+    from nidavellir.compiler.sources import shipped_variants
+
+    ids = [vid for vid in shipped_variants() if vid.startswith(prefix)]
+    return ids + list(FilesCompleter(("yaml", "yml"))(prefix))
+
+
+def _files(*suffixes: str) -> Callable[..., list[str]]:
+    def complete(prefix: str, **_: Any) -> list[str]:
+        from argcomplete.completers import FilesCompleter
+        return list(FilesCompleter(suffixes)(prefix))
+    return complete
+
+
+# -- the parser ------------------------------------------------------------------------------------
 
 def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(
+    top = _Parser(
         prog="nidavellir",
         description="Rules compiler and engine for the card game Nidavellir: play bot games, "
                     "score positions, check and build the rules data, render the rule reference.",
+        epilog=EPILOG, formatter_class=_Formatter,
     )
+    top.add_argument("--version", action=_Version, help="print the version and exit")
     sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    common = _Parser(add_help=False)
+    common.add_argument("--color", type=_one_of("--color value", COLOURS), choices=COLOURS, default="auto",
+                        metavar="auto|always|never",
+                        help="colour the diagnostics: auto (default) on a terminal, unless NO_COLOR is set; "
+                             "FORCE_COLOR colours a pipe too")
+
+    def command(name: str, **kw: Any) -> argparse.ArgumentParser:
+        return sub.add_parser(name, parents=[common], epilog=kw.pop("epilog", EXIT_CODES),
+                              formatter_class=_Formatter, **kw)
 
     def rules_args(p: argparse.ArgumentParser, expansions: bool = True) -> None:
         if expansions:
-            p.add_argument("--expansions", type=_expansions, default=(), metavar="E,…",
-                           help="expansions to add to the base game: thingvellir, idavoll (comma-separated)")
-        p.add_argument("--variant", action="append", default=[], metavar="FILE",
-                       help="a house-rule variant file layered on the rules (repeatable, applied in order)")
+            _completes(p.add_argument(
+                "--expansions", type=_expansions, default=(), metavar="E,…",
+                help="expansions to add to the base game: thingvellir, idavoll (comma-separated)"),
+                _comma_list(_expansion_names))
+        _completes(p.add_argument(
+            "--variant", action="append", default=[], metavar="V",
+            help="a house-rule variant: its file, or a shipped one by its id (`nidavellir variants` lists "
+                 "them); repeatable, applied in order"), _variant_names)
 
-    play = sub.add_parser("play", help="play whole games with bots (and optionally you)",
-                          description="Play whole games. Seats are filled by bots (--bots, cycled); "
-                                      "--human K makes seat K a terminal player.")
+    play = command("play", help="play whole games with bots (and optionally you)",
+                   description="Play whole games. Seats are filled by bots (--bots, cycled); --human K makes "
+                               "seat K a terminal player. Each game prints its score table, the bot of each "
+                               "seat beside its name, or with --json one object per line. Several games end "
+                               "with a summary (wins and mean score per seat): on stdout after the tables, or "
+                               "with --json on stderr when it is a terminal. On a terminal, stderr shows the "
+                               "progress of a long run.")
     play.add_argument("--players", type=int, default=3, metavar="N", help="number of players (default 3)")
     rules_args(play)
     play.add_argument("--seed", type=int, default=1, metavar="S", help="seed of the first game (default 1)")
     play.add_argument("--games", type=int, default=1, metavar="G", help="games to play, seeds S, S+1, … (default 1)")
-    play.add_argument("--bots", default="random", metavar="B,…",
-                      help="bot per seat, cycled: random, greedy (default random)")
+    _completes(play.add_argument("--bots", type=_bots, default=("random",), metavar="B,…",
+                                 help="bot per seat, cycled: random, greedy (default random)"),
+               _comma_list(_bot_names))
     play.add_argument("--human", type=int, default=None, metavar="K", help="seat K (1-based) is played at the terminal")
-    play.add_argument("--json", action="store_true", help="one JSON object per game per line")
-    play.add_argument("--log", metavar="FILE", help="write the decision log (JSON lines) to FILE")
+    play.add_argument("--json", action="store_true", help="one JSON object per game per line (and nothing else "
+                                                          "on stdout)")
+    _completes(play.add_argument("--log", metavar="FILE", help="write the decision log (JSON lines) to FILE"),
+               _files("jsonl"))
 
-    score = sub.add_parser(
+    score = command(
         "score", help="score positions (YAML or JSON files)",
         description="Score each position as if the game ended now (DESIGN §8's position format; the boxes come "
                     "from each position's `expansions`). A file with problems gets all of them, located, on "
                     "stderr; with --json its line is {\"file\": …, \"errors\": [{\"line\", \"col\", \"message\", "
                     "\"hint\"}]}, so lines match files. Exit 1 if any file failed.")
-    score.add_argument("positions", nargs="+", metavar="POSITION")
+    _completes(score.add_argument("positions", nargs="+", metavar="POSITION"), _files("yaml", "yml", "json"))
     rules_args(score, expansions=False)
     score.add_argument("--json", action="store_true", help="one JSON object per file per line, in order")
 
-    check = sub.add_parser("check", help="validate rules data; errors as path:line:col",
-                           description="Check rules layers (folders such as rules/base) and variant files: every "
-                                       "error and warning located as path:line:col. With no PATH, checks "
-                                       "the shipped rules in each box combination and each shipped variant; "
-                                       "with --expansions, that combination only (PATHs are layered on it).")
-    check.add_argument("paths", nargs="*", metavar="PATH")
+    check = command("check", help="validate rules data; errors as path:line:col",
+                    description="Check rules layers (folders such as rules/base) and variant files (or a "
+                                "shipped variant by its id): every error and warning located as "
+                                "path:line:col. With no PATH, checks the shipped rules in each box "
+                                "combination and each shipped variant; with --expansions, that combination "
+                                "only (PATHs are layered on it). Exit 1 on an error.")
+    _completes(check.add_argument("paths", nargs="*", metavar="PATH"), _variant_names)
     rules_args(check)
     check.add_argument("--strict", action="store_true",
                        help="treat warnings (legal but likely wrong: unused params or events, decks that do not "
                             "fit the turns, a variant adding an id close to an existing one) as errors")
 
-    build = sub.add_parser("build", help="regenerate the compiled rules in generated/")
+    build = command("build", help="regenerate the compiled rules in generated/")
     build.add_argument("--check", action="store_true", help="fail if generated/ is stale instead of writing it")
 
-    docs = sub.add_parser(
+    docs = command(
         "docs", help="render the rule reference (Markdown, HTML or PDF) from the compiled rules",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Render the rule reference of a rule set: components and counts per player count, setup, "
                     "the turn sequence (from the flow data), bids and gem trades, coins, heroes, class "
                     "scoring with a worked table, the end of each age, final scoring, every card with its "
@@ -74,48 +301,100 @@ def parser() -> argparse.ArgumentParser:
                     "With --variant, the house rules in force are named and every entry they change is marked.",
         epilog="formats:\n"
                "  md    reference.md\n"
-               "  html  reference.html (self-contained) and, where card sheets are available, cards.html\n"
+               "  html  reference.html (self-contained) and cards.html, the printable card sheets\n"
                "  pdf   the HTML files and their PDFs (printed with headless Chromium)\n"
+               "--paper, --copies, --backs and --bleed shape the printed files (html and pdf).\n"
                "examples:\n"
                "  nidavellir docs --format html --out out/\n"
-               "  nidavellir docs --variant rules/variants/generous-offerings.yaml --lang be --out out/\n"
-               "  nidavellir docs --lang be --check")
+               "  nidavellir docs --format pdf --paper letter --copies one --out out/\n"
+               "  nidavellir docs --variant generous-offerings --lang be --out out/\n"
+               "  nidavellir docs --lang be --check\n\n" + EXIT_CODES)
     rules_args(docs)
-    docs.add_argument("--format", default="md", metavar="md|html|pdf", help="output format (default md)")
-    docs.add_argument("--lang", default="en", metavar="en|be", help="language of the reference (default en)")
-    docs.add_argument("--out", metavar="DIR", help="folder to write into (created if missing)")
+    docs.add_argument("--format", type=_one_of("format", FORMATS), choices=FORMATS, default="md",
+                      metavar="md|html|pdf", help="output format (default md)")
+    docs.add_argument("--lang", type=_one_of("language", LANGS), choices=LANGS, default="en", metavar="en|be",
+                      help="language of the reference (default en)")
+    docs.add_argument("--paper", type=_one_of("paper", PAPERS), choices=PAPERS, default="a4", metavar="a4|letter",
+                      help="paper size of the printed reference and card sheets (default a4)")
+    docs.add_argument("--copies", type=_one_of("--copies value", COPIES), choices=COPIES, default="all",
+                      metavar="all|one",
+                      help="card sheets: all (default) prints every copy the box holds, a deck to playtest "
+                           "with; one prints each card once, a catalogue")
+    docs.add_argument("--backs", action="store_true",
+                      help="card sheets: add a page of card backs after each page of fronts, for duplex "
+                           "printing (mirrored to line up when the sheet flips on its long edge)")
+    docs.add_argument("--bleed", type=_bleed, default=0.0, metavar="MM",
+                      help=f"card sheets: print each card's art this many millimetres beyond its cut line "
+                           f"(0 to {MAX_BLEED_MM:g}, default 0), so that a cut a little off shows no white edge")
+    _completes(docs.add_argument("--out", metavar="DIR", help="folder to write into (created if missing)"),
+               _files())
     docs.add_argument("--check", action="store_true",
                       help="write nothing; list the message keys of --lang that fall back to English "
                            "(exit 1 if there are any)")
 
-    replay = sub.add_parser(
+    replay = command(
         "replay", help="replay a decision log and print its final scores",
         description="Replay each game of a decision log (written by `play --log`) to its final state and print "
                     "its scores. A game that does not replay is reported as LOG:LINE: error: …, and the next "
-                    "game still replays (with --json, the same error object); exit 2 if any game failed.")
-    replay.add_argument("log", metavar="LOG")
+                    "game still replays (with --json, the same error object); exit 1 if any game failed.")
+    _completes(replay.add_argument("log", metavar="LOG"), _files("jsonl", "json", "log"))
     replay.add_argument("--json", action="store_true", help="one JSON object per game per line")
+
+    variants = command("variants", help="list the shipped house rules (rules/variants/) with their descriptions",
+                       description="List the house-rule variants that ship with the rules: the id to give to "
+                                   "--variant, the name and what it changes.")
+    variants.add_argument("--lang", type=_one_of("language", LANGS), choices=LANGS, default="en", metavar="en|be",
+                          help="language of the names and descriptions (default en)")
+    variants.add_argument("--json", action="store_true",
+                          help="one JSON object per variant per line: id, name, description, file")
+
+    completion = command(
+        "completion", help="print the shell code that completes nidavellir's commands and options",
+        description="Print the code that makes your shell complete nidavellir's commands, options and their "
+                    "values (the shipped variants' ids, expansions, bots, files), from argcomplete.",
+        epilog="enable it:\n"
+               "  bash  eval \"$(nidavellir completion bash)\"  in ~/.bashrc\n"
+               "  zsh   eval \"$(nidavellir completion zsh)\"  in ~/.zshrc, after compinit\n"
+               "  fish  nidavellir completion fish | source  in ~/.config/fish/config.fish\n\n" + EXIT_CODES)
+    completion.add_argument("shell", type=_one_of("shell", SHELLS), choices=SHELLS, metavar="SHELL",
+                            help="bash, zsh or fish")
+
+    command("lsp", help="a language server for rules YAML over stdio (for editors)",
+            description="A language server for rules YAML over stdio: the located errors and warnings of "
+                        "`nidavellir check` while you type, hover on a card, completion inside the effect "
+                        "DSL. Started by an editor (see the README), not by hand.")
     return top
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    top = parser()
+    if "_ARGCOMPLETE" in os.environ:  # the shell asks for completions: argcomplete answers and exits
+        import argcomplete
+        argcomplete.autocomplete(top)
+    _Parser.colour = _colour_given(sys.argv[1:] if argv is None else argv)
+    try:
+        args = top.parse_args(argv)
+    except SystemExit as done:  # --help, --version, or a usage error (already printed)
+        return done.code if isinstance(done.code, int) else 0 if done.code is None else 2
     # imported only once the arguments are parsed: `--help` starts fast
-    from nidavellir.compiler.diagnostics import RulesError
+    from nidavellir.compiler.diagnostics import RulesError, colour_wanted, paint
 
     from . import commands
 
+    def error(text: str) -> None:
+        print(paint(text) if colour_wanted(sys.stderr, args.color) else text, file=sys.stderr)
+
     try:
-        command: Callable[[argparse.Namespace], int] = getattr(commands, args.command)
-        return command(args)
+        run: Callable[[argparse.Namespace], int] = getattr(commands, args.command)
+        return run(args)
     except RulesError as err:
-        print(str(err), file=sys.stderr)
+        print(err.format(colour_wanted(sys.stderr, args.color)), file=sys.stderr)
         return 1
     except commands.CommandError as err:
-        print(f"nidavellir {args.command}: error: {err}", file=sys.stderr)
+        error(f"nidavellir {args.command}: error: {err}")
         return 2
     except NidavellirError as err:  # a position, log, answer or compiled effect the user gave us
-        print(f"nidavellir {args.command}: error: {err}", file=sys.stderr)
+        error(f"nidavellir {args.command}: error: {err}")
         return 1
     except KeyboardInterrupt:
         return 130

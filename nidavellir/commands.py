@@ -5,18 +5,21 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from nidavellir.compiler.build import build as build_generated
-from nidavellir.compiler.diagnostics import Diagnostic, Diagnostics, RulesError
+from nidavellir.compiler.diagnostics import Diagnostic, Diagnostics, RulesError, colour_wanted, paint
 from nidavellir.errors import NidavellirError, visible
 from nidavellir.rulesets import load_rules
 
+from .progress import Progress
 from .session import Session, play_game
-from .table import score_table
+from .table import Tally, score_table
 
 if TYPE_CHECKING:
+    from nidavellir.compiler.docs.text import Catalog
     from nidavellir.compiler.sources import Spec
     from nidavellir.compiler.yamlload import Loaded
     from nidavellir.runtime.rules import Rules
@@ -27,36 +30,68 @@ class CommandError(NidavellirError):
     """A usage problem (bad option value, unreadable file): printed without a traceback."""
 
 
+def _colour(args: argparse.Namespace) -> bool:
+    """Whether the diagnostics this command writes to stderr are coloured (`--color`, NO_COLOR, a terminal)."""
+    return colour_wanted(sys.stderr, getattr(args, "color", "auto"))
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
 def play(args: argparse.Namespace) -> int:
+    """Play the games; with more than one, a summary at the end (after the tables on stdout, or with
+    --json on stderr when it is a terminal) and, on a terminal, their progress on stderr."""
     if args.games < 1:
         raise CommandError("--games must be at least 1")
-    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-    from nidavellir.runtime.bots import BOTS
-    for b in bots:
-        if b not in BOTS:
-            raise CommandError(f"unknown bot `{b}` (choose from: {', '.join(BOTS)})")
+    bots = list(args.bots)
     rules = load_rules(tuple(args.expansions), tuple(args.variant))
+    colour = _colour(args)
     for warning in rules.warnings:  # legal, likely not meant: said once, the games still play
-        print(warning, file=sys.stderr)
+        print(paint(warning) if colour else warning, file=sys.stderr)
     lo, hi = rules.min_players, rules.max_players
     if not lo <= args.players <= hi:
         raise CommandError(f"--players must be between {lo} and {hi}")
     if args.human is not None and not 1 <= args.human <= args.players:
         raise CommandError(f"--human must name a seat from 1 to {args.players}")
     session = Session(rules, tuple(args.expansions), tuple(args.variant))
+    about = f"{args.players} players, {session.describe()}"
+    terminal = _is_terminal(sys.stderr)
+    progress = Progress(args.games, sys.stderr) if terminal and args.games > 1 and args.human is None else None
+    shared_screen = progress is not None and _is_terminal(sys.stdout)  # tables and progress on one terminal
+    tally = Tally()
     log = _open(args.log) if args.log else None
     try:
         for i in range(args.games):
             seed = args.seed + i
-            result = play_game(session, args.players, seed, bots or ["random"], args.human, log)
+            result = play_game(session, args.players, seed, bots, args.human, log)
+            tally.add(result)
+            if progress is not None and shared_screen:
+                progress.clear()
             if args.json:
                 print(json.dumps(result, separators=(",", ":")), flush=True)
             else:
-                print(score_table(result, f"Game seed {seed}: {args.players} players, "
-                                          f"{session.describe()}"), flush=True)
+                print(score_table(result, f"Game seed {seed}: {about}"), flush=True)
+            if progress is not None:
+                progress.update(i + 1)
+        if progress is not None:
+            progress.close()
+            progress = None
     finally:
+        if progress is not None:  # interrupted: leave the terminal's line clean
+            progress.clear()
         if log:
             log.close()
+    if args.games > 1:
+        summary = tally.table(f"Summary of {args.games} games (seeds {args.seed} to {args.seed + args.games - 1}): "
+                              f"{about}")
+        if not args.json:
+            print(summary, end="", flush=True)
+        elif terminal:
+            print(summary, end="", file=sys.stderr, flush=True)
     return 0
 
 
@@ -83,7 +118,7 @@ def score(args: argparse.Namespace) -> int:
                 print(score_table(dict(result), visible(path)), flush=True)
             continue
         status = 1
-        print(diags.format_all(), file=sys.stderr, flush=True)
+        print(diags.format_all(_colour(args)), file=sys.stderr, flush=True)
         if args.json:
             print(json.dumps(error_line(path, diags.items), separators=(",", ":")), flush=True)
     return status
@@ -190,9 +225,10 @@ def check(args: argparse.Namespace) -> int:
     from itertools import combinations
 
     from nidavellir.compiler.build import EXPANSIONS, compile_specs, layer_specs, rules_dir
-    from nidavellir.compiler.sources import validate_expansions
+    from nidavellir.compiler.sources import shipped_variants, validate_expansions, variant_specs
 
-    variants = [(Path(v), v, True) for v in args.variant]
+    colour = _colour(args)
+    variants = variant_specs(args.variant)
     targets: list[tuple[str, list[Spec]]] = []
     boxes = tuple(args.expansions)
     validate_expansions(boxes)
@@ -212,6 +248,8 @@ def check(args: argparse.Namespace) -> int:
         p = Path(path)
         if _is_dir(p) and _is_base(p):
             specs = [(p, path, False)]
+        elif not _exists(p) and path in shipped_variants():  # a shipped variant by its id
+            specs = layer_specs(boxes, (path,))
         else:  # a folder is a layer, anything else a variant file (load_layer reports a missing path)
             specs = layer_specs(boxes) + [(p, path, not _is_dir(p))]
         targets.append((path, specs))
@@ -222,12 +260,12 @@ def check(args: argparse.Namespace) -> int:
         try:
             compiled = compile_specs(specs)
         except RulesError as err:
-            print(str(err), file=sys.stderr)
+            print(err.format(colour), file=sys.stderr)
             errors += sum(d.severity == "error" for d in err.diagnostics)
             warnings += sum(d.severity == "warning" for d in err.diagnostics)
             continue
         for w in compiled.warnings:
-            print(w.format(), file=sys.stderr)
+            print(w.format(colour), file=sys.stderr)
         warnings += len(compiled.warnings)
         n = len(compiled.data["cards"])
         note = f", {len(compiled.warnings)} warning(s)" if compiled.warnings else ""
@@ -241,6 +279,13 @@ def check(args: argparse.Namespace) -> int:
     if warnings:
         print(f"{warnings} warning(s)", file=sys.stderr)
     return 0
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except (OSError, ValueError):  # reported when the path is loaded
+        return True
 
 
 def _is_dir(path: Path) -> bool:
@@ -280,8 +325,13 @@ def build(args: argparse.Namespace) -> int:
 def docs(args: argparse.Namespace) -> int:
     """Render the rule reference; with --check, list the keys of --lang that fall back to English."""
     from nidavellir.compiler import docs as rdocs
+    from nidavellir.compiler.docs.options import PrintOptions
     from nidavellir.compiler.docs.text import MissingMessage
 
+    options = PrintOptions(paper=args.paper, copies=args.copies, backs=args.backs, bleed_mm=args.bleed)
+    if args.format == "md" and options != PrintOptions() and not args.check:
+        print("note: --paper, --copies, --backs and --bleed shape the printed files: they apply to "
+              "--format html and pdf, not to md", file=sys.stderr)
     try:
         cat = rdocs.load_catalog(args.lang)
         if args.format not in rdocs.FORMATS:
@@ -299,7 +349,7 @@ def docs(args: argparse.Namespace) -> int:
                 return 1
             print(f"every message of the reference has a `{cat.lang}` text")
             return 0
-        written = rdocs.write(compiled, cat, args.format, Path(args.out))
+        written = rdocs.write(compiled, cat, args.format, Path(args.out), options=options)
     except rdocs.DocsError as err:
         raise CommandError(str(err)) from None
     except MissingMessage as err:
@@ -312,7 +362,7 @@ def docs(args: argparse.Namespace) -> int:
 def replay(args: argparse.Namespace) -> int:
     """Replay each game of a decision log. A game that does not replay gets its problems on stderr
     as `LOG:LINE: error: ...` and, with --json, an error line `{"file": LOG, "errors": [...]}` in
-    place of its result; exit 2 if any game failed."""
+    place of its result; exit 1 if any game failed (the input is wrong), 2 if the log cannot be read."""
     from .session import replay_log
 
     log = Path(args.log)
@@ -324,9 +374,10 @@ def replay(args: argparse.Namespace) -> int:
     except OSError as err:
         raise CommandError(f"cannot read {visible(args.log)}: {err.strerror or err}") from None
     status = 0
+    colour = _colour(args)
     for game in replay_log(args.log, data.splitlines()):
         for note in game.notes:
-            print(visible(note), file=sys.stderr)
+            print(paint(visible(note)) if colour else visible(note), file=sys.stderr)
         if game.result is not None:
             if args.json:
                 print(json.dumps(game.result, separators=(",", ":")), flush=True)
@@ -334,10 +385,78 @@ def replay(args: argparse.Namespace) -> int:
                 print(score_table(game.result, f"Replay of {visible(args.log)}, seed {game.result['seed']}"),
                       flush=True)
             continue
-        status = 2
-        print(visible("\n".join(p.format(args.log) for p in game.problems), keep="\n\t"), file=sys.stderr)
+        status = 1
+        problems = visible("\n".join(p.format(args.log) for p in game.problems), keep="\n\t")
+        print(paint(problems) if colour else problems, file=sys.stderr)
         if args.json:
             errors = [{"line": p.line, "col": None, "message": p.message, **({"hint": p.hint} if p.hint else {})}
                       for p in game.problems]
             print(json.dumps({"file": args.log, "errors": errors}, separators=(",", ":")), flush=True)
     return status
+
+
+def variants(args: argparse.Namespace) -> int:
+    """The shipped house rules (rules/variants/*.yaml): the id `--variant` takes, the name and the
+    description, in --lang (the variant's own `texts: {LANG: {name, description}}`, else the message
+    catalog's `layer.<id>.name`/`.description`, else the file's English); with --json one object per
+    variant per line."""
+    import textwrap
+
+    from nidavellir.compiler.sources import shipped_variants
+    from nidavellir.compiler.yamlload import load_yaml
+
+    shipped = shipped_variants()
+    entries: list[dict[str, str]] = []
+    for vid, path in shipped.items():
+        data = load_yaml(path, name=f"rules/variants/{path.name}").data  # (a broken file: located, exit 1)
+        layer = _mapping(data, "layer")
+        own = _mapping(_mapping(data, "texts"), args.lang) if args.lang != "en" else {}
+        entry = {"id": vid, "name": str(layer.get("name", vid)), "description": str(layer.get("description", "")),
+                 "file": str(path)}
+        for key in ("name", "description"):
+            if isinstance(own.get(key), str):
+                entry[key] = own[key]
+            elif args.lang != "en":
+                entry[key] = _catalog(args.lang).t(f"layer.{vid}.{key}", default=entry[key])
+        entries.append(entry)
+    if args.json:
+        for entry in entries:
+            print(json.dumps(entry, ensure_ascii=False, separators=(",", ":")))
+        return 0
+    width = max((len(e["id"]) for e in entries), default=0)
+    for e in entries:
+        print(f"{e['id'].ljust(width)}  {visible(e['name'])}")
+        for line in textwrap.wrap(visible(e["description"]), 92):
+            print(f"    {line}")
+    if not entries:
+        print("No variant is shipped.")
+        return 0
+    print(f"\nUse one with --variant ID (e.g. `nidavellir play --variant {entries[0]['id']}`); the files are in "
+          f"{Path(entries[0]['file']).parent}.")
+    return 0
+
+
+def _mapping(data: object, key: str) -> dict[str, Any]:
+    value = data.get(key) if isinstance(data, dict) else None
+    return value if isinstance(value, dict) else {}
+
+
+@lru_cache(maxsize=None)
+def _catalog(lang: str) -> Catalog:
+    """The message catalog, loaded (with the docs back end) only for a variant without its own texts."""
+    from nidavellir.compiler.docs.text import Catalog
+    return Catalog.load(lang)
+
+
+def completion(args: argparse.Namespace) -> int:
+    """The shell code (argcomplete's) that completes `nidavellir` in bash, zsh or fish."""
+    from argcomplete.shell_integration import shellcode
+
+    sys.stdout.write(shellcode(["nidavellir"], shell=args.shell))
+    return 0
+
+
+def lsp(args: argparse.Namespace) -> int:
+    """The language server for rules YAML, over stdio (nidavellir/lsp)."""
+    from nidavellir.lsp import serve
+    return serve()

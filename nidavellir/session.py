@@ -326,7 +326,7 @@ def _boxes_written(expansions: list[str], bad: _Problems) -> bool:
 def _rules(path: str, number: int, expansions: list[str], variants: list[str], entry: dict[str, Any],
            bad: _Problems, notes: list[str]) -> Rules | None:
     from nidavellir.compiler.diagnostics import RulesError
-    from nidavellir.compiler.sources import layer_specs, source_hash
+    from nidavellir.compiler.sources import layer_specs, shipped_variants, source_hash, variant_specs
 
     records = entry.get("variant_files")
     records = records if isinstance(records, list) else []
@@ -335,13 +335,14 @@ def _rules(path: str, number: int, expansions: list[str], variants: list[str], e
     try:
         rules = load_rules(tuple(expansions), tuple(found))
     except RulesError as err:
-        missing = [v for v, f in zip(variants, found) if not _is_file(Path(f))]
+        missing = [v for v, f in zip(variants, found) if not _is_file(Path(f)) and f not in shipped_variants()]
         hint = ("not found as given, at the absolute path the log recorded, nor next to the log: "
                 + ", ".join(missing)) if missing else None
         bad("the rules of this log do not load", hint, str(err))
         return None
-    # The hash the log's rules had: the same sources, named as the log named them.
-    specs = layer_specs(tuple(expansions)) + [(Path(f), v, True) for v, f in zip(variants, found)]
+    # The hash the log's rules had: the same sources, named as the log named them (a shipped
+    # variant by its id is the shipped file, as when it was played).
+    specs = layer_specs(tuple(expansions)) + variant_specs(variants, found)
     if source_hash(specs) != entry.get("rules"):
         notes.append(f"{path}:{number}: note: the rules changed since this log was written; the replay may differ")
     return rules

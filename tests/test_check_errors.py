@@ -40,7 +40,7 @@ def test_check_of_one_box_combination(capsys):
     assert code == 0, err
     assert out.startswith("ok: rules/base + rules/thingvellir (")
     code, out, err = run_check(capsys, "--expansions", "thingvelir")
-    assert code == 1 and "unknown expansion `thingvelir`" in err
+    assert code == 2 and "unknown expansion `thingvelir`" in err  # issue 9: a bad option value is usage, 2
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.stem)

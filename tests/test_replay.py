@@ -1,6 +1,8 @@
 """`nidavellir replay` and the decision log (DESIGN §7: "the decision log (JSON lines) replays to the
 identical final state"): every header field and decision line validated with `path:LINE: error:`,
-never a traceback; variants found from another folder; old logs still replay."""
+never a traceback; variants found from another folder; old logs still replay. Issue 9: "consistent
+exit codes (0 ok, 1 the input is wrong, 2 usage)": a game that does not replay is wrong input, exit 1;
+a log that cannot be read at all is a usage error, exit 2."""
 from __future__ import annotations
 
 import json
@@ -82,7 +84,7 @@ def test_header_fields_are_validated_and_located(capsys, tmp_path, log, change, 
     n = second_header(lines)
     path = write(tmp_path / "bad.jsonl", [{**lines[0], **change}] + lines[1:n])
     code, out, err = replay(capsys, path)
-    assert code == 2 and out == ""
+    assert code == 1 and out == ""
     assert f"{path}:1: error: {message}" in err
 
 
@@ -92,7 +94,7 @@ def test_a_header_without_seed_and_every_problem_of_it(capsys, tmp_path, log):
     header = {k: v for k, v in lines[0].items() if k != "seed"}
     path = write(tmp_path / "bad.jsonl", [{**header, "players": [1], "expansions": ["x"]}] + lines[1:3])
     code, _, err = replay(capsys, path)
-    assert code == 2
+    assert code == 1
     assert [line for line in err.splitlines() if ": error: " in line] == [
         f"{path}:1: error: the header has no `seed`",
         f"{path}:1: error: player 1's name must be a non-empty string, not 1",
@@ -117,7 +119,7 @@ def test_an_unreadable_variant_is_reported(capsys, tmp_path, log):
     broken.write_text("layer: [\n")
     path = write(tmp_path / "v.jsonl", [{**lines[0], "variants": [str(broken), "absent.yaml"]}] + lines[1:3])
     code, _, err = replay(capsys, path)
-    assert code == 2
+    assert code == 1
     assert f"{path}:1: error: the rules of this log do not load" in err
     assert "not found as given, at the absolute path the log recorded, nor next to the log: absent.yaml" in err
 
@@ -139,7 +141,7 @@ def test_decision_fields_must_agree_with_the_pending_decision(capsys, tmp_path, 
     n = second_header(lines)
     path = write(tmp_path / "bad.jsonl", [lines[0], {**lines[1], **change}] + lines[2:n])
     code, _, err = replay(capsys, path)
-    assert code == 2
+    assert code == 1
     assert f"{path}:2: error: " in err and message in err
 
 
@@ -149,7 +151,7 @@ def test_answers_are_matched_strictly(capsys, tmp_path, log):
     bid = lines[1]["answer"]
     path = write(tmp_path / "bad.jsonl", [lines[0], {**lines[1], "answer": [float(v) for v in bid]}] + lines[2:])
     code, _, err = replay(capsys, path)
-    assert code == 2
+    assert code == 1
     assert f"{path}:2: error: {[float(v) for v in bid]} is not a legal answer to 'bid'" in err
 
 
@@ -188,7 +190,7 @@ def test_bad_lines_are_located(capsys, tmp_path, log, case, line, message):
     path = tmp_path / "bad.jsonl"
     path.write_bytes(b"\n".join(raw) + b"\n")
     code, out, err = replay(capsys, str(path))
-    assert code == 2 and out == ""
+    assert code == 1 and out == ""
     assert f"{path}:{line}: error: {message}" in err
 
 
@@ -198,7 +200,7 @@ def test_an_empty_log_is_reported(capsys, tmp_path, content):
     path = tmp_path / "empty.jsonl"
     path.write_bytes(content)
     code, _, err = replay(capsys, str(path))
-    assert code == 2 and f"{path}:1: error: empty log: no header line" in err
+    assert code == 1 and f"{path}:1: error: empty log: no header line" in err
 
 
 def test_an_unreadable_log_is_a_usage_error(capsys, tmp_path):
@@ -216,7 +218,7 @@ def test_a_bad_game_does_not_stop_the_next_one(capsys, tmp_path, log):
     lines[3] = {**lines[3], "answer": "nonsense"}
     write(path, lines)
     code, out, err = replay(capsys, str(path), "--json")
-    assert code == 2
+    assert code == 1
     first, second = out.splitlines()
     assert json.loads(first)["file"] == str(path) and json.loads(first)["errors"][0]["line"] == 4
     assert json.loads(second) == json.loads(played.splitlines()[1])
