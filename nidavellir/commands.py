@@ -325,6 +325,7 @@ def build(args: argparse.Namespace) -> int:
 def docs(args: argparse.Namespace) -> int:
     """Render the rule reference; with --check, list the keys of --lang that fall back to English."""
     from nidavellir.compiler import docs as rdocs
+    from nidavellir.compiler.docs.layer_texts import lacking
     from nidavellir.compiler.docs.options import PrintOptions
     from nidavellir.compiler.docs.text import MissingMessage
 
@@ -339,13 +340,21 @@ def docs(args: argparse.Namespace) -> int:
         if not args.check and not args.out:
             raise rdocs.DocsError("--out DIR is required (the folder to write the reference into)")
         compiled = rdocs.compile_rules(tuple(args.expansions), tuple(args.variant))
+        lacks = lacking(compiled, cat)
+        for lack in lacks:  # a variant's own entries, each named where its English is written
+            text = (f"{lack.loc.path}:{lack.loc.line}:{lack.loc.col}: warning: no `{cat.lang}` text for {lack.what}: "
+                    f"the reference shows it in English\n  hint: give it as `{lack.fix}`")
+            print(paint(text) if _colour(args) else text, file=sys.stderr)
         if args.check:
             rdocs.render_all(compiled, cat)
-            for key in sorted(cat.missing):
+            own = {lack.key for lack in lacks}
+            for key in sorted(cat.missing - own):
                 print(key)
-            if cat.missing:
-                print(f"{len(cat.missing)} message key(s) have no `{cat.lang}` text and fall back to English",
-                      file=sys.stderr)
+            if cat.missing or lacks:
+                counts = [f"{len(lacks)} entr{'y' if len(lacks) == 1 else 'ies'} of the variants"] if lacks else []
+                if cat.missing - own:
+                    counts.append(f"{len(cat.missing - own)} message key(s) of the catalog")
+                print(f"{' and '.join(counts)} have no `{cat.lang}` text and fall back to English", file=sys.stderr)
                 return 1
             print(f"every message of the reference has a `{cat.lang}` text")
             return 0

@@ -141,3 +141,20 @@ def test_the_schema_refuses_malformed_texts(tmp_path, capsys, block, words):
     code, _, err = run_check(capsys, "--variant", str(v))
     assert code == 1
     assert f"{v}:" in err and "error" in err and words in err
+
+
+def test_docs_check_names_the_file_and_the_entries_that_lack_a_text(tmp_path, capsys):
+    """`docs --lang be --variant FILE --check` names the file and each entry without a text (where
+    its English is written, and where its text goes), and fails; with the texts it passes."""
+    from nidavellir.cli import main
+
+    v = write(tmp_path / "rich.yaml", VARIANT)
+    assert main(["docs", "--lang", "be", "--variant", str(v), "--check"]) == 1
+    err = capsys.readouterr().err
+    line, col = find(v, "Grid the Generous")
+    assert f"{v}:{line}:{col}: warning: no `be` text for the name of card grid" in err
+    assert "texts.be.cards.grid" in err
+    assert "5 entries of the variants have no `be` text" in err
+    v.write_text(v.read_text(encoding="utf-8") + TEXTS, encoding="utf-8")
+    assert main(["docs", "--lang", "be", "--variant", str(v), "--check"]) == 0
+    assert "warning" not in capsys.readouterr().err

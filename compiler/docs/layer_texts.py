@@ -18,11 +18,13 @@ from .text import Catalog
 @dataclass(frozen=True)
 class Lack:
     """An entry of a variant shown in English in another language: where its English is written,
-    what it is (`the name of card royal-offering:3`), and its catalog key."""
+    what it is (`the name of card royal-offering:3`), its catalog key, and where its text goes
+    (`texts.be.cards.royal-offering:3`)."""
     loc: Location
     layer: str
     what: str
     key: str
+    fix: str
 
 
 def _blocks(layer: Layer, lang: str) -> list[dict[str, Any]]:
@@ -73,24 +75,24 @@ def lacking(compiled: Compiled, cat: Catalog) -> list[Lack]:
         if not layer.is_variant:
             continue
 
-        def need(key: str, loc: Location, what: str, lid: str = layer.id) -> None:
+        def need(key: str, loc: Location, what: str, fix: str, lid: str = layer.id) -> None:
             if key not in messages:
-                out.append(Lack(loc, lid, what, key))
+                out.append(Lack(loc, lid, what, key, f"texts.{cat.lang}.{fix}"))
 
         for f in layer.files:
             info = f.data.get("layer")
             if isinstance(info, dict):
                 for field in ("name", "description", "source"):
                     if info.get(field):
-                        need(f"layer.{layer.id}.{field}", f.locate(("layer", field)), f"the layer's {field}")
+                        need(f"layer.{layer.id}.{field}", f.locate(("layer", field)), f"the layer's {field}", field)
             for i, item in enumerate(f.data.get("interpretations", [])):
                 need(f"interp.{item['id']}", f.locate(("interpretations", i, "text")),
-                     f"the text of interpretation {item['id']}")
+                     f"the text of interpretation {item['id']}", f"interpretations.{item['id']}.text")
                 if item.get("source"):
                     need(f"interp.{item['id']}.source", f.locate(("interpretations", i, "source")),
-                         f"the source of interpretation {item['id']}")
+                         f"the source of interpretation {item['id']}", f"interpretations.{item['id']}.source")
         for cid, origins in merged.card_origin.items():
             origin = origins.get("name")
             if origin is not None and cid in merged.cards and any(origin.loaded is f for f in layer.files):
-                need(f"layer.{layer.id}.card.{cid}", origin.loc, f"the name of card {cid}")
+                need(f"layer.{layer.id}.card.{cid}", origin.loc, f"the name of card {cid}", f"cards.{cid}")
     return sorted(out, key=lambda lack: (lack.loc.path, lack.loc.line, lack.loc.col))
