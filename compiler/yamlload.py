@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
 from typing import Any, Final, Protocol, TypeVar, Union, final
@@ -33,7 +34,7 @@ from yaml.events import (
 
 from .diagnostics import Diagnostic, Location, RulesError, register_source, suggest
 
-__all__ = ["Loaded", "load_yaml", "MAX_DEPTH", "MAX_NODES", "JsonPath", "JsonDict"]
+__all__ = ["Loaded", "load_yaml", "overlay", "MAX_DEPTH", "MAX_NODES", "JsonPath", "JsonDict"]
 
 MAX_DEPTH = 64
 MAX_NODES = 200_000
@@ -753,8 +754,37 @@ class Loaded:
         return Location(self.path, line + 1, col + 1)
 
 
+# Texts read in place of files while an `overlay` is active: resolved path -> text.
+_OVERLAY: dict[str, str] = {}
+
+
+@contextmanager
+def overlay(texts: Mapping[str, str]) -> Iterator[None]:
+    """Within the block, a file whose resolved path is a key of ``texts`` is read as that text,
+    not from disk (a language server's unsaved editor buffers, so that a whole compile sees them).
+
+    One compile at a time: the overlay is the module's, not the thread's."""
+    saved = dict(_OVERLAY)
+    _OVERLAY.clear()
+    _OVERLAY.update({_resolved(p): text for p, text in texts.items()})
+    try:
+        yield
+    finally:
+        _OVERLAY.clear()
+        _OVERLAY.update(saved)
+
+
+def _resolved(path: str) -> str:
+    try:
+        return str(Path(path).resolve())
+    except (OSError, RuntimeError):  # (a symlink loop, a name too long): the path as given
+        return str(path)
+
+
 def _read(path: str, name: str) -> tuple[str | None, Diagnostic | None]:
     at = Location(name, 1, 1)
+    if _OVERLAY and (text := _OVERLAY.get(_resolved(path))) is not None:
+        return text, None
     try:
         if Path(path).exists() and not Path(path).is_file() and not Path(path).is_dir():
             return None, Diagnostic(at, "not a regular file")  # a pipe: reading would wait
