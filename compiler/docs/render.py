@@ -15,8 +15,9 @@ from ..compile import Compiled
 from . import sheets
 from .errors import DocsError
 from .layer_texts import with_layer_texts
-from .options import PrintOptions
 from .model import card_views, reference_context
+from .options import PrintOptions
+from .pdf import print_reference
 from .text import LANGS, Catalog
 
 FORMATS = ("md", "html", "pdf")
@@ -126,8 +127,17 @@ def render(compiled: Compiled, cat: Catalog, fmt: str) -> str:
     context = reference_context(compiled, cat)
     template = _env(fmt).get_template(f"reference.{fmt}.j2")
     text = template.render(ref=context, t=words.t, tf=words.tf, e=words.e, join=words.join, seq=words.seq,
-                           lang=cat.lang)
+                           lang=cat.lang, page=_page_slot if fmt == "html" else _no_page_slot)
     return _tidy(text, fmt)
+
+
+def _page_slot(anchor: str) -> Markup:
+    """Where the printed reference gives the page of `anchor` (pdf.py fills it; empty on screen)."""
+    return Markup('<span class="page" data-page="{}"></span>').format(anchor)
+
+
+def _no_page_slot(anchor: str) -> Markup:
+    return Markup("")
 
 
 def render_all(compiled: Compiled, cat: Catalog, formats: tuple[str, ...] = DEFAULT_FORMATS) -> dict[str, str]:
@@ -152,13 +162,16 @@ def write(compiled: Compiled, cat: Catalog, fmt: str, out: Path,
     files = {"reference.md": render(compiled, cat, "md")} if fmt == "md" else \
         {"reference.html": render(compiled, cat, "html")}
     if fmt != "md":
-        files["cards.html"] = sheets.card_sheet_html(card_views(compiled, cat), cat)
+        files["cards.html"] = sheets.card_sheet(compiled, with_layer_texts(compiled, cat), options).html
     written = [_write_text(out / name, text) for name, text in files.items()]
     if fmt == "pdf":
         for html in list(written):
             pdf = html.with_suffix(".pdf")
             try:
-                sheets.pdf_from_html(html, pdf)
+                if html.name == "reference.html":  # page numbers, contents, outline: pdf.py
+                    print_reference(files[html.name], pdf, options)
+                else:
+                    sheets.pdf_from_html(html, pdf)
             except (DocsError, OSError) as err:
                 raise DocsError(f"cannot print {pdf}: {err}") from None
             written.append(pdf)
