@@ -24,7 +24,7 @@ PAPERS = ("a4", "letter")
 COPIES = ("all", "one")
 COLOURS = ("auto", "always", "never")
 SHELLS = ("bash", "zsh", "fish")
-MAX_BLEED_MM = 5.0
+MAX_BLEED_MM = 1.6  # the widest bleed any paper fits (compiler/docs/sheet_layout.max_bleed; a test keeps them equal)
 
 EXIT_CODES = """\
 exit codes:
@@ -325,7 +325,8 @@ def parser() -> argparse.ArgumentParser:
                            "printing (mirrored to line up when the sheet flips on its long edge)")
     docs.add_argument("--bleed", type=_bleed, default=0.0, metavar="MM",
                       help=f"card sheets: print each card's art this many millimetres beyond its cut line "
-                           f"(0 to {MAX_BLEED_MM:g}, default 0), so that a cut a little off shows no white edge")
+                           f"(default 0; at most what fits 3 × 3 cards with their cut marks: {MAX_BLEED_MM:g} on A4, 1 on "
+                           f"Letter), so that a cut a little off shows no white edge")
     _completes(docs.add_argument("--out", metavar="DIR", help="folder to write into (created if missing)"),
                _files())
     docs.add_argument("--check", action="store_true",

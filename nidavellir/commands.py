@@ -358,7 +358,11 @@ def docs(args: argparse.Namespace) -> int:
                 return 1
             print(f"every message of the reference has a `{cat.lang}` text")
             return 0
-        written = rdocs.write(compiled, cat, args.format, Path(args.out), options=options)
+        colour = _colour(args)
+
+        def warn(d: Diagnostic) -> None:
+            print(d.format(colour), file=sys.stderr)
+        written = rdocs.write(compiled, cat, args.format, Path(args.out), options=options, warn=warn)
     except rdocs.DocsError as err:
         raise CommandError(str(err)) from None
     except MissingMessage as err:

@@ -309,9 +309,9 @@ def test_the_closed_values_are_those_of_the_modules_that_use_them():
     (["docs", "--paper", "a3"], "argument --paper: unknown paper `a3` (choose from: a4, letter)"),
     (["docs", "--paper", "Letter"], "unknown paper `Letter` (choose from: a4, letter); did you mean `letter`?"),
     (["docs", "--copies", "two"], "argument --copies: unknown --copies value `two` (choose from: all, one)"),
-    (["docs", "--bleed", "6"], "argument --bleed: the bleed is a number of millimetres from 0 to 5, not `6`"),
-    (["docs", "--bleed", "nan"], "the bleed is a number of millimetres from 0 to 5, not `nan`"),
-    (["docs", "--bleed", "-1"], "the bleed is a number of millimetres from 0 to 5, not `-1`"),
+    (["docs", "--bleed", "2"], "argument --bleed: the bleed is a number of millimetres from 0 to 1.6, not `2`"),
+    (["docs", "--bleed", "nan"], "the bleed is a number of millimetres from 0 to 1.6, not `nan`"),
+    (["docs", "--bleed", "-1"], "the bleed is a number of millimetres from 0 to 1.6, not `-1`"),
     (["play", "--bots", "greedy,clever"], "argument --bots: unknown bot `clever` (choose from: random, greedy)"),
     (["play", "--bots", ","], "argument --bots: name at least one bot (choose from: random, greedy)"),
     (["play", "--expansions", "thingvelir"],
@@ -342,18 +342,29 @@ def test_the_docs_print_options_reach_the_writer(capsys, tmp_path, monkeypatch):
 
     seen: list[PrintOptions] = []
 
-    def write(compiled: Any, cat: Any, fmt: str, out: Path, options: PrintOptions | None = None) -> list[Path]:
+    def write(compiled: Any, cat: Any, fmt: str, out: Path, options: PrintOptions | None = None,
+              warn: Any = None) -> list[Path]:
         assert options is not None, "the command passes its PrintOptions"
         seen.append(options)
         return [out / f"reference.{fmt}"]
     monkeypatch.setattr(rdocs, "write", write)
     code, _, err = run(capsys, "docs", "--format", "html", "--paper", "letter", "--copies", "one", "--backs",
-                       "--bleed", "2.5", "--out", str(tmp_path))
+                       "--bleed", "1", "--out", str(tmp_path))
     assert code == 0, err
     code, _, _ = run(capsys, "docs", "--format", "pdf", "--out", str(tmp_path))
     assert code == 0
-    assert seen == [PrintOptions(paper="letter", copies="one", backs=True, bleed_mm=2.5), PrintOptions()]
+    assert seen == [PrintOptions(paper="letter", copies="one", backs=True, bleed_mm=1.0), PrintOptions()]
     assert seen[1].paper == "a4" and seen[1].copies == "all"
+
+
+def test_the_bleed_limit_is_what_the_widest_paper_fits():
+    """`--bleed MM` takes no more than what fits 3 × 3 cards with their cut marks on some paper (the
+    sheet refuses, with the limit, what does not fit the paper chosen)."""
+    from nidavellir.cli import MAX_BLEED_MM
+    from nidavellir.compiler.docs.options import PAPERS
+    from nidavellir.compiler.docs.sheet_layout import max_bleed
+
+    assert MAX_BLEED_MM == max(max_bleed(p) for p in PAPERS)
 
 
 def test_lsp_starts_the_language_server(capsys, monkeypatch):

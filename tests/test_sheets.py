@@ -16,12 +16,15 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-
-from nidavellir.compiler.docs import sheets
 from nidavellir.compiler.build import compile_specs, layer_specs
 from nidavellir.compiler.compile import Compiled
-from nidavellir.compiler.docs import card_views
-from nidavellir.compiler.docs.sheets import DocsError, card_sheet_html, pdf_from_html, run_chromium
+from nidavellir.compiler.docs import card_views, sheet_fit, sheets
+from nidavellir.compiler.docs.sheets import (
+    DocsError,
+    card_sheet_html,
+    pdf_from_html,
+    run_chromium,
+)
 from nidavellir.compiler.docs.text import Catalog
 
 IN_CI = os.environ.get("CI") == "true"
@@ -99,31 +102,52 @@ class _Pages(HTMLParser):
 def test_sheet_html_has_nine_cards_per_page(cards: list[dict], cat: Catalog) -> None:
     """Issue: "poker-size cards (63 × 88 mm), nine to an A4 page with cut marks": the base game's
     46 cards make 6 page containers of 9, 9, 9, 9, 9 and 1 cards, one card per card id, each
-    showing its name, class, ranks and rule text; each page has its 16 cut marks."""
+    showing its name, class, ranks and rule text; each full page has its 16 cut marks, and the
+    last page, holding one card, only the 8 marks of that card's cut lines (issue 9: "No empty
+    last slots with cut marks")."""
     page = card_sheet_html(cards, cat)
     parsed = _Pages()
     parsed.feed(page)
     assert len(cards) == 46
     assert [len(p) for p in parsed.pages] == [9, 9, 9, 9, 9, 1]
-    assert parsed.cuts == [16] * 6
+    assert parsed.cuts == [16] * 5 + [8]
     shown = [c for p in parsed.pages for c in p]
     assert [c["id"] for c in shown] == [c["id"] for c in cards]
     for view, card in zip(cards, shown):
         text = " ".join(card["text"].split())
-        for part in (view["name"], view["class_label"], view["ranks_label"], *view["text"]):
+        label = view["class_label"] if view["kind"] in ("dwarf", "hero") else ""
+        for part in (view["name"], label, view["ranks_label"], *view["text"]):
             assert " ".join(part.split()) in text, (view["id"], part)
-    assert "@page { size: A4; margin: 0; }" in page
+    assert "@page { size: 210mm 297mm; margin: 0; }" in page
     assert "Cut along the marks" in page and "<title>Nidavellir — printable cards</title>" in page
 
 
 def test_text_is_escaped_and_long_text_gets_a_smaller_font(cards: list[dict], cat: Catalog) -> None:
     """Issue: "poker-size cards (63 × 88 mm), nine to an A4 page with cut marks" — a long rule text
-    still fits its card: the longer the text, the smaller its font (classes len-s … len-xxl)."""
-    steps = [sheets.size_class(["x" * n]) for n in (10, 240, 241, 380, 381, 520, 521, 680, 681, 5000)]
-    assert steps == ["len-s", "len-s", "len-m", "len-m", "len-l", "len-l", "len-xl", "len-xl", "len-xxl", "len-xxl"]
+    still fits its card: the longer the text, the smaller its font (9, 8, 7.25, then 6.5 pt, the
+    smallest readable size; issue 9: "never silently shrunk below a readable size (≥ 6.5 pt)")."""
+    parts = sheet_fit.Parts(name="Warrior 3", label="Warrior", ranks="Ranks: 1, worth 3")
+    sentence = "When you recruit this hero, transform one of your coins by adding 7 to its value. "
+
+    def step(n: int) -> str | None:
+        found = sheet_fit.fitting_step([(sentence * 40)[:n]], parts, "en")
+        return found.cls if found else None
+
+    steps = [step(n) for n in range(10, 2000, 10)]
+    assert steps[0] == "len-s" and steps[-1] is None
+    order = ["len-s", "len-m", "len-l", "len-xl", None]
+    assert [order.index(s) for s in steps] == sorted(order.index(s) for s in steps)  # never larger again
+    assert set(steps) == set(order)
+    assert [(s.cls, s.pt) for s in sheet_fit.STEPS] == [("len-s", 9), ("len-m", 8), ("len-l", 7.25), ("len-xl", 6.5)]
+    sizes = [float(pt) for pt in re.findall(r"\.card\.len-\w+ \.text \{ font-size: ([\d.]+)pt", _css())]
+    assert sizes == [9, 8, 7.25, 6.5]
     card = dict(cards[0], name="<b>Odd & Co</b>", text=["a < b"])
     page = card_sheet_html([card], cat)
     assert "&lt;b&gt;Odd &amp; Co&lt;/b&gt;" in page and "a &lt; b" in page and "<b>Odd" not in page
+
+
+def _css() -> str:
+    return (Path(sheets.__file__).parent / "templates" / "cards.css").read_text(encoding="utf-8")
 
 
 # -- with headless Chromium ------------------------------------------------------------------
@@ -141,8 +165,8 @@ def test_pdf_has_six_a4_pages_with_every_card(sheet: Path, cards: list[dict], tm
     pdf = tmp_path / "cards.pdf"
     pdf_from_html(sheet, pdf)
     info = subprocess.run(["pdfinfo", str(pdf)], check=True, capture_output=True, text=True, timeout=60).stdout
-    assert re.search(r"^Pages:\s+6$", info, re.M), info
-    size = re.search(r"^Page size:\s+([\d.]+) x ([\d.]+) pts", info, re.M)
+    assert re.search(r"^Pages:\s+6$", info, re.MULTILINE), info
+    size = re.search(r"^Page size:\s+([\d.]+) x ([\d.]+) pts", info, re.MULTILINE)
     assert size and abs(float(size[1]) - 595.3) < 1 and abs(float(size[2]) - 841.9) < 1, info
     names = [c["name"] for c in cards]
 
@@ -163,13 +187,16 @@ const out = {
   page: box(page),
   cards: [...page.querySelectorAll('.card')].map(box),
   cuts: [...page.querySelectorAll('.cut')].map(box),
-  note: box(page.querySelector('.note')),
-  overflow: [...document.querySelectorAll('.card')].filter(c => {
+  notes: [...page.querySelectorAll('.note')].map(box),
+  overflow: [...document.querySelectorAll('.card:not(.back)')].filter(c => {
     const t = c.querySelector('.text');
     return t.scrollHeight > t.clientHeight + 0.5 || c.scrollHeight > c.clientHeight + 0.5
       || c.scrollWidth > c.clientWidth + 0.5;
   }).map(c => c.dataset.id),
   fitted: [...document.querySelectorAll('.card[data-fitted]')].map(c => c.dataset.id),
+  marked: [...document.querySelectorAll('.card.overflow')].map(c => c.dataset.id),
+  sizes: Object.fromEntries([...document.querySelectorAll('.card:not(.back)')].map(
+    c => [c.dataset.id, Math.round(parseFloat(getComputedStyle(c.querySelector('.text')).fontSize) * 75) / 100])),
 };
 const pre = document.createElement('pre');
 pre.id = 'measured';
@@ -183,7 +210,7 @@ def _measure(page_html: str, tmp_path: Path) -> dict:
     path = tmp_path / "measure.html"
     path.write_text(page_html.replace("</body>", MEASURE + "</body>"), encoding="utf-8")
     dom = run_chromium(["--window-size=1000,1200", "--dump-dom", path.as_uri()])
-    found = re.search(r'<pre id="measured">(.*?)</pre>', dom, re.S)
+    found = re.search(r'<pre id="measured">(.*?)</pre>', dom, re.DOTALL)
     assert found, dom[-2000:]
     return json.loads(html.unescape(found[1]))
 
@@ -192,8 +219,9 @@ def test_nine_cards_lay_out_on_a_page_in_chromium(sheet: Path, tmp_path: Path) -
     """Issue: "poker-size cards (63 × 88 mm), nine to an A4 page with cut marks": in Chromium the
     first page's nine cards are 63 × 88 mm each (238 × 333 px at 96 dpi, within 1 px), in three
     columns and three rows, touching, centred on the 210 × 297 mm page; its 16 cut marks lie in the
-    margins on the card edges, clear of the page's note; no card's text overflows, and the font
-    size chosen by text length fits every card without the sheet's script stepping down."""
+    margins on the card edges, clear of the page's notes (the rule set above the cards, cutting and
+    the page number below); no card's text overflows, and the font size chosen by text length fits
+    every card without the sheet's script stepping down."""
     need()
     m = _measure(sheet.read_text(encoding="utf-8"), tmp_path)
     px, py, pw, ph = m["page"]
@@ -216,35 +244,59 @@ def test_nine_cards_lay_out_on_a_page_in_chromium(sheet: Path, tmp_path: Path) -
         assert x >= px and y >= py and x + w <= px + pw and y + h <= py + ph  # on the page
         centre = (x + w / 2) if h > w else (y + h / 2)
         assert min(abs(centre - e) for e in (edges_x if h > w else edges_y)) < 0.5  # on a card edge
-    nx, ny, nw, nh = m["note"]  # "Cut along the marks": in the bottom margin, clear of the marks
+    (_, ty, _, th), (_, ny, _, nh) = m["notes"]  # the rule set; "Cut along the marks"
+    assert py <= ty and ty + th <= top and th > 0
     assert ny >= bottom and ny + nh <= py + ph and nh > 0
-    assert not any(x < nx + nw and nx < x + w and y < ny + nh and ny < y + h for x, y, w, h in m["cuts"])
+    for x0, y0, w0, h0 in m["notes"]:
+        assert not any(x < x0 + w0 and x0 < x + w and y < y0 + h0 and y0 < y + h for x, y, w, h in m["cuts"])
     assert m["overflow"] == [] and m["fitted"] == []
 
 
-def test_each_font_step_fits_a_card_at_its_limit(cards: list[dict], cat: Catalog, tmp_path: Path) -> None:
-    """Issue: "poker-size cards (63 × 88 mm), nine to an A4 page with cut marks" — the long rule text
-    of a card must fit it: at each font step's length limit (and beyond the last), with a name that
-    takes two lines, the size chosen by length fits; where short sentences and a long ranks label
-    leave less room (up to the last step's limit), the sheet's script steps down a size; no text
-    leaves its card."""
+def test_each_font_step_fits_a_card_at_its_limit(cat: Catalog, tmp_path: Path) -> None:
+    """Issue 9: "text that does not fit is a located warning naming the card, never silently shrunk
+    below a readable size (≥ 6.5 pt)": the text estimated to fit at a size (the longest, at each
+    size, of long sentences and of short ones, with a name on two lines, a class line on two lines
+    and a 5-player mark) does fit there in Chromium, without the sheet's script stepping down; a
+    text beyond the smallest size is printed at 6.5 pt, not smaller, and marked on the card."""
     need()
-    sentence = ("When you recruit this hero, transform one of your coins, except the trading coin, "
-                "by adding 7 to its value. ")
-    name = "Fafnir Báleygr, Dragon of the Deep Mountain Halls"
+    long_sentence = ("When you recruit this hero, transform one of your coins, except the trading coin, "
+                     "by adding 7 to its value.")
+    short_sentence = "Gain the special gem 6 at once."
 
-    def card(n: int, chunk: int, **extra: str) -> dict:
-        words = (sentence * (n // len(sentence) + 1))[:n]
-        return dict(cards[0], id=f"stress-{n}-{chunk}", anchor=f"stress-{n}-{chunk}", name=name,
-                    text=[words[i:i + chunk] for i in range(0, n, chunk)], **extra)
+    def face(cid: str, text: list[str]) -> sheets.Face:
+        return sheets.Face(cid, cid, "Fafnir Báleygr, Dragon of the Deep Mountain Halls", "mercenary", "mercenary",
+                           "Mercenary · Blacksmith or Explorer", "Blacksmith / Explorer 8", text,
+                           pile="Camp · Age 1", players="5+ players")
 
-    limits = [limit for limit, _ in sheets.FONT_STEPS] + [sheets.FONT_STEPS[-1][0] + 120]
-    plain = [card(n, 95, ranks_label="Ranks: 1, worth 7") for n in limits]
-    assert [sheets.size_class(c["text"]) for c in plain] == ["len-s", "len-m", "len-l", "len-xl", "len-xxl"]
-    crowded = [card(n, 40, ranks_label="Ranks: 5, worth 1, 0, 0, 2, 3; Points: 13") for n in limits[:-1]]
-    m = _measure(card_sheet_html(plain + crowded, cat), tmp_path)
-    assert m["overflow"] == []
-    assert m["fitted"] and all(cid.endswith("-40") for cid in m["fitted"])  # only the crowded ones
+    def text_of(sentence: str, words: int) -> list[str]:
+        """Sentences of `sentence`, `words` words in all, the last one cut short."""
+        per = sentence.split()
+        full, rest = divmod(words, len(per))
+        return [sentence] * full + ([" ".join(per[:rest])] if rest else [])
+
+    def longest(cid: str, sentence: str, step: sheet_fit.Step) -> sheets.Face:
+        parts = sheets.parts_of(face(cid, []))
+        words = 1
+        while sheet_fit.fitting_step(text_of(sentence, words + 1), parts, "en") in (step, *_larger(step)):
+            words += 1
+        found = face(cid, text_of(sentence, words))
+        assert sheet_fit.fitting_step(found.text, parts, "en") == step, cid
+        return found
+
+    faces = [longest(f"{step.cls}-{kind}", sentence, step) for step in sheet_fit.STEPS
+             for kind, sentence in (("long", long_sentence), ("short", short_sentence))]
+    faces.append(face("too-long", [long_sentence] * 14))
+    page = card_sheet_html(faces, cat)  # sizes each face as the sheet does
+    assert [f.too_long for f in faces] == [False] * 8 + [True]
+    assert [f.size for f in faces] == [s.cls for s in sheet_fit.STEPS for _ in range(2)] + ["len-xl"]
+    m = _measure(page, tmp_path)
+    assert m["fitted"] == [] and m["overflow"] == ["too-long"] and m["marked"] == ["too-long"]
+    assert m["sizes"] == {**{f.id: s.pt for f in faces[:-1] for s in sheet_fit.STEPS if s.cls == f.size},
+                          "too-long": 6.5}
+
+
+def _larger(step: sheet_fit.Step) -> tuple[sheet_fit.Step, ...]:
+    return sheet_fit.STEPS[:sheet_fit.STEPS.index(step)]
 
 
 def test_belarusian_cards_fit_too(compiled: Compiled, tmp_path: Path) -> None:

@@ -3,6 +3,7 @@ in compiler/docs/templates and the wording of a message catalog (compiler/docs/m
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ from markupsafe import Markup, escape
 
 from ..build import compile_specs, layer_specs, validate_expansions
 from ..compile import Compiled
+from ..diagnostics import Diagnostic
 from . import sheets
 from .errors import DocsError
 from .layer_texts import with_layer_texts
@@ -154,15 +156,20 @@ def default_docs(compiled: Compiled) -> dict[str, str]:
     return out
 
 
-def write(compiled: Compiled, cat: Catalog, fmt: str, out: Path,
-          options: PrintOptions = PrintOptions()) -> list[Path]:
-    """Write the reference in `fmt` (and card sheets, when the sheet module is there) into `out`."""
+def write(compiled: Compiled, cat: Catalog, fmt: str, out: Path, options: PrintOptions = PrintOptions(),
+          warn: Callable[[Diagnostic], None] | None = None) -> list[Path]:
+    """Write the reference in `fmt` (and, for html and pdf, the card sheet) into `out`; `warn` is
+    given each located warning (a card whose text does not fit its card)."""
     if fmt not in FORMATS:
         raise DocsError(f"unknown format `{fmt}` (choose from: {', '.join(FORMATS)})")
     files = {"reference.md": render(compiled, cat, "md")} if fmt == "md" else \
         {"reference.html": render(compiled, cat, "html")}
     if fmt != "md":
-        files["cards.html"] = sheets.card_sheet(compiled, with_layer_texts(compiled, cat), options).html
+        sheet = sheets.card_sheet(compiled, with_layer_texts(compiled, cat), options)
+        files["cards.html"] = sheet.html
+        if warn is not None:
+            for warning in sheet.warnings:
+                warn(warning)
     written = [_write_text(out / name, text) for name, text in files.items()]
     if fmt == "pdf":
         for html in list(written):
