@@ -18,7 +18,7 @@ from nidavellir.compiler.docs import sheets
 from nidavellir.compiler.docs.model import card_views
 from nidavellir.compiler.docs.text import Catalog
 
-from docs_helpers import box_cards, esc, section
+from docs_helpers import appendix, box_cards, esc, section, table
 
 BOX = "idavoll"
 COMBINATIONS = [(BOX,), ("thingvellir", BOX)]
@@ -192,13 +192,17 @@ def test_animals_show_their_ranks_and_gullinbursti_who_brings_it(compiled, outpu
 @pytest.mark.parametrize("fmt", ["md", "html"])
 def test_the_mythology_deck_is_one_pile_of_the_20_cards(compiled, outputs, fmt):
     """001 "Idavoll Expansion": "Idavoll adds a deck of powerful mythology cards"; Skymir "draw 5
-    Mythology cards from the cards next to the Royal Treasure" — one shuffled deck, its cards listed,
-    the cards not dealt kept aside face down for Skymir, who draws from it."""
+    Mythology cards from the cards next to the Royal Treasure" — one shuffled deck, its cards listed
+    in one compact table by kind (issue 9: "the mythology deck" dense), the cards not dealt kept
+    aside face down for Skymir, who draws from it."""
     text = outputs[f"en.{fmt}"]
     zone = section(section(text, "zones", fmt), "zone-mythology", fmt)
     entries = [e for decks in compiled.merged.zone_decks["mythology"].values() for e in decks]
     assert sum(e["count"] for e in entries) == 20
-    assert "Its deck (20 cards, shuffled once for the whole game)" in zone
+    head, *rows = table(zone, "zone-mythology-decks", fmt)
+    assert head == ["Kind", "One deck for the whole game"] and rows[-1] == ["All cards", "20"]
+    assert [r[0] for r in rows[:-1]] == ["Animals", "Gods", "Giants", "Valkyries"]
+    assert all(r[1].startswith("5: ") for r in rows[:-1])
     for e in entries:
         assert "#card-" + e["card"] in zone, e["card"]
     assert "step-enter-dwarves" in zone and "in turns 1, 2 and 3 of Age 1" in zone
@@ -223,11 +227,10 @@ def test_the_dwarves_entry_fills_the_dancing_dragon_from_the_mythology_deck(comp
     entry = item(section(text, "turn", fmt), "step-enter-dwarves", fmt)
     assert "Exception: in turns 1, 2 and 3 of Age 1 the Dancing Dragon takes its cards from" in entry
     assert "zone-mythology" in entry
-    assert ("So Age 1 lasts this many turns: 5 with 2 players, 5 with 3 players, 4 with 4 players and "
-            "4 with 5 players.") in entry
+    assert "So Age 1 lasts this many turns: 5 with 2 or 3 players and 4 with 4 or 5 players." in entry
     be = item(section(outputs[f"be.{fmt}"], "turn", fmt), "step-enter-dwarves", fmt)
-    assert "у 1-й эпосе ў хадах 1, 2 і 3 тавэрна «Танцуючы Цмок»" in be
-    assert "Таму колькасьць ходаў 1-й эпохі: 5 пры 2 гульцах, 5 пры 3 гульцах, 4 пры 4 гульцах і 4 пры 5 гульцах." in be
+    assert "у 1\u2011й эпосе ў хадах 1, 2 і 3 тавэрна «Танцуючы Цмок»" in be  # a hyphen no line breaks at
+    assert "Таму колькасьць ходаў 1\u2011й эпохі: 5 пры 2 ці 3 гульцах і 4 пры 4 ці 5 гульцах." in be
 
 
 def test_untaken_mythology_cards_leave_the_game(compiled, outputs):
@@ -278,9 +281,13 @@ def test_final_scoring_names_the_mythology_part(compiled, outputs):
     creatures" — gods, giants and valkyries score in the `mythology` part of the breakdown."""
     parts = {k: v["breakdown"] for k, v in compiled.data["game"]["kinds"].items() if "breakdown" in v}
     assert {k for k, p in parts.items() if p == "mythology"} == {"god", "giant", "valkyrie"}
-    final = section(outputs["en.md"], "final-scoring", "md")
-    assert "the points of their god, giant and valkyrie cards" in final and "(the “mythology” part" in final
-    assert '001 "Idavoll Expansion"' in final
+    md = outputs["en.md"]
+    final = section(md, "final-scoring", "md")
+    assert "the points of their god, giant and valkyrie cards and what those cards' texts score;" in final
+    assert "“mythology”" not in final  # issue 9: the score breakdown is the designer's, in the appendix
+    assert "“mythology”: what the god, giant and valkyrie cards score." in section(appendix(md, "md"), "sources-breakdown", "md")
+    sources = section(appendix(md, "md"), "sources-sections", "md")
+    assert '001 "Idavoll Expansion"' in next(line for line in sources.splitlines() if "(#final-scoring)" in line)
 
 
 # -- the whole reference ---------------------------------------------------------------------------------
@@ -330,7 +337,7 @@ def test_every_idavoll_interpretation_is_listed(compiled, outputs):
 def test_the_card_sheets_include_every_mythology_card_and_gullinbursti(compiled, boxes, tmp_path):
     """001 "Idavoll Expansion": "Idavoll adds a deck of powerful mythology cards"; Hreasvelg: "Take the
     special card Gullinbursti" — the printable sheet (cards.html) has one card per id, these included."""
-    assert main(["docs", "--expansions", ",".join(boxes), "--format", "html", "--out", str(tmp_path)]) == 0
+    assert main(["docs", "--expansions", ",".join(boxes), "--format", "html", "--copies", "one", "--out", str(tmp_path)]) == 0
     html = (tmp_path / "cards.html").read_text(encoding="utf-8")
     ids = re.findall(r'data-id="([^"]+)"', html)
     assert ids == [v["id"] for v in card_views(compiled, Catalog.load("en"))]

@@ -16,7 +16,7 @@ from nidavellir.compiler.docs import sheets
 from nidavellir.compiler.docs.model import card_views
 from nidavellir.compiler.docs.text import Catalog
 
-from docs_helpers import box_cards, esc, section
+from docs_helpers import appendix, box_cards, esc, section, table
 
 BOX = "thingvellir"
 
@@ -112,13 +112,22 @@ def test_every_thingvellir_card_has_rule_text(compiled, lang):
             assert not [s for s in text if re.search(r"[A-Za-z]", s)], (cid, text)
 
 
-def test_a_mercenary_shows_both_sides_with_their_points(compiled, outputs):
+@pytest.mark.parametrize("fmt", ["md", "html"])
+def test_a_mercenary_shows_both_sides_with_their_points(compiled, outputs, fmt):
     """002 "Mercenary cards": "When placing them, you choose the class of the card from the two listed
-    on it" — Warrior 6 / Explorer 8 is a warrior rank worth 6 or an explorer rank worth 8."""
-    entry = section(outputs["en.md"], "card-mercenary-warrior6-explorer8", "md")
-    assert "Class: Warrior or Explorer" in entry
-    assert "In your Warrior column: 1 Warrior rank, worth 6 Bravery Points." in entry
-    assert "In your Explorer column: 1 Explorer rank, worth 8 Bravery Points." in entry
+    on it" — Warrior 6 / Explorer 8 is a warrior rank worth 6 or an explorer rank worth 8. Issue 9:
+    "one-line card entries grouped into a table" — the mercenaries, which have no other text, are
+    the rows of one table: both classes, one rank, each side's points, the Camp deck of each age."""
+    head, *rows = table(outputs[f"en.{fmt}"], "kind-mercenary-table", fmt)
+    assert head == ["Card", "Class", "Ranks", "Bravery Points", "Age 1", "Age 2", "In the box"]
+    assert "The columns of the ages count the copies in the Camp deck of that age." in section(
+        outputs[f"en.{fmt}"], "kind-mercenary", fmt)
+    row = dict(zip(head, next(r for r in rows if r[0] == "Mercenary Warrior 6 / Explorer 8")))
+    assert row["Class"] == "Warrior or Explorer" and row["Ranks"] == "1" and row["Bravery Points"] == "6 / 8"
+    assert (row["Age 1"], row["Age 2"], row["In the box"]) == ("1", "–", "1")
+    twice = dict(zip(head, next(r for r in rows if r[0] == "Mercenary Warrior 9 / Explorer 11")))
+    assert (twice["Age 1"], twice["Age 2"], twice["In the box"]) == ("1", "1", "2")
+    assert len(rows) == sum(1 for c in compiled.data["cards"].values() if c["kind"] == "mercenary")
     view = next(v for v in card_views(compiled, Catalog.load("en")) if v["id"] == "mercenary:hunter-miner1")
     assert view["ranks_label"] == "Hunter / Miner 1"
     assert view["text"] == ["In your Hunter column: 1 Hunter rank.", "In your Miner column: 1 Miner rank, worth 1 Bravery Point."]
@@ -145,17 +154,29 @@ def test_artifact_texts_carry_the_rulebook_numbers(compiled):
 @pytest.mark.parametrize("fmt", ["md", "html"])
 def test_the_reference_lists_the_camp_decks(compiled, outputs, fmt):
     """002 "Setup": "Separate the Age 1 and Age 2 Camp cards. Shuffle the decks of cards separately" —
-    the Camp deck's entry lists what each age's deck holds, and setup shuffles each on its own."""
+    the Camp deck's entry has one compact table (issue 9: "the Camp decks" dense): a column per age,
+    a row per kind with its cards, and each deck's size; setup shuffles each on its own."""
     text = outputs[f"en.{fmt}"]
     zones = section(text, "zones", fmt)
     decks = compiled.merged.zone_decks["camp-deck"]
     assert sorted(decks) == [1, 2]
+    head, *rows = table(zones, "zone-camp-deck-decks", fmt)
+    assert head == ["Kind", "Age 1 deck", "Age 2 deck"]
+    assert rows[-1] == ["All cards"] + [str(sum(e["count"] for e in decks[age])) for age in (1, 2)]
+    cat = Catalog.load("en")
+    by_label = {r[0]: r for r in rows[:-1]}
+    for col, age in enumerate((1, 2), 1):
+        counts: Counter[str] = Counter()
+        for e in decks[age]:
+            card = compiled.data["cards"][e["card"]]
+            label = cat.t(f"ref.kinds.{card['kind']}")
+            assert card["name"] in by_label[label][col], (age, e["card"])
+            counts[label] += e["count"]
+        assert {label: int(r[col].split(":")[0]) for label, r in by_label.items()} == counts
     deck_entry = section(zones, "zone-camp-deck", fmt)
     for age, entries in decks.items():
-        assert f"Age {age} deck ({sum(e['count'] for e in entries)} cards)" in deck_entry
-        line = next(ln for ln in deck_entry.splitlines() if f"Age {age} deck" in ln)
         for e in entries:
-            assert "card-" + e["card"].replace(":", "-") in line, (age, e["card"])
+            assert "card-" + e["card"].replace(":", "-") in deck_entry, (age, e["card"])
     for zone in compiled.data["game"]["zones"]:
         assert esc(zone["name"][0].upper() + zone["name"][1:], fmt) in section(zones, f"zone-{zone['id']}", fmt)
     setup = section(text, "setup", fmt)
@@ -182,7 +203,9 @@ def test_the_turn_refills_the_camp_before_the_dwarves_enter(compiled, outputs, f
     text = outputs[f"en.{fmt}"]
     turn = section(text, "turn", fmt)
     ids = re.findall(r'<a id="(step-[^"]+)"></a>' if fmt == "md" else r'id="(step-[^"]+)"', turn)
-    assert ids == [f"step-{s['id']}" for s in compiled.data["game"]["flow"]["turn"]]
+    acted = {getattr(e, "event", None) for effects in compiled.effects.values() for _, e in effects}
+    assert ids == [f"step-{s['id']}" for s in compiled.data["game"]["flow"]["turn"]
+                   if s.get("do") or s.get("window") in acted]  # issue 9: no window where no card acts
     assert ids.index("step-camp-refill") == 0 and ids[1] == "step-enter-dwarves"
     refill = turn[turn.index("step-camp-refill"):turn.index("step-enter-dwarves")]
     assert "Refill" in refill and "until 5 lie face up" in refill and "zone-camp-deck" in refill
@@ -236,13 +259,16 @@ def test_age_2_ends_with_thrud_brisingamens_mjollnir_and_final_scoring(outputs):
 
 def test_final_scoring_names_the_artifacts_part_of_the_breakdown(compiled, outputs):
     """002 "Draupnir": "At the end of Age 2, when counting points, add to your Final Bravery Value: 6
-    points per coin of value 15 or more owned" — what artifacts score is its own part of the score
-    breakdown (`artifacts`, from the kinds data)."""
+    points per coin of value 15 or more owned" — final scoring counts the artifacts; what they score
+    is its own part of the score breakdown (`artifacts`, from the kinds data), which the designer's
+    appendix names (issue 9: the player part says rules, not implementation)."""
     parts = {k: v["breakdown"] for k, v in compiled.data["game"]["kinds"].items() if "breakdown" in v}
     assert parts == {"artifact": "artifacts"}
-    final = section(outputs["en.md"], "final-scoring", "md")
-    assert "the points of their artifact cards and what those cards' texts score (the “artifacts” part" in final
-    assert "“artifacts”" in section(outputs["en.md"], "kind-artifact", "md")
+    md = outputs["en.md"]
+    final = section(md, "final-scoring", "md")
+    assert "the points of their artifact cards and what those cards' texts score;" in final
+    assert "“artifacts”" not in final and "“artifacts”" not in section(md, "kind-artifact", "md")
+    assert "“artifacts”: what the artifact cards score." in section(appendix(md, "md"), "sources-breakdown", "md")
 
 
 # -- the whole reference ---------------------------------------------------------------------------------
@@ -280,7 +306,7 @@ def test_the_belarusian_catalog_has_no_fallback_for_thingvellir(compiled, capsys
 def test_the_card_sheets_include_the_thingvellir_cards(compiled, tmp_path):
     """002 "Matériel": "24 Camp cards", "6 new Hero cards and 2 "Olwyn's Double" cards" — the printable
     card sheet (cards.html) has one card per id, the Camp's and the new heroes' included."""
-    assert main(["docs", "--expansions", BOX, "--format", "html", "--out", str(tmp_path)]) == 0
+    assert main(["docs", "--expansions", BOX, "--format", "html", "--copies", "one", "--out", str(tmp_path)]) == 0
     html = (tmp_path / "cards.html").read_text(encoding="utf-8")
     ids = re.findall(r'data-id="([^"]+)"', html)
     assert ids == [v["id"] for v in card_views(compiled, Catalog.load("en"))]

@@ -158,3 +158,22 @@ def test_docs_check_names_the_file_and_the_entries_that_lack_a_text(tmp_path, ca
     v.write_text(v.read_text(encoding="utf-8") + TEXTS, encoding="utf-8")
     assert main(["docs", "--lang", "be", "--variant", str(v), "--check"]) == 0
     assert "warning" not in capsys.readouterr().err
+
+
+def test_the_reference_says_which_entries_fell_back(tmp_path):
+    """"…and the docs say which entries fell back": the designer's appendix lists each entry shown
+    in English, in the page's language, with its house rule, its file and where its text goes."""
+    v = write(tmp_path / "rich.yaml", VARIANT + """
+texts:
+  be:
+    name: "Багатыя Дўэргі"
+""")
+    compiled = compile_rules((), (str(v),))
+    text = render(compiled, load_catalog("be"), "md")
+    appendix = text[text.index('<a id="sources"></a>'):]
+    assert '<a id="sources-fallbacks"></a>Запісы, паказаныя па-ангельску' in appendix
+    line = find(v, "name: Grid")[0]
+    assert f"Назва карты «Grid the Generous» (Багатыя Дўэргі, `rich.yaml:{line}`): тэкст даецца пад " \
+           "ключом `texts.be.cards.grid`." in appendix
+    assert "Тэкст тлумачэньня rich-dwerg-timing" in appendix
+    assert "Entries shown in English" not in render(compiled, load_catalog("en"), "md")

@@ -200,7 +200,8 @@ def test_shipped_variants_are_complete_in_belarusian(variant, capsys):
 
 def test_a_card_a_variant_renames_is_not_shown_under_its_base_translation(tmp_path, capsys):
     """A house rule that renames a card: the `be` reference must not show the base game's
-    translation of the old name; the new name falls back to English and `--check` lists it."""
+    translation of the old name; the new name falls back to English and `--check` names it, where
+    its English is written and where its text goes."""
     from nidavellir.cli import main
 
     variant = tmp_path / "renamed.yaml"
@@ -208,7 +209,8 @@ def test_a_card_a_variant_renames_is_not_shown_under_its_base_translation(tmp_pa
                        "cards:\n  - {id: skaa, name: Skaa the Enormous}\n", encoding="utf-8")
     assert main(["docs", "--lang", "be", "--variant", str(variant), "--check"]) == 1
     err_out = capsys.readouterr()
-    assert "layer.renamed.card.skaa" in err_out.out + err_out.err
+    assert f"{variant}:3:" in err_out.err and "no `be` text for the name of card skaa" in err_out.err
+    assert "texts.be.cards.skaa" in err_out.err
     out = tmp_path / "out"
     assert main(["docs", "--lang", "be", "--variant", str(variant), "--out", str(out)]) == 0
     text = (out / "reference.md").read_text(encoding="utf-8")

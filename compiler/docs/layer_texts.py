@@ -15,16 +15,28 @@ from ..layers import Layer
 from .text import Catalog
 
 
+# What a lacking entry is, by kind: the English the command line prints (the reference words it
+# in its own language: catalog keys `ref.fallback.<kind>`).
+WHAT = {"name": "the layer's name", "description": "the layer's description", "source": "the layer's source",
+        "card": "the name of card {id}", "interp-text": "the text of interpretation {id}",
+        "interp-source": "the source of interpretation {id}"}
+
+
 @dataclass(frozen=True)
 class Lack:
     """An entry of a variant shown in English in another language: where its English is written,
-    what it is (`the name of card royal-offering:3`), its catalog key, and where its text goes
+    its kind (a key of WHAT) and id, its catalog key, and where its text goes
     (`texts.be.cards.royal-offering:3`)."""
     loc: Location
     layer: str
-    what: str
+    kind: str
+    ident: str
     key: str
     fix: str
+
+    @property
+    def what(self) -> str:
+        return WHAT[self.kind].format(id=self.ident)
 
 
 def _blocks(layer: Layer, lang: str) -> list[dict[str, Any]]:
@@ -75,24 +87,25 @@ def lacking(compiled: Compiled, cat: Catalog) -> list[Lack]:
         if not layer.is_variant:
             continue
 
-        def need(key: str, loc: Location, what: str, fix: str, lid: str = layer.id) -> None:
+        def need(key: str, loc: Location, kind: str, ident: str, fix: str, lid: str = layer.id) -> None:
             if key not in messages:
-                out.append(Lack(loc, lid, what, key, f"texts.{cat.lang}.{fix}"))
+                out.append(Lack(loc, lid, kind, ident, key, f"texts.{cat.lang}.{fix}"))
 
         for f in layer.files:
             info = f.data.get("layer")
             if isinstance(info, dict):
                 for field in ("name", "description", "source"):
                     if info.get(field):
-                        need(f"layer.{layer.id}.{field}", f.locate(("layer", field)), f"the layer's {field}", field)
+                        need(f"layer.{layer.id}.{field}", f.locate(("layer", field)), field, "", field)
             for i, item in enumerate(f.data.get("interpretations", [])):
-                need(f"interp.{item['id']}", f.locate(("interpretations", i, "text")),
-                     f"the text of interpretation {item['id']}", f"interpretations.{item['id']}.text")
+                iid = item["id"]
+                need(f"interp.{iid}", f.locate(("interpretations", i, "text")), "interp-text", iid,
+                     f"interpretations.{iid}.text")
                 if item.get("source"):
-                    need(f"interp.{item['id']}.source", f.locate(("interpretations", i, "source")),
-                         f"the source of interpretation {item['id']}", f"interpretations.{item['id']}.source")
+                    need(f"interp.{iid}.source", f.locate(("interpretations", i, "source")), "interp-source", iid,
+                         f"interpretations.{iid}.source")
         for cid, origins in merged.card_origin.items():
             origin = origins.get("name")
             if origin is not None and cid in merged.cards and any(origin.loaded is f for f in layer.files):
-                need(f"layer.{layer.id}.card.{cid}", origin.loc, f"the name of card {cid}", f"cards.{cid}")
+                need(f"layer.{layer.id}.card.{cid}", origin.loc, "card", cid, f"cards.{cid}")
     return sorted(out, key=lambda lack: (lack.loc.path, lack.loc.line, lack.loc.col))

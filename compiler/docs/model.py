@@ -7,29 +7,34 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from pathlib import Path
 from typing import Any, TypeVar
 
 from .. import ir
+from ..build import rules_dir
 from ..compile import Compiled
 from ..dsl import parse_expr
 from ..layers import Origin
 from ..yamlload import JsonDict
+from .deck import Copy, Pile, box_copies
+from .layer_texts import lacking
 from .scoring import TABLE_RANKS, class_scores, example, pointless_values
 from .text import Catalog, Context, card_text, context_of, effect_text, formula_text, rank_class
 from .views import (
-    AgeSteps, AgeTurns, BreakdownPart, CardCount, CardEntry, CardGroup, CardView, ClassView, Components,
-    DrawView, Elsewhere, HeroGroup, HouseRule, Interpretation, KindCount, Link, PickSourceView,
-    PlayerRow, Reference, Requirements, ScoreTable, Setup, Step, StepFacts, Term, ZoneDeck, ZoneRef,
-    ZoneStep, ZoneView,
+    AgeSteps, AgeTurns, BreakdownPart, CardCount, CardEntry, CardGroup, CardRow, CardTable, CardView,
+    ClarificationGroup, ClassView, Components, DrawView, Elsewhere, Fallback, HeroGroup, HouseRule, Interpretation,
+    KindCount, Link, PickSourceView, PlainTable, PlayerRow, Reference, Requirements, ScoreTable, Setup,
+    SourceNote, Step, StepFacts, Term, ZoneCell, ZoneDeck, ZoneRef, ZoneRow, ZoneStep, ZoneTable, ZoneView,
 )
 
-# Sections in reading order: (anchor, catalog key of the title).
+# Sections in reading order: (anchor, catalog key of the title). The player part runs up to the
+# designer's appendix ("sources"); the index of cards follows it.
 SECTIONS = [
     ("house-rules", "ref.house.title"), ("components", "ref.components.title"), ("setup", "ref.setup.title"),
     ("zones", "ref.zones.title"), ("turn", "ref.turn.title"), ("bids", "ref.bids.title"), ("coins", "ref.coins.title"),
     ("heroes", "ref.heroes.title"), ("scoring", "ref.scoring.title"), ("age-end", "ref.age_end.title"),
-    ("final-scoring", "ref.final.title"), ("cards", "ref.cards.title"),
-    ("interpretations", "ref.interp.title"), ("glossary", "ref.glossary.title"), ("index", "ref.index.title"),
+    ("final-scoring", "ref.final.title"), ("cards", "ref.cards.title"), ("clarifications", "ref.clarify.title"),
+    ("glossary", "ref.glossary.title"), ("sources", "ref.appendix.title"), ("index", "ref.index.title"),
 ]
 # The section that shows each game setting (a house rule that changes one marks it).
 SETTING_SECTIONS = {
@@ -41,12 +46,18 @@ SETTING_SECTIONS = {
 # The section whose rule a game param changes (cards that modify it are listed there).
 PARAM_SECTIONS = {"bid_from_hand": "bids", "transform_bonus": "coins", "trade_lower": "coins",
                   "recruit_by_lines": "heroes"}
+# Runtime steps that act only while a game param is on (nidavellir/interface/events.py RUNTIME_PARAMS):
+# with the param off and no card turning it on, the reference leaves the step out.
+STEP_PARAMS = {"late-bids": "bid_from_hand"}
 
 DeckEntry = list[Any]  # [card id, count, min_players], as the compiled rule data holds them
 Setting = tuple[str, str, str]  # a house rule's game setting: dotted path, the value it sets or "", section
-# Sections whose source note may gain a box's own sources (`<key>.<layer id>` in the catalog).
-SOURCE_KEYS = ("ref.setup.source", "ref.zones.source", "ref.turn.source", "ref.bids.source", "ref.coins.source",
-               "ref.heroes.source", "ref.scoring.source", "ref.age_end.source", "ref.final.source")
+# Sections whose source note may gain a box's own sources (`<key>.<layer id>` in the catalog): the
+# catalog key of the note -> the section's anchor (the appendix lists them).
+SOURCE_KEYS = {"ref.setup.source": "setup", "ref.zones.source": "zones", "ref.turn.source": "turn",
+               "ref.bids.source": "bids", "ref.coins.source": "coins", "ref.heroes.source": "heroes",
+               "ref.scoring.source": "scoring", "ref.age_end.source": "age-end", "ref.final.source": "final-scoring"}
+TITLES = dict(SECTIONS)
 
 
 def card_anchors(card_ids: list[str]) -> dict[str, str]:
@@ -80,6 +91,33 @@ _T = TypeVar("_T")
 def _add(items: list[_T], item: _T) -> None:
     if item not in items:
         items.append(item)
+
+
+def _runs(values: dict[int, _T]) -> list[tuple[list[int], _T]]:
+    """Consecutive keys with equal values, together: {2: 3, 3: 3, 4: 4} -> [([2, 3], 3), ([4], 4)]."""
+    out: list[tuple[list[int], _T]] = []
+    for n, v in values.items():
+        if out and out[-1][1] == v and out[-1][0][-1] == n - 1:
+            out[-1][0].append(n)
+        else:
+            out.append(([n], v))
+    return out
+
+
+PileCounts = dict[Pile, dict[int, int]]  # deck -> least player count (0: every game) -> copies
+
+
+def _piles(copies: list[Copy]) -> dict[str, PileCounts]:
+    """Card id -> the decks holding its copies (in deck order) -> copies by the least player count."""
+    out: dict[str, PileCounts] = {}
+    for c in copies:
+        by_least = out.setdefault(c.card, {}).setdefault(c.pile, {})
+        by_least[c.min_players] = by_least.get(c.min_players, 0) + 1
+    return out
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _value_at(origin: Origin) -> Any:
@@ -135,7 +173,22 @@ class _Model:
         return lid if lid in self.variants else None
 
     def per_players_text(self, values: dict[int, Any]) -> str:
-        return self.cx.join([self.t("ref.per_players", n=n, value=v) for n, v in values.items()])
+        """"3 with 2 or 3 players, 4 with 4 players and 5 with 5 players": player counts in a row
+        with the same value said once."""
+        return self.cx.join([self.t("ref.per_players", n=self.cx.join([str(n) for n in ns], "list.or"), value=v)
+                             for ns, v in _runs(values)])
+
+    def players_range(self, ns: list[int]) -> str:
+        """A run of player counts as a table heading says it: "2–4", "5"."""
+        return str(ns[0]) if len(ns) == 1 else self.t("ref.players_range", first=ns[0], last=ns[-1])
+
+    def shown_step(self, step: JsonDict) -> bool:
+        """A flow step the reference lists: one that does something in this rule set, or a window a
+        card acts at."""
+        param = STEP_PARAMS.get(str(step.get("do")))
+        if param is not None:
+            return bool(self.d["params"].get(param)) or bool(self.cards_modifying({param}))
+        return bool(step.get("do")) or bool(step.get("window") and self.reacting(step["window"]))
 
     def deck_size(self, age: int, n: int) -> int:
         return sum(count for _, count, least in self.decks(age) if least <= n)
@@ -280,7 +333,7 @@ class _Model:
                 _add(marks.setdefault("components", []), self.layer_text(self.variants[lid], "name"))
         return marks, settings
 
-    def house_rules(self, settings: dict[str, list[Setting]]) -> list[HouseRule]:
+    def house_rules(self, settings: dict[str, list[Setting]], interps: list[Interpretation]) -> list[HouseRule]:
         merged = self.c.merged
         out: list[HouseRule] = []
         for lid, layer in self.variants.items():
@@ -289,7 +342,7 @@ class _Model:
                 "id": lid,
                 "name": self.layer_text(layer, "name"),
                 "description": self.layer_text(layer, "description"),
-                "source": self.layer_text(layer, "source"),
+                "source": self.layer_text(layer, "source").rstrip("."),  # the appendix adds its own stop
                 "cards": [self.link(cid) for cid, c in self.d["cards"].items() if lid in c["layers"]],
                 "removed": [self.cat.t(f"card.{cid}", default=_value_at(merged.card_origin[cid]["name"])
                                        if "name" in merged.card_origin[cid] else cid) for cid in removed],
@@ -297,8 +350,10 @@ class _Model:
                             for path, _, _ in settings.get(lid, []) if path.startswith("classes.")],
                 "settings": [{"path": path, "value": value, "anchor": section}
                              for path, value, section in settings.get(lid, []) if not path.startswith("classes.")],
-                "interpretations": [{"anchor": f"interp-{i['id']}", "id": i["id"]}
-                                    for i in self.d["interpretations"] if i.get("layer") == lid],
+                "sections": [{"anchor": a, "name": self.t(TITLES[a])} for a in dict.fromkeys(
+                    section for path, _, section in settings.get(lid, []) if not path.startswith("classes."))],
+                "interpretations": [{"anchor": i["rule"], "label": str(i["number"])}
+                                    for i, data in zip(interps, self.d["interpretations"]) if data.get("layer") == lid],
             })
         return out
 
@@ -325,13 +380,13 @@ class _Model:
                 "gems": ", ".join(str(v) for v in _per(g["gems"]["by_players"], n, [])),
                 "per_tavern": per_tavern,
                 "per_turn": per_tavern * len(g["taverns"]),
-                "decks": [self.deck_size(age, n) for age in g["ages"]],
                 "treasure": sum(treasure.values()) - removed,
             })
         basic = coins.get("basic", [])
         return {
             "kinds": kinds,
             "rows": rows,
+            "decks": self.deck_table(),
             "ages": g["ages"],
             "basic": self.cx.join([self.coin_label(c) for c in basic]),
             "basic_total": len(basic) * self.players[-1],
@@ -346,6 +401,22 @@ class _Model:
                                                  else "ref.gem.special_untradable", value=s["value"],
                                                  points=s.get("points", 0)) for s in g["gems"].get("special", [])]),
         }
+
+    def deck_table(self) -> PlainTable:
+        """The age decks' make-up: a row per age and run of player counts whose decks are alike, a
+        column per kind of card they hold, and the deck's size."""
+        ages = self.game["ages"]
+        kind_of = {cid: c["kind"] for cid, c in self.d["cards"].items()}
+        kinds = [k for k in self.game["kinds"] if any(kind_of[e[0]] == k for a in ages for e in self.decks(a))]
+        rows: list[list[str]] = []
+        for age in ages:
+            counts = {n: tuple(sum(count for cid, count, least in self.decks(age) if least <= n and kind_of[cid] == k)
+                               for k in kinds) for n in self.players}
+            rows += [[self.t("ref.decks.age", age=age), self.players_range(ns)] + [str(c) for c in row] + [str(sum(row))]
+                     for ns, row in _runs(counts)]
+        head = [self.t("ref.col.age_deck"), self.t("ref.col.players")] + [self.kind_label(k) for k in kinds] + [
+            self.t("ref.col.deck_cards")]
+        return {"head": head, "rows": rows}
 
     def coin_label(self, coin: JsonDict) -> str:
         key = "ref.coin.trading" if coin.get("trading") else "ref.coin.value"
@@ -390,10 +461,11 @@ class _Model:
             "heroes": sum(c["copies"] for c in self.d["cards"].values() if c["kind"] == "hero"),
             "distinctions": [self.link(cid) for cid in self.cards_of("distinction")],
             "treasure_total": treasure_total,
-            "removals": [{"players": self.cx.join([str(n) for n in ns]),
+            "removals": [{"players": self.cx.join([str(n) for n in ns], "list.or"),
                           "coins": self.cx.join([self.t("ref.count_of", count=k, what=v) for v, k in table.items()]),
                           "left": treasure_total - sum(table.values())} for table, ns in removals],
-            "extra": [{"players": least, "age": age, "cards": cards} for (least, age), cards in sorted(extra.items())],
+            "extra": [{"players": least, "most": least == self.players[-1], "age": age, "cards": cards}
+                      for (least, age), cards in sorted(extra.items())],
             "zone_decks": [{"zone": self.zone_ref(zid), "decks": self.cx.join(
                 [self.t("ref.setup.zone_deck", age=age, count=sum(e["count"] for e in entries))
                  for _, age, entries in self.zone_decks(zid)]),
@@ -411,7 +483,9 @@ class _Model:
 
     # -- flow ----------------------------------------------------------------------------------------
     def steps(self, part: str, marks_by_step: dict[str, list[str]]) -> list[Step]:
-        return [self.step_view(step, marks_by_step.get(step["id"], [])) for step in self.game["flow"].get(part, [])]
+        """The steps of a part of the flow the reference lists (a window no card acts at is left out)."""
+        return [self.step_view(step, marks_by_step.get(step["id"], [])) for step in self.game["flow"].get(part, [])
+                if self.shown_step(step)]
 
     def step_view(self, step: JsonDict, changed: list[str]) -> Step:
         """A flow step with the names its catalog text may use: zones, count, kind, player order."""
@@ -420,7 +494,7 @@ class _Model:
             "id": step["id"],
             "do": step.get("do"),
             "window": window,
-            "window_name": self.cat.t(f"ref.window.{window}", default=window) if window else "",
+            "window_name": _capital(self.cat.t(f"ref.window.{window}", default=window)) if window else "",
             "ages": list(step.get("ages", [])),
             "ages_text": self.cx.join([str(a) for a in step.get("ages", [])]),
             "reacting": self.reacting(window) if window else [],
@@ -486,9 +560,10 @@ class _Model:
         flow = self.game["flow"]
         out: list[tuple[JsonDict, Link]] = []
         for part, prefix, key in (("turn", "step-", "ref.zones.turn_step"), ("tavern", "tavern-step-", "ref.zones.tavern_step")):
-            out += [(s, {"anchor": prefix + s["id"], "name": self.t(key, n=i)}) for i, s in enumerate(flow.get(part, []), 1)]
+            steps = [s for s in flow.get(part, []) if self.shown_step(s)]
+            out += [(s, {"anchor": prefix + s["id"], "name": self.t(key, n=i)}) for i, s in enumerate(steps, 1)]
         for age in self.game["ages"]:
-            steps = [s for s in flow.get("age_end", []) if not s.get("ages") or age in s["ages"]]
+            steps = [s for s in flow.get("age_end", []) if (not s.get("ages") or age in s["ages"]) and self.shown_step(s)]
             out += [(s, {"anchor": f"age-{age}-{s['id']}", "name": self.t("ref.zones.age_step", n=i, age=age)})
                     for i, s in enumerate(steps, 1)]
         return out
@@ -522,7 +597,7 @@ class _Model:
             out.append({
                 "id": zid, "anchor": f"zone-{zid}", "title": name[:1].upper() + name[1:],
                 "per_age": bool(zone.get("per_age")), "pile": pile, "explored": bool(zone.get("explored", True)),
-                "decks": decks,
+                "decks": decks, "table": self.zone_table(zid, pile),
                 "dealt": [{"step": entry, "tavern": d["tavern"], "when": d["when"]} for d in self.draws(zid)]
                 if entry else [],
                 "kept": pile and not cleared,
@@ -538,6 +613,28 @@ class _Model:
                 "changed": marks.get(zid, []),
             })
         return out
+
+    def zone_table(self, zid: str, pile: bool) -> ZoneTable | None:
+        """A zone's decks as one table: a column per deck (per age, or the one pile), a row per kind
+        with its cards, and each deck's size."""
+        decks: list[tuple[int, list[JsonDict]]] = [(age, entries) for _, age, entries in self.zone_decks(zid)]
+        if not decks:
+            return None
+        if pile:
+            decks = [(0, [e for _, entries in decks for e in entries])]
+        kind_of = {cid: c["kind"] for cid, c in self.d["cards"].items()}
+        kinds = [k for k in self.game["kinds"] if any(kind_of[e["card"]] == k for _, entries in decks for e in entries)]
+        rows: list[ZoneRow] = []
+        for k in kinds:
+            cells: list[ZoneCell] = []
+            for _, entries in decks:
+                cards: list[CardCount] = [{**self.link(e["card"]), "count": e["count"]} for e in entries
+                                          if kind_of[e["card"]] == k]
+                cells.append({"count": sum(c["count"] for c in cards), "cards": cards})
+            rows.append({"label": self.kind_label(k), "cells": cells})
+        head = [self.t("ref.col.kind")] + [self.t("ref.zones.col_pile") if pile else self.t("ref.zones.col_age", age=age)
+                                           for age, _ in decks]
+        return {"head": head, "rows": rows, "totals": [sum(e["count"] for e in entries) for _, entries in decks]}
 
     # -- scoring -----------------------------------------------------------------------------------------
     def classes(self, marks: dict[str, list[str]]) -> tuple[list[ClassView], ScoreTable]:
@@ -619,16 +716,97 @@ class _Model:
         return self.t("ref.card.side_plain", cls=self.cx.cls(cls))
 
     def card_groups(self) -> list[CardGroup]:
+        """Each kind's cards: those whose text is only their ranks and points as one table (when
+        there are two or more), the others as full entries."""
+        piles = _piles(box_copies(self.c))
         groups: list[CardGroup] = []
         for kind in self.game["kinds"]:
-            cards: list[CardEntry] = [{**self.card_view(cid), "copies": self.d["cards"][cid]["copies"],
+            ids = self.cards_of(kind)
+            if not ids:
+                continue
+            views = {cid: self.card_view(cid) for cid in ids}
+            show_class = len({v["class_label"] for v in views.values()}) > 1
+            plain = [cid for cid in ids if not self.c.effects.get(cid) and not self.d["cards"][cid].get("track")]
+            in_table = plain if len(plain) > 1 else []
+            cards: list[CardEntry] = [{**views[cid], "copies": self.d["cards"][cid]["copies"],
                                        "changed": self.layer_names(self.d["cards"][cid]["layers"]),
-                                       "decks": self.card_decks(cid), "placed_by": self.placed_by(cid)}
-                                      for cid in self.cards_of(kind)]
-            if cards:
-                groups.append({"kind": kind, "anchor": f"kind-{kind}", "label": self.kind_label(kind),
-                               "notes": self.kind_notes(kind), "cards": cards})
+                                       "decks": self.age_decks_of(piles.get(cid, {})) + self.card_decks(cid),
+                                       "placed_by": self.placed_by(cid), "show_class": show_class}
+                                      for cid in ids if cid not in in_table]
+            groups.append({"kind": kind, "anchor": f"kind-{kind}", "label": self.kind_label(kind),
+                           "notes": self.kind_notes(kind),
+                           "table": self.card_table(in_table, views, piles, show_class) if in_table else None,
+                           "cards": cards})
         return groups
+
+    def card_table(self, ids: list[str], views: dict[str, CardView], piles: dict[str, PileCounts],
+                   show_class: bool) -> CardTable:
+        """Cards without rule text of their own, one row each: class, ranks, Bravery Points, points,
+        copies in each deck that holds them (5-player copies as "+ n") and in the box."""
+        cards = [self.d["cards"][cid] for cid in ids]
+        decks = list(dict.fromkeys(p for cid in ids for p in piles.get(cid, {}) if not p.kind))
+        most = {least for cid in ids for p in decks for least in piles.get(cid, {}).get(p, {}) if least}
+        ranked = any(c["ranks"] or c["column_ranks"] for c in cards)
+        pointed = any(c["points"] for c in cards)
+        boxed = bool(decks) or any(c["copies"] > 1 for c in cards)
+        head = [self.t("ref.col.card")] + [self.t("ref.col.class")] * show_class
+        head += [self.t("ref.col.ranks_count"), self.t("ref.col.bravery")] * ranked + [self.t("ref.col.points")] * pointed
+        zones = {p.zone for p in decks}
+        one_zone = len(zones) == 1 and "" not in zones and all(p.age for p in decks)  # the Camp deck of each age
+        head += [self.t("ref.col.age", age=p.age) if one_zone else self.pile_label(p) for p in decks]
+        head += [self.t("ref.col.copies")] * boxed
+        rows: list[CardRow] = []
+        for cid, card in zip(ids, cards):
+            cells = [_capital(views[cid]["class_label"])] * show_class
+            if ranked:
+                sides = list(card["column_ranks"].values()) or ([card["ranks"]] if card["ranks"] else [])
+                counts = list(dict.fromkeys(len(side) for side in sides))
+                cells += [" / ".join(map(str, counts)) or "–",
+                          " / ".join(", ".join(map(str, side)) for side in sides) or "–"]
+            cells += [str(card["points"] or "–")] * pointed
+            cells += [self.copies_cell(piles.get(cid, {}).get(p, {}), sorted(most)) for p in decks]
+            cells += [str(sum(sum(by.values()) for by in piles.get(cid, {}).values()) or card["copies"])] * boxed
+            rows.append({"anchor": self.anchors[cid], "name": views[cid]["name"], "cells": cells,
+                         "changed": self.layer_names(card["layers"]), "placed_by": self.placed_by(cid)})
+        notes = [self.more_note(sorted(most))] if most else []
+        if one_zone:
+            notes.append(self.t("ref.cards.zone_note", zone=self.zone_ref(decks[0].zone)["name"]))
+        return {"head": head, "rows": rows, "notes": notes}
+
+    def pile_label(self, pile: Pile) -> str:
+        """A deck as a column heading: "Age 1", "The Camp deck, Age 1", "The mythology deck"."""
+        if not pile.zone:
+            return self.t("ref.col.age", age=pile.age)
+        name = _capital(self.zone_ref(pile.zone)["name"])
+        return self.t("ref.col.zone_age", zone=name, age=pile.age) if pile.age else name
+
+    def copies_cell(self, by_least: dict[int, int], most: list[int]) -> str:
+        """A card's copies in one deck: "8", "8 + 2" (2 more with 5 players), "+1", "–"."""
+        text = str(by_least.get(0, "") or "")
+        for least in most:
+            if by_least.get(least):
+                more = f"+{by_least[least]}" if len(most) == 1 else f"+{by_least[least]} ({least})"
+                text = f"{text} {more[0]} {more[1:]}" if text else more
+        return text or "–"
+
+    def more_note(self, most: list[int]) -> str:
+        """What "+ n" in a copies cell means."""
+        if len(most) > 1:
+            return self.t("ref.cards.more_note_at")
+        key = "ref.cards.more_note_most" if most[0] == self.players[-1] else "ref.cards.more_note"
+        return self.t(key, players=most[0])
+
+    def age_decks_of(self, piles: PileCounts) -> list[str]:
+        """A card's copies in the age decks, as its entry says them: "Age 1 deck: 1 (+1 with 5 players)"."""
+        out: list[str] = []
+        for pile, by_least in piles.items():
+            if pile.zone or pile.kind:
+                continue
+            more = [self.t("ref.card.more_most" if least == self.players[-1] else "ref.card.more", n=n, players=least)
+                    for least, n in sorted(by_least.items()) if least]
+            count = str(by_least.get(0, 0)) + (f" ({self.cx.join(more)})" if more else "")
+            out.append(self.t("ref.card.age_deck", age=pile.age, count=count))
+        return out
 
     def card_decks(self, cid: str) -> list[str]:
         """The zone decks that hold a card ("In the Camp deck of Age 1", "In the mythology deck")."""
@@ -649,7 +827,7 @@ class _Model:
 
     def kind_notes(self, kind: str) -> list[str]:
         """What the kinds data says of a kind's cards: where they go (command zone, discard pile), when
-        a step places them, that they count as dwarf cards, the score breakdown's part they go to."""
+        a step places them, that they count as dwarf cards, where their discards go."""
         info = self.game["kinds"][kind]
         notes: list[str] = []
         where = f"ref.kind.enters.{str(info.get('enters', '')).split(' ')[0]}"
@@ -663,8 +841,6 @@ class _Model:
             notes.append(self.t("ref.kind.dwarf_card"))
         if info.get("discards_to"):
             notes.append(self.t("ref.kind.discards_to", zone=self.zone_ref(info["discards_to"])["name"]))
-        if info.get("breakdown"):
-            notes.append(self.t("ref.kind.breakdown", part=info["breakdown"]))
         return notes
 
     def breakdown(self) -> list[BreakdownPart]:
@@ -691,12 +867,61 @@ class _Model:
 
     # -- interpretations, glossary, index --------------------------------------------------------------------
     def interpretations(self) -> list[Interpretation]:
-        """Each interpretation's text and source: catalog keys `interp.<id>` and `interp.<id>.source`,
-        the rules data's English by default."""
-        return [{"id": i["id"], "anchor": f"interp-{i['id']}",
+        """Each interpretation's text and source (catalog keys `interp.<id>` and `interp.<id>.source`,
+        the rules data's English by default), its number among the clarifications and the place of
+        the rules data that records it."""
+        where = self.interpretation_files()
+        return [{"id": i["id"], "anchor": f"interp-{i['id']}", "rule": f"rule-{i['id']}", "number": n,
                  "text": self.cat.t(f"interp.{i['id']}", default=i["text"]),
                  "source": self.cat.t(f"interp.{i['id']}.source", default=i["source"]) if i.get("source") else "",
-                 "changed": self.layer_names([i.get("layer", "")])} for i in self.d["interpretations"]]
+                 "file": where.get(i["id"], ""),
+                 "changed": self.layer_names([i.get("layer", "")])} for n, i in enumerate(self.d["interpretations"], 1)]
+
+    def fallbacks(self) -> list[Fallback]:
+        """The entries of the house rules shown in English for want of a text in this language."""
+        names = {layer["id"]: self.layer_text(layer, "name") for layer in self.d["layers"]}
+        out: list[Fallback] = []
+        for lack in lacking(self.c, self.cat):
+            ident = self.cx.card(lack.ident) if lack.kind == "card" else lack.ident
+            out.append({"what": self.t(f"ref.fallback.{lack.kind}", id=ident), "layer": names[lack.layer],
+                        "file": f"{self.shown_path(lack.loc.path)}:{lack.loc.line}", "fix": lack.fix})
+        return out
+
+    def shown_path(self, path: str) -> str:
+        """A rules file as the reference names it: the shipped rules as `rules/…`, another file by
+        its name alone (the reference names no local path)."""
+        p = Path(path)
+        try:
+            return (Path(rules_dir().resolve().name) / p.resolve().relative_to(rules_dir().resolve())).as_posix()
+        except (ValueError, OSError):
+            return p.as_posix() if not p.is_absolute() else p.name
+
+    def interpretation_files(self) -> dict[str, str]:
+        """Interpretation id -> `file:line` of the entry in force (the last layer's), the shipped rules
+        as `rules/…`, another file by its name alone (the reference names no local path)."""
+        out: dict[str, str] = {}
+        for layer in self.c.merged.layers:
+            for f in layer.files:
+                for n, item in enumerate(f.data.get("interpretations") or []):
+                    if isinstance(item, dict) and "id" in item:
+                        out[str(item["id"])] = f"{self.shown_path(f.path)}:{f.locate(('interpretations', n)).line}"
+        return out
+
+    def clarifications(self, interps: list[Interpretation]) -> list[ClarificationGroup]:
+        """The interpretations stated as rules, by the layer (box or house rule) that records them."""
+        names = {layer["id"]: self.layer_text(layer, "name") for layer in self.d["layers"]}
+        groups: list[ClarificationGroup] = []
+        for item, data in zip(interps, self.d["interpretations"]):
+            lid = str(data.get("layer", ""))
+            if not groups or groups[-1]["anchor"] != f"rules-{lid}":
+                groups.append({"layer": names.get(lid, lid), "anchor": f"rules-{lid}", "start": item["number"], "entries": []})
+            groups[-1]["entries"].append(item)
+        return groups
+
+    def section_sources(self, shown: set[str]) -> list[SourceNote]:
+        """The sources of each section of the player part, for the designer's appendix."""
+        return [{"anchor": anchor, "title": self.t(TITLES[anchor]), "source": text}
+                for key, text in self.sources().items() if text and (anchor := SOURCE_KEYS[key]) in shown]
 
     def glossary(self) -> list[Term]:
         """The catalog's terms: `glossary.<term>`, and `glossary.<layer>.<term>` while that layer is in force."""
@@ -716,16 +941,18 @@ def reference_context(compiled: Compiled, cat: Catalog) -> Reference:
     m = _Model(compiled, cat)
     gems = compiled.data["game"]["gems"].get("special", [])
     marks, settings = m.changes()
-    house = m.house_rules(settings)
+    interps = m.interpretations()
+    house = m.house_rules(settings, interps)
     step_marks = m.marks_under("flow", 2)
     classes, table = m.classes(m.marks_under("classes", 1))
     components = m.components()
     zones = m.zones()
-    shown = {"house-rules": bool(house), "zones": bool(zones)}
+    shown = {"house-rules": bool(house), "zones": bool(zones), "clarifications": bool(interps)}
+    sections = [(a, k) for a, k in SECTIONS if shown.get(a, True)]
     return {
         "lang": cat.lang,
         "layers": [m.layer_text(layer, "name") for layer in compiled.data["layers"]],
-        "sections": [{"anchor": a, "title": k} for a, k in SECTIONS if shown.get(a, True)],
+        "sections": [{"anchor": a, "title": k} for a, k in sections],
         "sources": m.sources(),
         "marks": marks,
         "house_rules": house,
@@ -752,7 +979,10 @@ def reference_context(compiled: Compiled, cat: Catalog) -> Reference:
                          for cid in m.cards_of("distinction")],
         "breakdown": m.breakdown(),
         "card_groups": m.card_groups(),
-        "interpretations": m.interpretations(),
+        "clarifications": m.clarifications(interps),
+        "interpretations": interps,
+        "fallbacks": m.fallbacks(),
+        "section_sources": m.section_sources({a for a, _ in sections}),
         "glossary": m.glossary(),
         "index": m.index(),
     }

@@ -36,8 +36,8 @@ class SettingView(TypedDict):
 
 
 class InterpLink(TypedDict):
-    anchor: str
-    id: str
+    anchor: str  # the clarification that states it (`rule-<id>`)
+    label: str   # its number among the clarifications
 
 
 class HouseRule(TypedDict):
@@ -48,7 +48,8 @@ class HouseRule(TypedDict):
     cards: list[Link]
     removed: list[str]
     classes: list[Link]
-    settings: list[SettingView]
+    settings: list[SettingView]     # shown in the designer's appendix (dotted paths of the rules data)
+    sections: list[Link]            # the sections whose rules it changes
     interpretations: list[InterpLink]
 
 
@@ -64,13 +65,19 @@ class PlayerRow(TypedDict):
     gems: str
     per_tavern: int
     per_turn: int
-    decks: list[int]
     treasure: int
+
+
+class PlainTable(TypedDict):
+    """A table of plain cells (numbers and words), its first row the head."""
+    head: list[str]
+    rows: list[list[str]]
 
 
 class Components(TypedDict):
     kinds: list[KindCount]
     rows: list[PlayerRow]
+    decks: PlainTable      # the age decks' make-up by number of players
     ages: list[int]
     basic: str
     basic_total: int
@@ -90,6 +97,7 @@ class Removal(TypedDict):
 
 class ExtraCards(TypedDict):
     players: int
+    most: bool  # `players` is the most the game allows ("with 5 players", not "5 or more")
     age: int
     cards: list[CardCount]
 
@@ -171,6 +179,23 @@ class ZoneDealt(TypedDict):
     when: str
 
 
+class ZoneCell(TypedDict):
+    count: int
+    cards: list[CardCount]
+
+
+class ZoneRow(TypedDict):
+    label: str
+    cells: list[ZoneCell]
+
+
+class ZoneTable(TypedDict):
+    """A zone's decks by kind: a column per deck (one per age, or the one pile), a row per kind."""
+    head: list[str]
+    rows: list[ZoneRow]
+    totals: list[int]
+
+
 class ZoneView(TypedDict):
     id: str
     anchor: str
@@ -179,6 +204,7 @@ class ZoneView(TypedDict):
     pile: bool                 # one shuffled deck for the whole game (its `decks:` entries of any age)
     explored: bool
     decks: list[ZoneDeck]
+    table: ZoneTable | None    # the same decks, as one table
     dealt: list[ZoneDealt]
     kept: bool                 # a pile no step empties: what is not dealt stays to the end
     drawn_by: list[Link]       # cards whose effects draw from its top or put cards under it
@@ -250,6 +276,22 @@ class CardEntry(CardView):
     changed: list[str]
     decks: list[str]
     placed_by: list[Link]  # a card in no deck that other cards' effects bring into play
+    show_class: bool       # its kind holds cards of more than one class
+
+
+class CardRow(TypedDict):
+    """One card of a kind's table: a card whose text is only its ranks and points."""
+    anchor: str
+    name: str
+    cells: list[str]
+    changed: list[str]
+    placed_by: list[Link]
+
+
+class CardTable(TypedDict):
+    head: list[str]   # the card's column first
+    rows: list[CardRow]
+    notes: list[str]  # what the copy counts mean ("8 + 2": 2 more with 5 players)
 
 
 class CardGroup(TypedDict):
@@ -257,7 +299,8 @@ class CardGroup(TypedDict):
     anchor: str
     label: str
     notes: list[str]
-    cards: list[CardEntry]
+    table: CardTable | None  # its cards without rule text of their own, one row each
+    cards: list[CardEntry]   # its cards with rule text, one entry each
 
 
 HeroGroup = TypedDict("HeroGroup", {"class": str, "label": str, "cards": list[Link]})
@@ -265,10 +308,28 @@ HeroGroup = TypedDict("HeroGroup", {"class": str, "label": str, "cards": list[Li
 
 class Interpretation(TypedDict):
     id: str
-    anchor: str
+    anchor: str       # its row of the designer's appendix
+    rule: str         # the anchor of the clarification that states it as a rule
+    number: int       # that clarification's number
     text: str
     source: str
+    file: str         # where the rules data records it (`rules/base/game.yaml:117`)
     changed: list[str]
+
+
+class ClarificationGroup(TypedDict):
+    """The interpretations of one layer (a box or a house rule), stated as rules."""
+    layer: str
+    anchor: str
+    start: int
+    entries: list[Interpretation]
+
+
+class SourceNote(TypedDict):
+    """A section of the player part and the sources its rules rest on."""
+    anchor: str
+    title: str
+    source: str
 
 
 class Term(TypedDict):
@@ -281,6 +342,13 @@ class Term(TypedDict):
 class Section(TypedDict):
     anchor: str
     title: str
+
+
+class Fallback(TypedDict):
+    what: str         # the entry, in the reference's language
+    layer: str        # the house rule's name
+    file: str         # where its English is written (`file:line`)
+    fix: str          # where its text goes (`texts.be.cards.grid`)
 
 
 class Reference(TypedDict):
@@ -312,6 +380,9 @@ class Reference(TypedDict):
     distinctions: list[ClassLink]
     breakdown: list[BreakdownPart]
     card_groups: list[CardGroup]
+    clarifications: list[ClarificationGroup]
     interpretations: list[Interpretation]
+    fallbacks: list[Fallback]  # the house rules' entries without a text in this language
+    section_sources: list[SourceNote]
     glossary: list[Term]
     index: list[Link]
