@@ -5,7 +5,7 @@ Every copy the box holds: each age deck's entries at their count, the 5-player e
 included (the box holds them; their copies carry the least player count that uses them); each
 zone deck's entries (the Camp decks of each age, the mythology deck); and a card in no deck
 (heroes, distinctions, the special Blacksmith, Olwyn's doubles, Gullinbursti) at its `copies`.
-This is how the reference counts the components (compiler/docs/model.py `components`).
+This is how the reference counts the components (compiler/docs/model_setup.py `components`).
 
     for copy in box_copies(compiled): print(copy.card, copy.pile, copy.min_players)
 """

@@ -1,0 +1,118 @@
+"""The reference's turn and end of age: the flow steps, how long each age lasts, where a cleared
+zone's cards go, where a bidder may take a card."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..yamlload import JsonDict
+from .model_base import ModelBase, _capital, _per
+from .views import AgeSteps, AgeTurns, Elsewhere, PickSourceView, Step, StepFacts
+
+
+class FlowModel(ModelBase):
+    """The turn, tavern and end-of-age steps."""
+
+    def steps(self, part: str, marks_by_step: dict[str, list[str]]) -> list[Step]:
+        """The steps of a part of the flow the reference lists (a window no card acts at is left out)."""
+        return [self.step_view(step, marks_by_step.get(step["id"], [])) for step in self.game["flow"].get(part, [])
+                if self.shown_step(step)]
+
+    def step_view(self, step: JsonDict, changed: list[str]) -> Step:
+        """A flow step with the names its catalog text may use: zones, count, kind, player order."""
+        window = step.get("window")
+        return {
+            "id": step["id"],
+            "do": step.get("do"),
+            "window": window,
+            "window_name": _capital(self.cat.t(f"ref.window.{window}", default=window)) if window else "",
+            "ages": list(step.get("ages", [])),
+            "ages_text": self.cx.join([str(a) for a in step.get("ages", [])]),
+            "reacting": self.reacting(window) if window else [],
+            "changed": changed,
+            "zone": self.zone_ref(step.get("zone")),
+            "deck": self.zone_ref(step.get("deck")),
+            "into": self.zone_ref(step.get("into")),
+            "count": int(step.get("count", 0)),
+            "kind": self.kind_name(step["kind"]) if "kind" in step else "",
+            "order": self.order_text(step),
+            "draws": self.draws() if step.get("do") == "enter-dwarves" else [],
+            "age_turns": self.age_turns() if step.get("do") == "enter-dwarves" else [],
+            "elsewhere": self.elsewhere(step),
+        }
+
+    def order_text(self, step: JsonDict) -> str:
+        """A step's player order: most cards of a kind first (its leader may go last), or by gem."""
+        order = step.get("order")
+        if isinstance(order, dict):
+            text = self.t("ref.order.most", kind=self.kind_name(order["most"]))
+            return self.t("ref.order.leader", order=text) if order["leader_chooses"] else text
+        if order == "bid":
+            return self.t("ref.order.bid")
+        return self.t("ref.order.gem") if step.get("do") == "place-held" else ""
+
+    def age_turns(self) -> list[AgeTurns]:
+        """How many turns each age with tavern draws lasts, per player count: an age ends with the turn
+        in which its deck runs out, and a tavern filled from another zone takes nothing from it."""
+        out: list[AgeTurns] = []
+        for age in self.game["ages"]:
+            draws = [(i, d) for i, t in enumerate(self.game["taverns"]) for d in t.get("draws", [])
+                     if not d.get("ages") or age in d["ages"]]
+            if not draws:
+                continue
+            counts: dict[int, Any] = {}
+            for n in self.players:
+                per, left, turn = _per(self.game["cards_per_tavern"], n, 0), self.deck_size(age, n), 0
+                while left > 0 and per > 0:
+                    turn += 1
+                    others = {i for i, d in draws if turn in d["turns"]}
+                    left -= per * (len(self.game["taverns"]) - len(others))
+                counts[n] = turn
+            out.append({"age": age, "turns": self.per_players_text(counts)})
+        return out
+
+    def elsewhere(self, step: JsonDict) -> list[Elsewhere]:
+        """For a step that clears a zone into the discard pile: the kinds of its cards whose discards
+        go to another zone (`discards_to`), by zone."""
+        if step.get("do") != "clear" or step.get("into") != "discard" or not step.get("zone"):
+            return []
+        by_zone: dict[str, list[str]] = {}
+        for kind in self.kinds_dealt_to(step["zone"]):
+            to = self.game["kinds"][kind].get("discards_to")
+            if to and to != "discard":
+                by_zone.setdefault(to, []).append(self.kind_name(kind))
+        return [{"kinds": self.cx.join(kinds), "zone": self.zone_ref(z)} for z, kinds in by_zone.items()]
+
+    def kinds_dealt_to(self, zid: str) -> list[str]:
+        """The kinds of the cards a zone can hold while play goes on: a tavern's come from the age
+        decks and the zones taverns draw from; another zone's from its decks and those refilling it."""
+        cards: set[str] = set()
+        if zid == "tavern":
+            cards |= {e[0] for age in self.game["ages"] for e in self.decks(age)}
+            sources = {d["zone"] for t in self.game["taverns"] for d in t.get("draws", [])}
+        else:
+            sources = {zid} | {s.get("deck") for s, _ in self.step_links() if s.get("zone") == zid and s.get("deck")}
+        cards |= {e["card"] for z, _, entries in self.zone_decks() if z in sources for e in entries}
+        return [k for k in self.game["kinds"] if any(self.d["cards"][c]["kind"] == k for c in cards)]
+
+    def pick_sources(self) -> list[PickSourceView]:
+        """Where a bidder may take their card while a tavern resolves, and who may."""
+        out: list[PickSourceView] = []
+        for src in self.game.get("pick_sources", []):
+            also = src.get("also")
+            out.append({"id": src["id"], "zone": self.zone_ref(src.get("zone", "tavern")), "who": src.get("who", "any"),
+                        "also": self.cards_modifying({also}) if also else [], "discard": int(src.get("discard", 0)),
+                        "discard_players": self.cx.join([str(n) for n in src.get("discard_players", [])])})
+        return out
+
+    def step_facts(self) -> StepFacts:
+        """Numbers the flow steps' catalog texts may name."""
+        g = self.game
+        return {
+            "per_tavern": self.per_players_text({n: _per(g["cards_per_tavern"], n, 0) for n in self.players}),
+            "taverns": self.taverns(),
+        }
+
+    def ages(self, steps: list[Step]) -> list[AgeSteps]:
+        ages = self.game["ages"]
+        return [{"age": age, "last": age == ages[-1],
+                 "steps": [s for s in steps if not s["ages"] or age in s["ages"]]} for age in ages]

@@ -1,0 +1,125 @@
+"""The reference's components and setup: the kinds of cards, the age decks' make-up, the coins,
+gems and taverns, and what each player count sets up."""
+from __future__ import annotations
+
+from ..yamlload import JsonDict
+from .model_base import ModelBase, _per, _runs
+from .views import CardCount, Components, KindCount, PlainTable, PlayerRow, Setup
+
+
+class SetupModel(ModelBase):
+    """The components and setup sections."""
+
+    def components(self) -> Components:
+        g = self.game
+        coins = g["coins"]
+        in_decks = self.in_any_deck()
+        kinds: list[KindCount] = []
+        for kind in g["kinds"]:
+            ids = [cid for cid, c in self.d["cards"].items() if c["kind"] == kind]
+            count = sum(e[1] for age in g["ages"] for e in self.decks(age) if self.d["cards"][e[0]]["kind"] == kind)
+            count += sum(e["count"] for _, _, entries in self.zone_decks() for e in entries
+                         if self.d["cards"][e["card"]]["kind"] == kind)
+            count += sum(self.d["cards"][cid]["copies"] for cid in ids if cid not in in_decks)
+            kinds.append({"kind": kind, "label": self.kind_label(kind), "entries": len(ids), "count": count})
+        treasure = {int(v): n for v, n in coins.get("treasure", {}).items()}
+        rows: list[PlayerRow] = []
+        for n in self.players:
+            removed = sum(_per(coins.get("treasure_removed", {}), n, {}).values())
+            per_tavern = _per(g["cards_per_tavern"], n, 0)
+            rows.append({
+                "players": n,
+                "gems": ", ".join(str(v) for v in _per(g["gems"]["by_players"], n, [])),
+                "per_tavern": per_tavern,
+                "per_turn": per_tavern * len(g["taverns"]),
+                "treasure": sum(treasure.values()) - removed,
+            })
+        basic = coins.get("basic", [])
+        return {
+            "kinds": kinds,
+            "rows": rows,
+            "decks": self.deck_table(),
+            "ages": g["ages"],
+            "basic": self.cx.join([self.coin_label(c) for c in basic]),
+            "basic_total": len(basic) * self.players[-1],
+            "max_players": self.players[-1],
+            "treasure": self.cx.join([self.t("ref.count_of", count=treasure[v], what=v) for v in sorted(treasure)]),
+            "treasure_total": sum(treasure.values()),
+            "special_coins": self.cx.join([self.t("ref.coin.special", name=self.coin_name(c), value=c["value"])
+                                           for c in coins.get("special", [])]),
+            "gems": ", ".join(str(v) for v in sorted({v for n in self.players
+                                                      for v in _per(g["gems"]["by_players"], n, [])})),
+            "special_gems": self.cx.join([self.t("ref.gem.special" if s.get("tradable", True)
+                                                 else "ref.gem.special_untradable", value=s["value"],
+                                                 points=s.get("points", 0)) for s in g["gems"].get("special", [])]),
+        }
+
+    def deck_table(self) -> PlainTable:
+        """The age decks' make-up: a row per age and run of player counts whose decks are alike, a
+        column per kind of card they hold, and the deck's size."""
+        ages = self.game["ages"]
+        kind_of = {cid: c["kind"] for cid, c in self.d["cards"].items()}
+        kinds = [k for k in self.game["kinds"] if any(kind_of[e[0]] == k for a in ages for e in self.decks(a))]
+        rows: list[list[str]] = []
+        for age in ages:
+            counts = {n: tuple(sum(count for cid, count, least in self.decks(age) if least <= n and kind_of[cid] == k)
+                               for k in kinds) for n in self.players}
+            rows += [[self.t("ref.decks.age", age=age), self.players_range(ns)] + [str(c) for c in row] + [str(sum(row))]
+                     for ns, row in _runs(counts)]
+        head = [self.t("ref.col.age_deck"), self.t("ref.col.players")] + [self.kind_label(k) for k in kinds] + [
+            self.t("ref.col.deck_cards")]
+        return {"head": head, "rows": rows}
+
+    def coin_label(self, coin: JsonDict) -> str:
+        key = "ref.coin.trading" if coin.get("trading") else "ref.coin.value"
+        return self.t(key, value=coin["value"])
+
+    def trading_coins(self) -> str:
+        coins = self.game["coins"]
+        return self.cx.join([str(c["value"]) for c in coins.get("basic", []) if c.get("trading")]
+                            + [self.coin_name(c) for c in coins.get("special", []) if c.get("trading")])
+
+    def coin_name(self, coin: JsonDict) -> str:
+        return self.cat.t(f"coin.name.{coin['id']}", default=coin.get("name", coin["id"]))
+
+    def setup(self) -> Setup:
+        g = self.game
+        coins = g["coins"]
+        treasure_total = sum(coins.get("treasure", {}).values())
+        removals: list[tuple[dict[str, int], list[int]]] = []  # coins removed (value -> count), for n players
+        for n in self.players:
+            table = _per(coins.get("treasure_removed", {}), n)
+            if not table:
+                continue
+            for known, ns in removals:
+                if known == table:
+                    ns.append(n)
+                    break
+            else:
+                removals.append((table, [n]))
+        extra: dict[tuple[int, int], list[CardCount]] = {}
+        for age in g["ages"]:
+            for cid, count, least in self.decks(age):
+                if least > self.players[0]:
+                    extra.setdefault((least, age), []).append({**self.link(cid), "count": count})
+        return {
+            "basic": self.cx.join([self.coin_label(c) for c in coins.get("basic", [])]),
+            "gems": "; ".join(self.t("ref.setup.gems_for", n=n, gems=", ".join(map(str, _per(g["gems"]["by_players"], n, []))))
+                              for n in self.players),
+            "taverns": self.taverns(),
+            "heroes": sum(c["copies"] for c in self.d["cards"].values() if c["kind"] == "hero"),
+            "distinctions": [self.link(cid) for cid in self.cards_of("distinction")],
+            "treasure_total": treasure_total,
+            "removals": [{"players": self.cx.join([str(n) for n in ns], "list.or"),
+                          "coins": self.cx.join([self.t("ref.count_of", count=k, what=v) for v, k in table.items()]),
+                          "left": treasure_total - sum(table.values())} for table, ns in removals],
+            "extra": [{"players": least, "most": least == self.players[-1], "age": age, "cards": cards}
+                      for (least, age), cards in sorted(extra.items())],
+            "zone_decks": [{"zone": self.zone_ref(zid), "decks": self.cx.join(
+                [self.t("ref.setup.zone_deck", age=age, count=sum(e["count"] for e in entries))
+                 for _, age, entries in self.zone_decks(zid)]),
+                "pile": self.is_pile(zid),
+                "count": sum(e["count"] for _, _, entries in self.zone_decks(zid) for e in entries),
+                "draws": self.draws(zid)}
+                for zid in self.cx.zones if self.zone_decks(zid)],
+        }
