@@ -137,7 +137,7 @@ def test_gods_show_their_points_and_a_once_per_game_power(compiled):
     assert "if that card is a dwarf or royal offering card" in " ".join(views["frigg"])
     odin = " ".join(views["odin"])
     assert "At the end of each turn" in odin and "put one of your neutral heroes back" in odin
-    assert "if you do, recruit another neutral hero than the one put back" in odin
+    assert "if you do, recruit a neutral hero other than the one put back" in odin
 
 
 def test_giants_say_what_they_capture_and_what_follows(compiled):
@@ -270,7 +270,7 @@ def test_the_miner_formula_names_ratatosk(compiled, outputs):
     multiplication by the amount of ranks" — the overridden class formula shows the setting, its value
     with Ratatosk, and the card that changes it."""
     miner = section(outputs["en.md"], "scoring-miner", "md")
-    assert "the number of 0-point ranks ÷ 2" in miner and "0 (1 with Ratatosk)" in miner
+    assert "the number of 0-point ranks ÷ 2" in miner and "(1 with Ratatosk, else 0)" in miner
     assert "Cards that change this formula: [Ratatosk](#card-ratatosk)." in miner
     ratatosk = " ".join(next(v["text"] for v in card_views(compiled, Catalog.load("en")) if v["id"] == "ratatosk"))
     assert "each pair of 0-point ranks in your Miner column adds 1 to the Miner sum" in ratatosk

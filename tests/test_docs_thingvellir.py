@@ -142,7 +142,7 @@ def test_artifact_texts_carry_the_rulebook_numbers(compiled):
     facts = {"draupnir": ["6 ×", "15 or more"], "vegvisir": ["1 Explorer rank", "13"], "svalinn": ["5 ×", "heroes"],
              "megingjord": ["28", "no hero"], "hrafnsmerki": ["5 ×", "mercenary"], "jarnglofi": ["24", "trading coin"],
              "mjollnir": ["2 ×", "chosen class"], "vidofnir-vedrfolnir": ["2 and 3", "5", "trading coin"],
-             "hofud": ["each other player", "non-Hero", "Warrior column"], "gjallarhorn": ["recruit a hero"],
+             "hofud": ["each other player", "non-hero", "Warrior column"], "gjallarhorn": ["recruit a hero"],
              "brisingamens": ["2 cards", "discard pile", "dwarf card"], "fafnir-baleygr": ["the Camp", "top bidder"]}
     for cid, words in facts.items():
         for word in words:

@@ -335,8 +335,12 @@ def _call_text(node: ir.Call, cx: Context) -> str:
         name = args[0].name
         value = str(cx.params.get(name, name))
         changes = _changes_text(name, cx)
-        # a setting no card changes reads as its value; else "2 (1 with Durathor)"
-        return t("call.param.changed", value=value, changes=changes) if changes else value
+        # a setting no card changes reads as its value; else "2 (1 with Durathor)", or from 0
+        # "(1 with Ratatosk, else 0)"
+        if not changes:
+            return value
+        return t("call.param.changed_zero", changes=changes) if value == "0" else \
+            t("call.param.changed", value=value, changes=changes)
     if node.name == "lookup":
         pairs = [t("lookup.pair", n=i, value=expr_text(v, cx)) for i, v in enumerate(args[1:])
                  if not (i == 0 and isinstance(v, ir.Num) and v.value == 0)]
