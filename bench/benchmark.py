@@ -24,6 +24,14 @@ Python imports. Nothing is written outside a temporary folder: the compiled-rule
   start-up   wall time of `nidavellir --help` and `nidavellir play --players 3 --seed 1`
              as subprocesses, median of R runs after one warm-up, both as this
              environment runs them and with a warm .pyc cache (PYTHONPYCACHEPREFIX).
+  league     a small league of the base game as `nidavellir league` plays it: random vs
+             greedy with 2 players (both seatings) and one greedy seat against two randoms
+             with 3 players (the greedy seat in each seat), --league-games games per seating
+             (seeds 1..L); greedy's win rate (a tie of k winners gives each 1/k) with its 95 %
+             Wilson score interval; and the cost of each bot's decisions (ms/decision,
+             decisions/s), timed around each `choose` call in those games, and for a bot not
+             in them (every other bot `--bots` knows) in 3-player games against two randoms
+             for about LEAGUE_COST_S seconds.
 
 --compare REF plays the same games on git revision REF and on the working tree, in two
 worker subprocesses (one per side, each importing only its own copy of the code),
@@ -56,7 +64,8 @@ from typing import Any
 
 GOAL_TEXT = ("≥ 1,000 three-player base games/s on one core; ≥ 500 with Thingvellir; ≥ 400 with both expansions; "
              "every box combination compiles cold < 1 s, loads cached < 0.05 s; "
-             "`nidavellir --help` < 0.15 s")
+             "`nidavellir --help` < 0.15 s; greedy wins ≥ 70 % of two-player games against random and "
+             "≥ 50 % of three-player games against two randoms, at ≲ 2 ms a decision")
 GOAL_BASE_GAMES_PER_S = 1000.0
 GOAL_FULL_GAMES_PER_S = 400.0   # three players, both expansions; checked once that rules set exists
 GOAL_THINGVELLIR_GAMES_PER_S = 500.0  # three players, base + Thingvellir (issue 7)
@@ -67,6 +76,11 @@ PLAYER_COUNTS = (2, 3, 4, 5)
 DEFAULT_GAMES = 300
 DEFAULT_COMPARE_GAMES = 200
 BATCH = 20          # games per worker request in --compare; the sides alternate batch by batch
+DEFAULT_LEAGUE_GAMES = 60   # per seating: 2 players 2 × 60 games, 3 players 3 × 60
+LEAGUE_COST_S = 3.0         # seconds of play to time a bot that the league does not play
+GOAL_GREEDY_2P = 0.70       # issue 10: greedy beats random in >= 70 % of two-player games
+GOAL_GREEDY_3P = 0.50       # ... and wins >= 50 % of three-player games against two randoms
+GOAL_GREEDY_MS = 2.0        # the greedy bot's brief: a decision costs <~ 2 ms on average
 
 
 def progress(message: str) -> None:
@@ -162,6 +176,16 @@ rules = load_rules()
 t1 = time.perf_counter()
 print(json.dumps({"load_s": t1 - t0, "module": rules.module.__name__}))
 """
+def league_api() -> tuple[Callable[..., Any], Callable[..., Any], Callable[..., Any], Callable[..., Any], Any]:
+    """What the league section uses (internal): seatings, win shares, the Wilson interval, a bot
+    from its spec, the observation, and the bots' names."""
+    from nidavellir.runtime.bots import BOTS, make_bot
+    from nidavellir.runtime.observation import observe
+
+    from nidavellir.league import seatings
+    from nidavellir.stats import shares, wilson
+
+    return seatings, shares, wilson, (make_bot, observe), tuple(BOTS)
 # ================================================================ end of package names
 
 
@@ -277,6 +301,77 @@ def bench_games(games: int, player_counts: tuple[int, ...]) -> list[dict]:
 
 
 # ---------------------------------------------------------------------------------- compile
+# ---------------------------------------------------------------------------------- league
+class BotClock:
+    """The decisions each bot made and the time its `choose` calls took."""
+
+    def __init__(self) -> None:
+        self.decisions: dict[str, int] = {}
+        self.seconds: dict[str, float] = {}
+
+    def add(self, bot: str, seconds: float) -> None:
+        self.decisions[bot] = self.decisions.get(bot, 0) + 1
+        self.seconds[bot] = self.seconds.get(bot, 0.0) + seconds
+
+    def row(self, bot: str) -> dict:
+        n, t = self.decisions.get(bot, 0), self.seconds.get(bot, 0.0)
+        return {"bot": bot, "decisions": n, "seconds": t, "ms_per_decision": 1000 * t / n if n else 0.0,
+                "decisions_per_s": n / t if t else 0.0}
+
+
+def play_seated(rules: Any, seating: tuple[str, ...], seed: int, clock: BotClock) -> list[int]:
+    """One game as `nidavellir league` plays it (seat i's bot seeded seed * 1000 + i), each bot's
+    `choose` timed; the totals by seat."""
+    _, _, _, (make_bot, observe), _ = league_api()
+    game = public_game()(rules, len(seating), seed)
+    bots = [make_bot(spec, seed * 1000 + i) for i, spec in enumerate(seating)]
+    while (d := game.pending) is not None:
+        obs = observe(game)
+        start = time.perf_counter()
+        answer = bots[d.player].choose(obs)
+        clock.add(seating[d.player], time.perf_counter() - start)
+        game.answer(answer)
+    return [p["total"] for p in game.scores()["players"]]
+
+
+def league_row(rules: Any, bots: list[str], players: int, games: int, clock: BotClock) -> dict:
+    """Every seating of `bots` (as the league seats them), seeds 1..games each: greedy's games
+    (its seats), win shares, win rate with its Wilson 95 % interval, and mean scores."""
+    seatings, shares, wilson, _, _ = league_api()
+    arrangement = seatings(bots, players)
+    wins: dict[str, float] = {}
+    seats: dict[str, int] = {}
+    score: dict[str, int] = {}
+    for seating in arrangement:
+        for seed in range(1, games + 1):
+            totals = play_seated(rules, seating, seed, clock)
+            for bot, share, total in zip(seating, shares(totals), totals):
+                wins[bot] = wins.get(bot, 0.0) + share
+                seats[bot] = seats.get(bot, 0) + 1
+                score[bot] = score.get(bot, 0) + total
+    low, high = wilson(wins["greedy"], seats["greedy"])
+    return {"players": players, "bots": bots, "seatings": len(arrangement), "games": len(arrangement) * games,
+            "greedy_games": seats["greedy"], "greedy_wins": wins["greedy"],
+            "greedy_win_rate": wins["greedy"] / seats["greedy"], "low": low, "high": high,
+            "mean_score": {bot: score[bot] / seats[bot] for bot in seats}}
+
+
+def bench_league(games: int) -> dict:
+    rules = public_load_rules()(())
+    clock = BotClock()
+    rows = [league_row(rules, ["random", "greedy"], 2, games, clock),
+            league_row(rules, ["greedy", "random", "random"], 3, games, clock)]
+    *_, names = league_api()
+    for bot in names:  # a bot the league did not play: timed in 3-player games against two randoms
+        if bot in clock.decisions:
+            continue
+        start, seed = time.perf_counter(), 1
+        while time.perf_counter() - start < LEAGUE_COST_S:
+            play_seated(rules, (bot, "random", "random"), seed, clock)
+            seed += 1
+    return {"games_per_seating": games, "rows": rows, "cost": [clock.row(bot) for bot in names if bot in clock.decisions]}
+
+
 def python_json(code: str, args: list[str], env: dict) -> tuple[dict, float]:
     start = time.perf_counter()
     proc = subprocess.run([sys.executable, "-c", code, *args], check=False, capture_output=True,
@@ -756,6 +851,19 @@ def goals(result: dict) -> list[dict]:
             rows.append({"goal": "every combination loads, cached (slowest)", "target": f"< {GOAL_CACHED_S:g} s",
                          "value": v, "shown": f"{v * 1000:.1f} ms ({rules_name(worst['expansions'])})",
                          "pass": v < GOAL_CACHED_S})
+    league = result.get("league")
+    if league:
+        for row, target, what in ((league["rows"][0], GOAL_GREEDY_2P, "greedy's win rate vs random, 2 players"),
+                                  (league["rows"][1], GOAL_GREEDY_3P, "greedy's win rate vs 2 randoms, 3 players")):
+            v = row["greedy_win_rate"]
+            rows.append({"goal": what, "target": f">= {100 * target:.0f}%", "value": v,
+                         "shown": f"{100 * v:.1f}% (95%: {100 * row['low']:.1f}–{100 * row['high']:.1f}%, "
+                                  f"{row['greedy_games']} games)", "pass": v >= target})
+        greedy = next((c for c in league["cost"] if c["bot"] == "greedy"), None)
+        if greedy:
+            v = greedy["ms_per_decision"]
+            rows.append({"goal": "greedy's cost per decision", "target": f"<= {GOAL_GREEDY_MS:g} ms", "value": v,
+                         "shown": f"{v:.2f} ms", "pass": v <= GOAL_GREEDY_MS})
     start = result.get("startup")
     if start:
         v = start["as_is"]["help"]["median_s"]
@@ -822,6 +930,23 @@ def print_startup(s: dict) -> None:
         for k, label in (("help", "nidavellir --help"), ("play", "nidavellir play --players 3 --seed 1"))]))
 
 
+def print_league(league: dict) -> None:
+    n = league["games_per_seating"]
+    print(f"\nLeague, base game, every seating, seeds 1..{n} each (a tie of k winners gives each 1/k; "
+          "Wilson 95% interval)")
+    print(table(["players", "bots", "games", "greedy games", "greedy win rate", "95% interval", "mean scores"], [
+        [str(row["players"]), " vs ".join(row["bots"]) if row["players"] == 2 else "greedy vs 2 random",
+         str(row["games"]), str(row["greedy_games"]), f"{100 * row['greedy_win_rate']:.1f}%",
+         f"{100 * row['low']:.1f}–{100 * row['high']:.1f}%",
+         ", ".join(f"{bot} {mean:.0f}" for bot, mean in row["mean_score"].items())]
+        for row in league["rows"]], left=(1, 6)))
+    print("\nCost per decision (each bot's `choose`, timed in the games above or, for a bot not in them, "
+          "in 3-player games against two randoms)")
+    print(table(["bot", "decisions", "ms/decision", "decisions/s"], [
+        [c["bot"], str(c["decisions"]), f"{c['ms_per_decision']:.3f}", f"{c['decisions_per_s']:,.0f}"]
+        for c in league["cost"]]))
+
+
 def print_report(r: dict) -> None:
     m = r["machine"]
     print("nidavellir benchmark")
@@ -833,6 +958,8 @@ def print_report(r: dict) -> None:
         print_compile(r["compile"])
     if r.get("startup"):
         print_startup(r["startup"])
+    if r.get("league"):
+        print_league(r["league"])
     print(f"\nGoal: {GOAL_TEXT}")
     for g in r["goals"]:
         print(f"  {'PASS' if g['pass'] else 'MISS'}  {g['goal']}: {g['shown']} (target {g['target']})")
@@ -904,7 +1031,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--players", type=player_list, default=PLAYER_COUNTS, metavar="2,3,4,5",
                     help="player counts to play (default 2,3,4,5)")
     ap.add_argument("--json", action="store_true", help="print the figures as one JSON object")
-    ap.add_argument("--skip", action="append", default=[], choices=["games", "compile", "startup"],
+    ap.add_argument("--league-games", type=int, default=DEFAULT_LEAGUE_GAMES, metavar="L",
+                    help=f"games per seating in the league (default {DEFAULT_LEAGUE_GAMES})")
+    ap.add_argument("--skip", action="append", default=[], choices=["games", "compile", "startup", "league"],
                     help="leave out a part (repeatable)")
     ap.add_argument("--instructions", type=int, default=0, metavar="G",
                     help="with --compare, also count the instructions per game over G games with valgrind's "
@@ -915,8 +1044,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     args = ap.parse_args(argv)
     if args.games is None:
         args.games = DEFAULT_COMPARE_GAMES if args.compare else DEFAULT_GAMES
-    if args.games < 1 or args.runs < 1:
-        ap.error("--games and --runs must be at least 1")
+    if args.games < 1 or args.runs < 1 or args.league_games < 1:
+        ap.error("--games, --runs and --league-games must be at least 1")
     return args
 
 
@@ -963,6 +1092,9 @@ def main(argv: list[str] | None = None) -> int:
             result["compile"] = bench_compile(max(3, args.runs // 2), env, tmp)
         if "startup" not in args.skip:
             result["startup"] = bench_startup(args.runs, env, tmp)
+        if "league" not in args.skip:
+            progress("league")
+            result["league"] = bench_league(args.league_games)
         result["goals"] = goals(result)
 
     if args.json:

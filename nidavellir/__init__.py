@@ -23,11 +23,12 @@ if TYPE_CHECKING:  # for type checkers; at run time the names are imported on fi
     from nidavellir.rulesets import load_rules
     from nidavellir.runtime.decisions import GameOver, IllegalAnswer
     from nidavellir.runtime.game import Game
+    from nidavellir.runtime.observation import NoWorld, Observation, observe
     from nidavellir.runtime.rules import Rules
     from nidavellir.runtime.scoring import PlayerScore, Scores
 
 __all__ = ["load_rules", "Game", "Rules", "Decision", "Option", "CardChoice", "CoinChoice", "IllegalAnswer",
-           "GameOver", "RulesError", "NidavellirError", "Scores", "PlayerScore"]
+           "GameOver", "RulesError", "NidavellirError", "Scores", "PlayerScore", "Observation", "observe", "NoWorld"]
 
 _WHERE = {
     "load_rules": "nidavellir.rulesets",
@@ -42,6 +43,9 @@ _WHERE = {
     "RulesError": "nidavellir.compiler.diagnostics",
     "Scores": "nidavellir.runtime.scoring",
     "PlayerScore": "nidavellir.runtime.scoring",
+    "Observation": "nidavellir.runtime.observation",
+    "observe": "nidavellir.runtime.observation",
+    "NoWorld": "nidavellir.runtime.observation",
 }
 
 

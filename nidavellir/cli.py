@@ -149,16 +149,17 @@ def _expansions(text: str) -> tuple[str, ...]:
 
 
 def _bots(text: str) -> tuple[str, ...]:
-    """`greedy,random`: known bots, cycled over the seats."""
-    from nidavellir.runtime.bots import BOTS
+    """`greedy,random` or `search:200,greedy`: bots, each `NAME` or `NAME:BUDGET` (runtime/bots.py
+    `parse_spec`), as written back (`spec_text`)."""
+    from nidavellir.runtime.bots import BOTS, BotSpecError, spec_text
 
     names = _names(text)
     if not names:
         raise argparse.ArgumentTypeError(f"name at least one bot (choose from: {', '.join(BOTS)})")
-    for name in names:
-        if name not in BOTS:
-            raise _unknown("bot", name, BOTS)
-    return tuple(names)
+    try:
+        return tuple(spec_text(name) for name in names)
+    except BotSpecError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 def _bleed(text: str) -> float:
@@ -267,6 +268,25 @@ def parser() -> argparse.ArgumentParser:
     _completes(play.add_argument("--log", metavar="FILE", help="write the decision log (JSON lines) to FILE"),
                _files("jsonl"))
 
+    league = command(
+        "league", help="bots play every seating; a win-rate table with 95%% intervals",
+        description="Play G games (seeds S, S+1, …) of every seating of the bots: every assignment of the "
+                    "listed bots to the N seats in which each bot sits at least as often as it is listed "
+                    "(`--bots greedy,random,random --players 3`: one greedy seat, in turn in each seat). Prints "
+                    "per bot its games (its seats), wins (a tie of k winners gives each 1/k), win rate with a "
+                    "95% Wilson score interval, mean score and win rate in each seat; with --json one JSON "
+                    "object. On a terminal, stderr shows the progress.")
+    _completes(league.add_argument("--bots", type=_bots, default=("random", "greedy"), metavar="B,…",
+                                   help="the bots, each NAME or NAME:BUDGET: random, greedy (default "
+                                        "random,greedy); a bot listed twice sits in at least two seats"),
+               _comma_list(_bot_names))
+    league.add_argument("--players", type=int, default=2, metavar="N", help="number of players (default 2)")
+    league.add_argument("--games", type=int, default=100, metavar="G",
+                        help="games per seating, seeds S, S+1, … (default 100)")
+    league.add_argument("--seed", type=int, default=1, metavar="S", help="seed of the first game (default 1)")
+    rules_args(league)
+    league.add_argument("--json", action="store_true", help="the table as one JSON object (and nothing else on stdout)")
+
     score = command(
         "score", help="score positions (YAML or JSON files)",
         description="Score each position as if the game ended now (DESIGN §8's position format; the boxes come "
@@ -340,6 +360,9 @@ def parser() -> argparse.ArgumentParser:
                     "game still replays (with --json, the same error object); exit 1 if any game failed.")
     _completes(replay.add_argument("log", metavar="LOG"), _files("jsonl", "json", "log"))
     replay.add_argument("--json", action="store_true", help="one JSON object per game per line")
+    replay.add_argument("--verbose", action="store_true",
+                        help="narrate each game turn by turn (every bid, card, trade, gem, distinction, "
+                             "hero, capture and notch), then its scores")
 
     variants = command("variants", help="list the shipped house rules (rules/variants/) with their descriptions",
                        description="List the house-rule variants that ship with the rules: the id to give to "

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from nidavellir.compiler.docs.text import Catalog
     from nidavellir.compiler.sources import Spec
     from nidavellir.compiler.yamlload import Loaded
+    from nidavellir.runtime.game import Game
     from nidavellir.runtime.rules import Rules
     from nidavellir.runtime.scoring import Scores
 
@@ -67,7 +68,8 @@ def play(args: argparse.Namespace) -> int:
     try:
         for i in range(args.games):
             seed = args.seed + i
-            result = play_game(session, args.players, seed, bots, args.human, log)
+            result = play_game(session, args.players, seed, bots, args.human, log,
+                               prompts=sys.stderr if args.json else None)  # (--json: stdout is JSON only)
             tally.add(result)
             if progress is not None and shared_screen:
                 progress.clear()
@@ -92,6 +94,42 @@ def play(args: argparse.Namespace) -> int:
             print(summary, end="", flush=True)
         elif terminal:
             print(summary, end="", file=sys.stderr, flush=True)
+    return 0
+
+
+def league(args: argparse.Namespace) -> int:
+    """Play every seating of the bots, G games each (nidavellir/league.py), and print the win-rate
+    table (or with --json one JSON object); on a terminal, the progress on stderr."""
+    from .league import LeagueError, play_league, seatings
+
+    if args.games < 1:
+        raise CommandError("--games must be at least 1")
+    rules = load_rules(tuple(args.expansions), tuple(args.variant))
+    colour = _colour(args)
+    for warning in rules.warnings:
+        print(paint(warning) if colour else warning, file=sys.stderr)
+    lo, hi = rules.min_players, rules.max_players
+    if not lo <= args.players <= hi:
+        raise CommandError(f"--players must be between {lo} and {hi}")
+    try:
+        total = len(seatings(args.bots, args.players)) * args.games
+    except LeagueError as err:
+        raise CommandError(f"--bots: {err}") from None
+    session = Session(rules, tuple(args.expansions), tuple(args.variant))
+    progress = Progress(total, sys.stderr) if _is_terminal(sys.stderr) and total > 1 else None
+    try:
+        result = play_league(session, args.bots, args.players, args.games, args.seed,
+                             progress.update if progress is not None else None)
+        if progress is not None:
+            progress.close()
+            progress = None
+    finally:
+        if progress is not None:  # interrupted: leave the terminal's line clean
+            progress.clear()
+    if args.json:
+        print(json.dumps(result.to_json(), separators=(",", ":")), flush=True)
+    else:
+        print(result.table(), end="", flush=True)
     return 0
 
 
@@ -375,7 +413,9 @@ def docs(args: argparse.Namespace) -> int:
 def replay(args: argparse.Namespace) -> int:
     """Replay each game of a decision log. A game that does not replay gets its problems on stderr
     as `LOG:LINE: error: ...` and, with --json, an error line `{"file": LOG, "errors": [...]}` in
-    place of its result; exit 1 if any game failed (the input is wrong), 2 if the log cannot be read."""
+    place of its result; exit 1 if any game failed (the input is wrong), 2 if the log cannot be read.
+    With --verbose each game is first told turn by turn (nidavellir/narrate.py: everything, as an
+    analyst sees it), on stdout, or on stderr with --json (stdout keeps only the JSON lines)."""
     from .session import replay_log
 
     log = Path(args.log)
@@ -388,9 +428,12 @@ def replay(args: argparse.Namespace) -> int:
         raise CommandError(f"cannot read {visible(args.log)}: {err.strerror or err}") from None
     status = 0
     colour = _colour(args)
-    for game in replay_log(args.log, data.splitlines()):
+    verbose = getattr(args, "verbose", False)
+    for game in replay_log(args.log, data.splitlines(), journal=verbose):
         for note in game.notes:
             print(paint(visible(note)) if colour else visible(note), file=sys.stderr)
+        if verbose and game.game is not None:
+            _narrate(game.game, game.line, sys.stderr if args.json else sys.stdout)
         if game.result is not None:
             if args.json:
                 print(json.dumps(game.result, separators=(",", ":")), flush=True)
@@ -406,6 +449,19 @@ def replay(args: argparse.Namespace) -> int:
                       for p in game.problems]
             print(json.dumps({"file": args.log, "errors": errors}, separators=(",", ":")), flush=True)
     return status
+
+
+def _narrate(game: Game, line: int, out: TextIO) -> None:
+    """A replayed game told turn by turn (every record of its journal), as `replay --verbose` prints it."""
+    from .narrate import Narrator
+
+    journal = game.engine.journal or []
+    print(f"Game of line {line}: seed {game.seed}, players {', '.join(visible(n) for n in game.engine.names)}",
+          file=out)
+    for text in Narrator(game.rules, game.engine.names).lines(journal):
+        heading = text.startswith("Age ") and ", turn " in text or text.startswith("End of Age ")
+        print(f"\n{visible(text)}" if heading else f"  {visible(text)}", file=out)
+    print(file=out, flush=True)
 
 
 def variants(args: argparse.Namespace) -> int:

@@ -20,8 +20,9 @@ from typing import Any, TextIO
 
 from nidavellir.compiler.sources import EXPANSIONS
 from nidavellir.errors import NidavellirError, shown_value, unprintable
-from nidavellir.runtime.bots import BOTS
+from nidavellir.runtime.bots import make_bot
 from nidavellir.runtime.game import Game
+from nidavellir.runtime.observation import Observer
 from nidavellir.runtime.position import position_of
 from nidavellir.runtime.position_check import is_int
 from nidavellir.runtime.rules import Rules
@@ -45,15 +46,20 @@ class Session:
 
 
 def play_game(session: Session, players: int, seed: int, bots: list[str], human: int | None,
-              log: TextIO | None) -> dict[str, Any]:
+              log: TextIO | None, prompts: TextIO | None = None) -> dict[str, Any]:
+    """Play one game; seat `human` (1-based) at the terminal, which writes to `prompts` (default
+    stdout; `play --json` gives stderr, so that stdout holds only the JSON lines)."""
     names = [f"P{i + 1}" for i in range(players)]
     if human is not None:
         names[human - 1] = "You"
-    game = Game(session.rules, names, seed)
-    seats = [BOTS[bots[i % len(bots)]](seed * 1000 + i) for i in range(players)]
+    game = Game(session.rules, names, seed, journal=human is not None)  # (the seat tells what happened)
+    seats = [make_bot(bots[i % len(bots)], seed * 1000 + i) for i in range(players)]
+    terminal = None
     if human is not None:
-        from .terminal import TerminalSeat
-        seats[human - 1] = TerminalSeat(sys.stdin, sys.stdout)
+        from .terminal import TerminalSeat, card_texts
+        terminal = TerminalSeat(sys.stdin, prompts or sys.stdout,
+                                texts=lambda: card_texts(session.expansions, session.variants))
+        seats[human - 1] = terminal
     seat_names = [("human" if human == i + 1 else bots[i % len(bots)]) for i in range(players)]
     if log:
         log.write(json.dumps({"nidavellir_log": LOG_VERSION, "seed": seed, "players": names,
@@ -62,13 +68,16 @@ def play_game(session: Session, players: int, seed: int, bots: list[str], human:
                               "rules": session.rules.content_hash,
                               "seats": seat_names})
                   + "\n")
+    observer = Observer(game)  # what each seat may know, and what happened since its last decision
     while game.pending is not None:
         d = game.pending
-        game.answer(seats[d.player].choose(game.engine, d))
+        game.answer(seats[d.player].choose(observer.observe()))
         if log:
             entry = game.log[-1]
             log.write(json.dumps({"p": entry["player"], "kind": entry["kind"], "answer": entry["answer"],
                                   "age": entry["age"], "turn": entry["turn"]}, separators=(",", ":")) + "\n")
+    if terminal is not None and human is not None:
+        terminal.finish(observer.since(human - 1), game.rules, game.engine.names)
     return result_of(game, seed, seat_names)
 
 
@@ -133,19 +142,22 @@ class Replayed:
     result: dict[str, Any] | None = None
     problems: list[LogProblem] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    game: Game | None = None    # the game replayed (as far as it went), with its journal if asked for
 
 
-def replay_log(path: str, lines: Iterable[str | bytes]) -> Iterator[Replayed]:
-    """Replay every game of a log; a game with a problem is reported and skipped to the next header."""
-    replay = _Replay(path)
+def replay_log(path: str, lines: Iterable[str | bytes], journal: bool = False) -> Iterator[Replayed]:
+    """Replay every game of a log; a game with a problem is reported and skipped to the next header.
+    With `journal`, each game keeps its journal (runtime/journal.py), for `replay --verbose`."""
+    replay = _Replay(path, journal)
     for number, raw in enumerate(lines, 1):
         yield from replay.line(number, raw)
     yield from replay.end()
 
 
 class _Replay:
-    def __init__(self, path: str):
+    def __init__(self, path: str, journal: bool = False):
         self.path = path
+        self.journal = journal
         self.game: Game | None = None
         self.current: Replayed | None = None     # the game being replayed
         self.skipping = False                    # after a problem: until the next header
@@ -186,12 +198,13 @@ class _Replay:
     def header(self, number: int, entry: dict[str, Any]) -> Iterator[Replayed]:
         self.skipping = False
         replayed = Replayed(number)
-        game = _start(self.path, number, entry, replayed)
+        game = _start(self.path, number, entry, replayed, self.journal)
         if game is None:
             self.reported, self.skipping = True, True
             yield replayed
         else:
             self.game, self.current = game, replayed
+            replayed.game = game
         seats = entry.get("seats")
         self.seats = [str(x) for x in seats] if isinstance(seats, list) else []
 
@@ -239,7 +252,7 @@ def _parse(text: str) -> tuple[Any, str | None]:
         return None, "not a JSON line: " + ("an integer of too many digits" if "digits" in str(err) else str(err)[:80])
 
 
-def _start(path: str, number: int, entry: dict[str, Any], replayed: Replayed) -> Game | None:
+def _start(path: str, number: int, entry: dict[str, Any], replayed: Replayed, journal: bool = False) -> Game | None:
     """The game a header line starts, or None with its problems in `replayed`."""
     bad = _Problems(number, replayed.problems)
     version = entry["nidavellir_log"]
@@ -264,7 +277,7 @@ def _start(path: str, number: int, entry: dict[str, Any], replayed: Replayed) ->
     if replayed.problems or rules is None or names is None or not is_int(seed):
         return None
     try:
-        return Game(rules, names, seed)
+        return Game(rules, names, seed, journal=journal)
     except NidavellirError as err:
         bad(f"the game cannot start: {err}")
         return None

@@ -1,97 +1,125 @@
-"""Bots: `random` (seeded, uniform over the legal options) and `greedy` (one-ply heuristic)."""
+"""Bots: `random` (seeded, uniform over the legal options) and `greedy` (heuristics from the rules,
+runtime/greedy.py); `make_bot` makes one from its spec, `NAME` or `NAME:BUDGET`.
+
+A bot sees an Observation (runtime/observation.py): what its player may know, and nothing else.
+Bots are seeded and deterministic: the same seed and the same observations give the same answers."""
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
 from typing import Protocol
 
-from nidavellir.interface.decisions import CardChoice, CoinChoice, Decision, Option
+from nidavellir.errors import NidavellirError, suggest, visible
+from nidavellir.interface.decisions import CoinChoice, Decision, Option, find_option
 
-from .engine import Engine
-from .scoring import player_score
+from .greedy import (
+    Valuer,
+    available_hero,
+    choose_bid,
+    choose_by_value,
+    choose_pick,
+    choose_place_bid,
+)
+from .observation import NoWorld, Observation
+from .search import SearchBot
 
 
 class Bot(Protocol):
-    def choose(self, engine: Engine, decision: Decision) -> Option: ...
+    def choose(self, obs: Observation) -> Option: ...
 
 
 class RandomBot:
     def __init__(self, seed: int):
         self.rng = random.Random(seed)
 
-    def choose(self, engine: Engine, decision: Decision) -> Option:
-        return decision.options[self.rng.randrange(len(decision.options))]
+    def choose(self, obs: Observation) -> Option:
+        options = obs.decision.options
+        return options[self.rng.randrange(len(options))]
 
 
 class GreedyBot:
-    """Takes the option that most raises its own score now; simple rules for bids and coins."""
+    """Heuristics from the rules (runtime/greedy.py), measured on one world drawn from what the
+    player may know: the card whose taking most raises the worth of its position, the bid of the
+    highest expected worth (cards in reach, coin trades), any other answer by playing it out."""
 
     def __init__(self, seed: int):
         self.rng = random.Random(seed)
+        self._distinctions: tuple[tuple[int, int, int], dict[int, float]] | None = None  # (age, turn, player)
 
-    def choose(self, e: Engine, d: Decision) -> Option:
-        handler: Callable[[Engine, Decision], Option] | None = getattr(self, "_" + d.kind.replace("-", "_"), None)
-        if handler is None:
-            return d.options[0]
-        return handler(e, d)
-
-    def _value_of(self, e: Engine, p: int, cid: str) -> float:
-        """Score gained by adding card `cid` to p's army now (royal offerings: their coin gain)."""
-        d = e.rules.cards[cid]
-        if d.enters == "discard":
-            return 4.0 + self.rng.random()
-        before = player_score(e, p)["total"]
-        lines = e.lines(p)
-        card = e.new_card(cid)
-        dest = e.own_column(card)
-        if dest is None:
-            e.s.cards.pop()
-            e.defs.pop()
-            return 8.0 + d.points
-        e.attach(p, card, dest)
-        after = player_score(e, p)["total"]
-        bonus = 10 if e.lines(p) > lines else 0
-        e.detach(card)
-        e.s.cards.pop()
-        e.defs.pop()
-        return after - before + bonus + self.rng.random() * 0.1
-
-    def _card_value(self, e: Engine, p: int, option: Option) -> float:
-        return self._value_of(e, p, option.card) if isinstance(option, CardChoice) else 0.0
-
-    def _pick(self, e: Engine, d: Decision) -> Option:
-        return max(d.options, key=lambda o: self._card_value(e, d.player, o))
-
-    def _hero(self, e: Engine, d: Decision) -> Option:
-        return max(d.options, key=lambda o: self._card_value(e, d.player, o))
-
-    def _bid(self, e: Engine, d: Decision) -> Option:
-        s = e.s
-        worth = []
-        for tavern in s.taverns:
-            worth.append(max((self._value_of(e, d.player, s.cards[c]) for c in tavern), default=0))
-        ranked = sorted(range(len(worth)), key=lambda t: -worth[t])
-        values = sorted((s.coins[c].value for c in s.players[d.player].hand), reverse=True)
-        want = [0] * len(worth)
-        for t, v in zip(ranked, values):
-            want[t] = v
-        return min(d.options, key=lambda o: sum(abs(a - b) for a, b in zip(o, want)) if isinstance(o, tuple) else 0)
-
-    def _coin(self, e: Engine, d: Decision) -> Option:
-        return max(d.options, key=lambda o: o.value if isinstance(o, CoinChoice) else 0)
-
-    def _place_bid(self, e: Engine, d: Decision) -> Option:
-        return max(d.options, key=lambda o: o if isinstance(o, int) else 0)
-
-    def _card(self, e: Engine, d: Decision) -> Option:
-        if "discard" in d.prompt:
-            return min(d.options, key=lambda o: e.rules.cards[o.card].rank_points if isinstance(o, CardChoice) else 0)
-        return max(d.options, key=lambda o: self._card_value(e, d.player, o))
-
-    def _column(self, e: Engine, d: Decision) -> Option:
-        p = d.player
-        lowest = min(e.ranks(p, c) for c in e.rules.classes)
-        return max(d.options, key=lambda cls: (e.ranks(p, str(cls)) == lowest, self.rng.random()))
+    def choose(self, obs: Observation) -> Option:
+        d = obs.decision
+        try:
+            world = obs.sample(self.rng)  # its own evaluations run on a world it may know
+        except NoWorld:
+            return _fallback(d)
+        wd = world.pending
+        assert wd is not None
+        s = world.engine.s
+        key = (s.age, s.turn, d.player)
+        cached = self._distinctions[1] if self._distinctions is not None and self._distinctions[0] == key else None
+        val = Valuer(world, d.player, cached)
+        if wd.kind == "bid":
+            option = choose_bid(val, wd.options)
+        elif wd.kind == "pick":
+            option = choose_pick(val, wd.options)
+        elif wd.kind == "place-bid":
+            option = choose_place_bid(val, wd.options)
+        elif wd.kind == "hero":
+            option = choose_by_value(wd.options, lambda o: val.hero_value(available_hero(world.engine, o)))
+        elif wd.kind == "trade-coin":
+            option = next((o for o in wd.options if isinstance(o, CoinChoice) and o.at != "pouch"), wd.options[0])
+        else:
+            option = choose_by_value(wd.options, val.answer_value)
+        self._distinctions = (key, val.distinction_values())
+        index = find_option(d.options, option)
+        return d.options[index if index is not None else 0]
 
 
-BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+def _fallback(d: Decision) -> Option:
+    """An answer without a world (none reached this decision): keep powers for later, else the first."""
+    if d.kind == "use" and False in d.options:
+        return False
+    return d.options[0]
+
+
+BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "greedy": GreedyBot, "search": SearchBot}
+"""Every bot by name: a factory from a seed (a bot that takes a budget: at its default budget)."""
+BUDGETED: dict[str, Callable[[int, int], Bot]] = {"search": SearchBot}  # search:N, N playouts a decision
+"""The bots that take a budget (`NAME:BUDGET`, a positive integer): a factory from a seed and the budget."""
+
+
+class BotSpecError(NidavellirError, ValueError):
+    """A bot spec that names no bot, or gives a budget that bot does not take."""
+
+
+def parse_spec(spec: str) -> tuple[str, int | None]:
+    """`NAME` or `NAME:BUDGET` -> (name, budget or None), checked against BOTS and BUDGETED."""
+    name, colon, budget = spec.strip().partition(":")
+    name = name.strip()
+    if name not in BOTS:
+        hint = suggest(name, BOTS)
+        raise BotSpecError(f"unknown bot `{visible(name)}` (choose from: {', '.join(BOTS)})"
+                           + (f"; {hint}" if hint else ""))
+    if not colon:
+        return name, None
+    if name not in BUDGETED:
+        raise BotSpecError(f"the bot `{name}` takes no budget: `{visible(spec.strip())}`"
+                           + (f" (bots with a budget: {', '.join(BUDGETED)})" if BUDGETED else ""))
+    text = budget.strip()
+    if not (text.isascii() and text.isdigit()) or int(text) < 1:
+        raise BotSpecError(f"the budget of `{name}` is a positive whole number, not `{visible(text)}`")
+    return name, int(text)
+
+
+def spec_text(spec: str) -> str:
+    """A spec as written back (`search:200`, `greedy`): checked, without spaces."""
+    name, budget = parse_spec(spec)
+    return name if budget is None else f"{name}:{budget}"
+
+
+def make_bot(spec: str, seed: int) -> Bot:
+    """The bot a spec names (`greedy`, `search:200`), seeded."""
+    name, budget = parse_spec(spec)
+    if budget is None:
+        return BOTS[name](seed)
+    return BUDGETED[name](seed, budget)

@@ -12,6 +12,25 @@ from nidavellir.interface.decisions import CardChoice, Decision, Option
 from nidavellir.interface.engine import Gen
 
 from .core import COMMAND, EngineCore
+from .journal import (
+    COMMAND_ZONE,
+    Captured,
+    ClassChosen,
+    Discarded,
+    Drew,
+    FaceDown,
+    HeroReturned,
+    Placed,
+    PowerUsed,
+    PutUnder,
+    Recruited,
+    Reserved,
+    Swapped,
+    TokensChanged,
+    Took,
+    TrackMoved,
+    deck_place,
+)
 from .state import deck_key
 
 _CHOICES: dict[tuple[str, str], CardChoice] = {}
@@ -58,11 +77,19 @@ class CardActions(EngineCore):
 
     def add_tokens(self, card: int, n: int) -> None:
         self.set_mark(card, "tokens", max(0, self.tokens(card) + n))
+        if self.journal is not None:
+            self.journal.append(TokensChanged(*self.now, player=self.owner(card), cause=self.cause(),
+                                              card=self.s.cards[card], tokens=self.tokens(card)))
 
     def advance_track(self, card: int, steps: int = 1) -> None:
         """Move the card's token `steps` notches along its track; it stops at the last notch."""
         last = len(self.defs[card].track) - 1
-        self.set_mark(card, "notch", max(0, min(last, self.mark(card, "notch") + steps)))
+        old = int(self.mark(card, "notch"))
+        self.set_mark(card, "notch", max(0, min(last, old + steps)))
+        if self.journal is not None and self.mark(card, "notch") != old:
+            self.journal.append(TrackMoved(*self.now, player=self.owner(card), cause=self.cause(),
+                                           card=self.s.cards[card], old=old, new=int(self.mark(card, "notch")),
+                                           value=self.track_value(card)))
 
     def track_value(self, card: int) -> int:
         track = self.defs[card].track
@@ -77,11 +104,15 @@ class CardActions(EngineCore):
 
     def use(self, card: int) -> None:
         self.set_mark(card, "used", True)
+        if self.journal is not None:
+            self.journal.append(PowerUsed(*self.now, player=self.owner(card), card=self.s.cards[card]))
 
     def turn_face_down(self, card: int) -> None:
         """The card turns face down for good: its power is spent."""
         self.set_mark(card, "face_down", True)
-        self.use(card)
+        self.set_mark(card, "used", True)
+        if self.journal is not None:
+            self.journal.append(FaceDown(*self.now, player=self.owner(card), card=self.s.cards[card]))
 
     def captures(self, card: int) -> int:
         return len(self.mark(card, "captured", None) or ())
@@ -97,6 +128,8 @@ class CardActions(EngineCore):
     def choose_class(self, p: int, card: int) -> Gen[None]:
         cls = yield from self.ask(p, "class", list(self.rules.classes), f"choose a class for {self.defs[card].name}")
         self.set_mark(card, "class", cls)
+        if self.journal is not None:
+            self.journal.append(ClassChosen(*self.now, player=p, card=self.s.cards[card], cls=str(cls)))
 
     def choose_card(self, p: int, cards: Sequence[int], kind: str, prompt: str, at: str) -> Gen[int | None]:
         """Ask p to choose one of `cards`, which lie at `at` (copies of one card are one option)."""
@@ -155,12 +188,20 @@ class CardActions(EngineCore):
         """Move `card` to the top of p's column `dest` (None: the command zone). The card it would
         cover, if that card steps aside (`instead of covered`), is lifted first and returned: the
         caller offers its replacement. Else -1."""
+        if self.journal is not None:
+            loc = self.where.get(card)
+            origin = None if loc is None or loc[0] != p else COMMAND_ZONE if loc[1] is None else loc[1]
+            origin = self.aside_from.pop(card, origin)  # (a card that stepped aside moves from its column)
+            self.journal.append(Placed(*self.now, player=p, cause=self.cause(), card=self.s.cards[card],
+                                       column=COMMAND_ZONE if dest is None else dest, origin=origin))
         self._lift(card)
         covered = -1
         if dest is not COMMAND:
             column = self.s.players[p].army.get(dest)
             if column and "covered" in self.defs[column[-1]].instead:
                 covered = column[-1]
+                if self.journal is not None:
+                    self.aside_from[covered] = dest
                 self._lift(covered)
                 self.s.resolving.append(covered)
         self.attach(p, card, dest)
@@ -174,6 +215,9 @@ class CardActions(EngineCore):
         return self.s.decks.setdefault(self.s.age if deck is None else deck, [])
 
     def put_under_deck(self, card: int, deck: int | str | None) -> None:
+        if self.journal is not None:  # (a card put back from where everyone saw it)
+            self.journal.append(PutUnder(*self.now, player=self.actor(), cause=self.cause(),
+                                         cards=(self.s.cards[card],), deck=deck_place(deck, self.s.age), count=1))
         self._lift(card)
         self.deck(deck).insert(0, card)
 
@@ -269,6 +313,8 @@ class CardActions(EngineCore):
                 yield from self.choose_card(p, chosen, "card", "choose the card to take next", "taken"))
             assert card is not None
             chosen.remove(card)
+            if self.journal is not None:
+                self.journal.append(Took(*self.now, player=p, cause=self.cause(), card=self.s.cards[card], at=zone))
             yield from self.take_card(p, card)
 
     def look(self, p: int, deck: int | str | None, count: int, take: int, rest: str) -> Gen[None]:
@@ -278,6 +324,10 @@ class CardActions(EngineCore):
         pile = self.deck(deck)
         drawn = [pile.pop() for _ in range(min(count, len(pile)))]
         self.s.resolving.extend(drawn)
+        where = deck_place(deck, self.s.age)
+        if self.journal is not None:  # only the drawer sees the cards
+            self.journal.append(Drew(*self.now, player=p, cause=self.cause(), seen_by=frozenset((p,)),
+                                     cards=tuple(self.s.cards[c] for c in drawn), deck=where, count=len(drawn)))
         kept: list[int] = []
         for i in range(min(take, len(drawn))):
             left = [c for c in drawn if c not in kept]
@@ -285,19 +335,28 @@ class CardActions(EngineCore):
             assert chosen is not None
             kept.append(chosen)
         left = [c for c in drawn if c not in kept]
+        back = list(left)  # in the order they go back
         if rest == "shuffled":
             for c in left:
                 self.s.resolving.remove(c)
             pile.extend(left)
             self.rng.shuffle(pile)
         else:
+            back = []
             while left:
                 card = yield from self.choose_card(p, left, "card", "choose the next card to put under the deck", "draw")
                 assert card is not None
                 self.s.resolving.remove(card)
                 pile.insert(0, card)
                 left.remove(card)
+                back.append(card)
+        if self.journal is not None and back:  # only the drawer sees which
+            self.journal.append(PutUnder(*self.now, player=p, cause=self.cause(), seen_by=frozenset((p,)),
+                                         cards=tuple(self.s.cards[c] for c in back), deck=where, count=len(back),
+                                         shuffled=rest == "shuffled"))
         for c in kept:
+            if self.journal is not None:
+                self.journal.append(Took(*self.now, player=p, cause=self.cause(), card=self.s.cards[c], at=where))
             yield from self.take_card(p, c)
 
     def capture(self, p: int, card: int, subject: int) -> Gen[None]:
@@ -306,6 +365,8 @@ class CardActions(EngineCore):
             return
         self._lift(subject)
         self.s.marks.setdefault(card, {}).setdefault("captured", []).append(subject)
+        if self.journal is not None:
+            self.journal.append(Captured(*self.now, player=p, card=self.s.cards[card], subject=self.s.cards[subject]))
         yield from self.emit(p, "captured", card)
 
     def swap_tavern_cards(self, p: int) -> Gen[None]:
@@ -323,6 +384,10 @@ class CardActions(EngineCore):
         b = yield from self.ask(p, "card", list(second), "choose the card to swap it with")
         tb, cb = second[b]
         s.taverns[ta][s.taverns[ta].index(ca)], s.taverns[tb][s.taverns[tb].index(cb)] = cb, ca
+        if self.journal is not None:
+            ids = self.rules.tavern_ids
+            self.journal.append(Swapped(*self.now, player=p, cause=self.cause(), first=s.cards[ca], first_at=ids[ta],
+                                        second=s.cards[cb], second_at=ids[tb]))
 
     # -- discarding ----------------------------------------------------------------------------
     def choose_cards(self, p: int, cards: list[int], count: int, purpose: str, at: str | None = None) -> Gen[list[int]]:
@@ -342,6 +407,10 @@ class CardActions(EngineCore):
         """An owned card goes to the discard pile, unless a replacement effect cancels it."""
         if self.replaceable("discarded", card, p) and (yield from self.replace(p, "discarded", card)):
             return
+        if self.journal is not None:
+            column = self.column_of(card)
+            self.journal.append(Discarded(*self.now, player=p, cause=self.cause(), card=self.s.cards[card],
+                                          at=COMMAND_ZONE if column is None else column, into=self.discard_into(card)))
         self._lift(card)
         self.discard_pile(card).append(card)
 
@@ -351,10 +420,18 @@ class CardActions(EngineCore):
         zone = self.rules.ruleset.discards_to.get(self.defs[card].kind)
         return self.s.discard if zone is None else self.zone(zone)
 
+    def discard_into(self, card: int) -> str:
+        """The id of the pile `discard_pile` gives."""
+        return self.rules.ruleset.discards_to.get(self.defs[card].kind) or "discard"
+
     def discard_top(self, deck: int | str | None) -> None:
         pile = self.deck(deck)
         if pile:
             card = pile.pop()
+            if self.journal is not None:
+                self.journal.append(Discarded(*self.now, player=self.actor(), cause=self.cause(),
+                                              card=self.s.cards[card], at=deck_place(deck, self.s.age),
+                                              into=self.discard_into(card)))
             self.discard_pile(card).append(card)
 
     # -- heroes ------------------------------------------------------------------------------
@@ -388,13 +465,17 @@ class CardActions(EngineCore):
             return
         pl = self.s.players[p]
         while self.lines(p) > pl.heroes_counted and self.param(p, "recruit_by_lines") > 0:
-            if not (yield from self.recruit_hero(p, counted=True)):
+            if not (yield from self._recruit(p, True, None, False, by_line=True)):
                 return
 
     def recruit_hero(self, p: int, counted: bool = True, cls: str | None = None,
                      another: bool = False) -> Gen[bool]:
         """Recruit a hero p chooses (`cls`: of that class; `another`: not the one p returned last);
         False if none can be recruited."""
+        return (yield from self._recruit(p, counted, cls, another, by_line=False))
+
+    def _recruit(self, p: int, counted: bool, cls: str | None, another: bool, by_line: bool) -> Gen[bool]:
+        """`recruit_hero`; `by_line`: for a complete line (the journal says so), else by an effect."""
         heroes = self.recruitable(p, cls, self.returned.get(p, -1) if another else -1)
         if not heroes:
             return False
@@ -403,6 +484,9 @@ class CardActions(EngineCore):
                                      [self.defs[h].name for h in heroes])
         assert isinstance(answer, CardChoice)
         hero = next(h for h in heroes if ids[h] == answer.card)
+        if self.journal is not None:
+            self.journal.append(Recruited(*self.now, player=p, cause=None if by_line else self.cause(), card=ids[hero],
+                                          by_line=by_line, counted=counted))
         self.s.heroes.remove(hero)
         if counted:
             self.s.players[p].heroes_counted += 1
@@ -429,6 +513,8 @@ class CardActions(EngineCore):
         card = yield from self.choose_card(p, heroes, "card", f"choose a {cls} hero to put back", "command")
         if card is None:
             return False
+        if self.journal is not None:
+            self.journal.append(HeroReturned(*self.now, player=p, cause=self.cause(), card=self.s.cards[card]))
         self._lift(card)
         self.s.marks.pop(card, None)
         self.s.heroes.append(card)
@@ -449,3 +535,8 @@ class CardActions(EngineCore):
             return
         answer = yield from self.ask(p, "card", list(options), "choose a tavern card to reserve")
         s.reserved[options[answer]] = p
+        if self.journal is not None:
+            chosen = options[answer]
+            where = next(t for t, held in enumerate(s.taverns) if chosen in held)
+            self.journal.append(Reserved(*self.now, player=p, cause=self.cause(), card=s.cards[chosen],
+                                         tavern=self.rules.tavern_ids[where]))

@@ -6,6 +6,13 @@ from nidavellir.interface.engine import Gen
 
 from .coins import treasure_value
 from .core import EngineCore
+from .journal import (
+    CoinDiscarded,
+    CoinExchanged,
+    CoinTraded,
+    CoinTransformed,
+    GemGained,
+)
 from .state import TREASURE
 
 
@@ -34,6 +41,15 @@ class CoinActions(EngineCore):
         if coin in pl.slots:
             return self.rules.tavern_ids[pl.slots.index(coin)]
         return "pouch" if coin in pl.pouch else "hand"
+
+    def _seen_place(self, p: int, coin: int) -> tuple[str, frozenset[int] | None]:
+        """Where a coin lies (as `coin_place`) and who may know it (None: everyone): a coin on a
+        tavern whose bids are not revealed yet, or in a pouch no trade has shown, lies where only its
+        owner knows (runtime/observation.py)."""
+        pl = self.s.players[p]
+        hidden = (coin in pl.slots and pl.slots.index(coin) >= self.bids_revealed
+                  or coin in pl.pouch and p not in self.pouch_shown)
+        return self.coin_place(p, coin), frozenset((p,)) if hidden else None
 
     def coin_choice(self, p: int, coin: int) -> CoinChoice:
         return CoinChoice(self.s.coins[coin].value, self.coin_place(p, coin))
@@ -100,6 +116,10 @@ class CoinActions(EngineCore):
         """A coin leaves the player; on a tavern not yet resolved it leaves that bid empty."""
         if coin is None:
             return
+        if self.journal is not None:
+            at, seen = self._seen_place(p, coin)
+            self.journal.append(CoinDiscarded(*self.now, player=p, cause=self.cause(), seen_by=seen,
+                                              value=self.s.coins[coin].value, at=at))
         pl = self.s.players[p]
         if coin in pl.slots:
             pl.slots[pl.slots.index(coin)] = None
@@ -131,9 +151,14 @@ class CoinActions(EngineCore):
         old = self.s.coins[coin]
         if not old.transformable:
             return coin
-        new = self.take_from_treasure(old.value + amount + self.param(p, "transform_bonus"))
+        amount += self.param(p, "transform_bonus")
+        new = self.take_from_treasure(old.value + amount)
         if new is None:
             return coin
+        if self.journal is not None:
+            at, seen = self._seen_place(p, coin)
+            self.journal.append(CoinTransformed(*self.now, player=p, cause=self.cause(), seen_by=seen, old=old.value,
+                                                amount=amount, new=self.s.coins[new].value, at=at))
         self._replace_coin(p, coin, new)
         self._return_coin(coin)
         yield from self._bettered(p, self.s.coins[new].value - old.value)
@@ -147,6 +172,9 @@ class CoinActions(EngineCore):
         new = self.s.special_coins.pop(special_id, None)
         if new is None:
             return
+        if self.journal is not None:
+            self.journal.append(CoinExchanged(*self.now, player=p, cause=self.cause(), old=self.s.coins[coin].value,
+                                              new=self.s.coins[new].value, special=special_id))
         self._replace_coin(p, coin, new)
         self.s.coin_box.append(coin)
 
@@ -170,11 +198,17 @@ class CoinActions(EngineCore):
             pair = list(source)
         if len(pair) < 2:
             return
+        if source is pl.pouch:
+            self.pouch_shown.add(p)  # the two coins are shown to make the trade
         a, b = sorted(pair, key=lambda c: coins[c].value)
-        new = self.take_from_treasure(coins[a].value + coins[b].value + self.param(p, "transform_bonus"))
+        wanted = coins[a].value + coins[b].value + self.param(p, "transform_bonus")
+        new = self.take_from_treasure(wanted)
         if new is None:
             return
         gone = a if self.param(p, "trade_lower") > 0 else b
+        if self.journal is not None:
+            self.journal.append(CoinTraded(*self.now, player=p, cause=self.cause(), coins=(coins[a].value, coins[b].value),
+                                           wanted=wanted, new=coins[new].value, gone=coins[gone].value))
         source.remove(gone)
         self._return_coin(gone)
         pl.pouch.append(new)
@@ -186,5 +220,7 @@ class CoinActions(EngineCore):
         if value in self.s.special_gems:
             self.s.special_gems.remove(value)
             pl = self.s.players[p]
+            if self.journal is not None:
+                self.journal.append(GemGained(*self.now, player=p, cause=self.cause(), old=pl.gem, new=value))
             pl.covered_gems.append(pl.gem)
             pl.gem = value

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from nidavellir.errors import NidavellirError
 from nidavellir.interface.decisions import Decision, Option
 from nidavellir.interface.engine import EngineAPI, Event, Gen
 from nidavellir.interface.rules import CardDef, Modifier
 
+from .journal import GameStarted, Happening
 from .rules import Rules
 from .scoring import Scores
 from .setup import setup_plan
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
 COMMAND = None  # destination: the command zone
 _NONE: list[int] = []  # (no listener: shared, never changed)
 NOBODY = -1     # the player of an event that belongs to no one
+T = TypeVar("T")
 
 
 class SetupError(NidavellirError):
@@ -51,10 +53,15 @@ class EngineCore:
         self.entering = 0                  # >0 while a card's entry runs: hero checks wait for its end
         self.tavern = 0                    # the tavern being resolved (its index)
         self.revealed: list[int] | None = None  # its bids as revealed, once the picks begin
+        self.bids_revealed = 0             # this turn's taverns whose bids are face up (the first N)
+        self.pouch_shown: set[int] = set()  # players whose pouch a coin trade showed this turn
         self.returned: dict[int, int] = {}  # player -> the hero they last returned (`recruit another`)
         self.stepping_aside: dict[int, int] = {}  # a card lifted to step aside (covered) -> its owner
         self._hero_kinds: dict[tuple[int, ...], tuple[int, ...]] = {}  # available heroes -> one of each kind
         self.saving = False                # keep the state at each turn's start (for Game.copy)
+        self.journal: list[Happening] | None = None  # what happens, kept only when asked (runtime/journal.py)
+        self.causes: list[int] = []        # while journalling: the cards whose effects run, innermost last
+        self.aside_from: dict[int, str] = {}  # while journalling: a card stepping aside -> the column it left
         self.saved: Snapshot | None = None  # the last such snapshot
         # Indexes of what players own, kept up to date by attach/detach (None: build from the state
         # when first needed, as after reading a position)
@@ -102,6 +109,35 @@ class EngineCore:
         s.heroes, s.distinctions, s.supply = list(plan.heroes), list(plan.distinctions), list(plan.supply)
         s.taverns = [[] for _ in r.tavern_ids]
         self.reindex()
+        if self.journal is not None:
+            self.journal.append(GameStarted(0, 0, gems=tuple(pl.gem for pl in s.players)))
+
+    # -- the journal: when, who, and who caused what ------------------------------------------
+    @property
+    def now(self) -> tuple[int, int]:
+        """The age and turn, as a record of the journal starts."""
+        return self.s.age, self.s.turn
+
+    def owner(self, card: int) -> int:
+        """The player whose army or command zone holds `card` (NOBODY: none)."""
+        loc = self.where.get(card)
+        return NOBODY if loc is None else loc[0]
+
+    def actor(self) -> int:
+        """The owner of the card whose effect is running (NOBODY: none), while journalling."""
+        return self.owner(self.causes[-1]) if self.causes else NOBODY
+
+    def cause(self) -> str | None:
+        """The card whose effect is running (innermost), while journalling."""
+        return self.s.cards[self.causes[-1]] if self.causes else None
+
+    def _caused(self, card: int, run: Gen[T]) -> Gen[T]:
+        """Run a card's handler with the card as the cause of what it does (journalling only)."""
+        self.causes.append(card)
+        try:
+            return (yield from run)
+        finally:
+            self.causes.pop()
 
     # -- what players own: the army, the command zone, and their indexes ----------------------
     def attach(self, p: int, card: int, dest: str | None) -> None:
@@ -365,25 +401,29 @@ class EngineCore:
         ev = Event(event, subject, amount)
         if subject >= 0:
             for handler in self.defs[subject].when.get(event, ()):
-                yield from handler(self.api, p, subject, ev)
+                run = handler(self.api, p, subject, ev)
+                yield from (run if self.journal is None else self._caused(subject, run))
         if p >= 0 and event in self.rules.owner_events:
             index = self._index(p)
             for card in list(index.get(("whenever", event), _NONE)):
                 for handler in self.defs[card].whenever.get(event, ()):
-                    yield from handler(self.api, p, card, ev)
+                    run = handler(self.api, p, card, ev)
+                    yield from (run if self.journal is None else self._caused(card, run))
 
     def replace(self, p: int, event: str, subject: int) -> Gen[bool]:
         """Offer `event` on `subject` to replacement effects: the subject's own `instead of`, then
         `instead of any` on p's cards. The first that applies replaces it: True."""
         ev = Event(event, subject)
         for handler in self.defs[subject].instead.get(event, ()):
-            if (yield from handler(self.api, p, subject, ev)):
+            run = handler(self.api, p, subject, ev)
+            if (yield from (run if self.journal is None else self._caused(subject, run))):
                 return True
         if p >= 0 and event in self.rules.owner_replacements:
             index = self._index(p)
             for card in list(index.get(("instead", event), _NONE)):
                 for handler in self.defs[card].instead_any.get(event, ()):
-                    if (yield from handler(self.api, p, card, ev)):
+                    run = handler(self.api, p, card, ev)
+                    if (yield from (run if self.journal is None else self._caused(card, run))):
                         return True
         return False
 
@@ -421,7 +461,8 @@ class EngineCore:
                 d = self.defs[card]
                 for handler in d.when.get(name, ()) + d.whenever.get(name, ()):
                     if self.where.get(card, (None,))[0] == p:
-                        yield from handler(self.api, p, card, Event(name))
+                        run = handler(self.api, p, card, Event(name))
+                        yield from (run if self.journal is None else self._caused(card, run))
 
     def player_order(self) -> list[int]:
         """Players by gem, highest first: the order simultaneous effects run in (a new list)."""

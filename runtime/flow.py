@@ -12,10 +12,27 @@ from nidavellir.interface.events import MAX_TURNS_PER_AGE, STEPS, TAVERN_STEPS
 from nidavellir.interface.rules import PickSource, Step
 
 from .card_actions import Entry, card_choice
-from .core import NOBODY
 from .coins import gem_swaps
+from .core import NOBODY
 from .engine import Engine
-from .scoring import final_scores
+from .journal import (
+    AgeEnded,
+    AgeStarted,
+    BidsPlaced,
+    BidsRevealed,
+    Cleared,
+    Dealt,
+    Discarded,
+    DistinctionUnclaimed,
+    DistinctionWon,
+    FinalScores,
+    GemsTraded,
+    LateBid,
+    Took,
+    TurnStarted,
+    deck_place,
+)
+from .scoring import Scores, final_scores
 
 
 class TurnLimit(NidavellirError):
@@ -31,11 +48,15 @@ def enter_dwarves(e: Engine) -> Gen[None]:
     per = e.rules.ruleset.cards_per_tavern[e.n]
     for t, tavern in enumerate(s.taverns):
         deck = age_deck
+        source: str | None = None
         for draw in e.rules.ruleset.taverns[t].draws:
             if s.turn in draw.turns and (draw.ages is None or s.age in draw.ages):
-                deck = e.deck(draw.zone)
+                deck, source = e.deck(draw.zone), draw.zone
         for _ in range(min(per, len(deck))):
             tavern.append(deck.pop())
+        if e.journal is not None:
+            e.journal.append(Dealt(*e.now, at=e.rules.tavern_ids[t], cards=tuple(s.cards[c] for c in tavern),
+                                   deck=deck_place(source, s.age)))
 
 
 def bids(e: Engine) -> Gen[None]:
@@ -68,6 +89,14 @@ def bids(e: Engine) -> Gen[None]:
             if any(coins[c].value == coins[coin].value for c in pl.pouch):
                 places.append("pouch")
             yield from _place_trading_coin(e, p, coin, places, pl.pouch)
+    if e.journal is not None:  # each player's own bids, secret until the reveals
+        for p, pl in enumerate(s.players):
+            if e.param(p, "bid_from_hand") <= 0:
+                e.journal.append(BidsPlaced(
+                    *e.now, player=p, seen_by=frozenset((p,)),
+                    bids=tuple(None if c is None else coins[c].value for c in pl.slots),
+                    pouch=tuple(sorted(coins[c].value for c in pl.pouch)),
+                    trading=tuple(t for t, c in enumerate(pl.slots) if c is not None and coins[c].trading)))
 
 
 _BID_OPTIONS: dict[tuple[tuple[int, ...], int], tuple[tuple[int, ...], ...]] = {}
@@ -124,17 +153,30 @@ def resolve_taverns(e: Engine) -> Gen[None]:
     s = e.s
     plan = _tavern_plan(e)
     for t in range(len(s.taverns)):
-        e.tavern, e.revealed = t, None
+        e.tavern, e.revealed, e.bids_revealed = t, None, t + 1
+        if e.journal is not None:
+            _record_reveal(e, t)
         for run, step in plan:
             running = run(e, step)
             if running is not None:
                 yield from running
-    e.revealed = None
+    e.revealed, e.bids_revealed = None, 0
+    e.pouch_shown.clear()
     for pl in s.players:
         pl.hand.extend(c for c in pl.slots if c is not None)
         pl.hand.extend(pl.pouch)
         pl.slots = [None] * len(s.taverns)
         pl.pouch = []
+
+
+def _record_reveal(e: Engine, t: int) -> None:
+    """The journal's record of tavern t's bids turned face up."""
+    assert e.journal is not None
+    coins = e.s.coins
+    slots = [pl.slots[t] for pl in e.s.players]
+    e.journal.append(BidsRevealed(*e.now, tavern=e.rules.tavern_ids[t],
+                                  bids=tuple(None if c is None else coins[c].value for c in slots),
+                                  trading=tuple(q for q, c in enumerate(slots) if c is not None and coins[c].trading)))
 
 
 def _tavern_plan(e: Engine) -> list[tuple[StepFunction, Step]]:
@@ -175,6 +217,11 @@ def _late_bids(e: Engine) -> Gen[None]:
             trading = next((c for c in pl.hand if coins[c].trading and coins[c].value == value), None)
             if trading is not None:
                 yield from _place_trading_coin(e, p, trading, [e.rules.tavern_ids[t], "hand"], pl.hand)
+            if e.journal is not None:
+                placed = pl.slots[t]
+                assert placed is not None
+                e.journal.append(LateBid(*e.now, player=p, tavern=e.rules.tavern_ids[t], value=value,
+                                         trading=coins[placed].trading))
 
 
 def _bids(e: Engine) -> list[int]:
@@ -228,11 +275,15 @@ def picks(e: Engine, step: Step) -> Gen[None]:
                 top_used.add(src.id)
             e.zone(src.zone).remove(card)
             s.resolving.append(card)
+            if e.journal is not None:
+                e.journal.append(Took(*e.now, player=p, card=s.cards[card], at=tid if src.zone == "tavern" else src.zone))
             replaced = picked_replaced and src.zone == "tavern" and e.replaceable("picked", card, p)
             yield from (_replace_pick(e, p, card) if replaced else e.take_card(p, card))
             if top and src.discard and (not src.discard_players or e.n in src.discard_players):
                 for gone in (yield from e.choose_cards(p, list(tavern), src.discard, f"discard from {tname}", tid)):
                     tavern.remove(gone)
+                    if e.journal is not None:
+                        e.journal.append(Discarded(*e.now, player=p, card=s.cards[gone], at=tid, into=e.discard_into(gone)))
                     e.discard_pile(gone).append(gone)
         bid_coin = s.players[p].slots[t]
         if bid_coin is not None and coins[bid_coin].trading:
@@ -296,7 +347,14 @@ def gem_trades(e: Engine, step: Step) -> None:
         groups.setdefault(bid[q], []).append(q)
     for tied in groups.values():
         if len(tied) > 1:
+            if e.journal is None:
+                trade_gems(e, tied)
+                continue
+            before = [pl.gem for pl in e.s.players]
             trade_gems(e, tied)
+            swaps = tuple((q, before[q], e.s.players[q].gem) for q in tied if e.s.players[q].gem != before[q])
+            if swaps:
+                e.journal.append(GemsTraded(*e.now, tavern=e.rules.tavern_ids[e.tavern], swaps=swaps))
 
 
 def clear(e: Engine, step: Step) -> None:
@@ -304,6 +362,8 @@ def clear(e: Engine, step: Step) -> None:
     into the discard pile, a card goes where its kind's discards go (`discards_to`)."""
     assert step.zone is not None and step.into is not None
     zone = e.zone(step.zone)
+    if e.journal is not None and zone:
+        _record_cleared(e, step, zone)
     if step.into == "discard" and e.rules.ruleset.discards_to:
         for card in zone:
             e.discard_pile(card).append(card)
@@ -312,21 +372,41 @@ def clear(e: Engine, step: Step) -> None:
     zone.clear()
 
 
+def _record_cleared(e: Engine, step: Step, zone: list[int]) -> None:
+    """The journal's records of a zone cleared: one per pile its cards go to."""
+    assert e.journal is not None and step.zone is not None and step.into is not None
+    at = e.rules.tavern_ids[e.tavern] if step.zone == "tavern" else step.zone
+    into: dict[str, list[str]] = {}
+    for card in zone:
+        pile = e.discard_into(card) if step.into == "discard" else step.into
+        into.setdefault(pile, []).append(e.s.cards[card])
+    for pile, cards in into.items():
+        e.journal.append(Cleared(*e.now, at=at, cards=tuple(cards), into=pile))
+
+
 def refill(e: Engine, step: Step) -> None:
     """`zone` is refilled to `count` face-up cards from the current
     age's deck of `deck` (as many as it still holds)."""
     assert step.zone is not None and step.deck is not None
     zone, deck = e.zone(step.zone), e.deck(step.deck)
+    had = len(zone)
     while len(zone) < step.count and deck:
         zone.append(deck.pop())
+    if e.journal is not None and len(zone) > had:
+        e.journal.append(Dealt(*e.now, at=step.zone, cards=tuple(e.s.cards[c] for c in zone[had:]),
+                               deck=deck_place(step.deck, e.s.age)))
 
 
 def deal(e: Engine, step: Step) -> None:
     """`count` cards of the current age's deck of `deck` are put face up in `zone` (as many as it holds)."""
     assert step.zone is not None and step.deck is not None
     zone, deck = e.zone(step.zone), e.deck(step.deck)
+    had = len(zone)
     for _ in range(min(step.count, len(deck))):
         zone.append(deck.pop())
+    if e.journal is not None and len(zone) > had:
+        e.journal.append(Dealt(*e.now, at=step.zone, cards=tuple(e.s.cards[c] for c in zone[had:]),
+                               deck=deck_place(step.deck, e.s.age)))
 
 
 def place_held(e: Engine, step: Step) -> Gen[None]:
@@ -396,6 +476,9 @@ def troop_evaluation(e: Engine) -> Gen[None]:
         if card is None:
             continue
         p = winner[cls]
+        if e.journal is not None:
+            e.journal.append(DistinctionUnclaimed(*e.now, card=s.cards[card], cls=cls) if p is None else
+                             DistinctionWon(*e.now, player=p, card=s.cards[card], cls=cls, ranks=e.ranks(p, cls)))
         if p is not None:
             s.distinctions.remove(card)
             with Entry(e):
@@ -410,6 +493,14 @@ def troop_evaluation(e: Engine) -> Gen[None]:
 def final_scoring(e: Engine) -> Gen[None]:
     yield from ()
     e.scores = final_scores(e)
+    _record_scores(e, e.scores)
+
+
+def _record_scores(e: Engine, scores: Scores) -> None:
+    if e.journal is not None:
+        names = [pl["name"] for pl in scores["players"]]
+        e.journal.append(FinalScores(*e.now, totals=tuple(pl["total"] for pl in scores["players"]),
+                                     winners=tuple(names.index(w) for w in scores["winners"])))
 
 
 # A step either runs at once (returns None) or returns the generator that runs it (it may ask).
@@ -486,11 +577,15 @@ def play(e: Engine, start: FlowPoint | None = None) -> Gen[None]:
         e.s.age = age
         if not (resuming and start.age_end):
             e.s.turn = start.turn if resuming else 0
+            if e.journal is not None and e.s.turn == 0:
+                e.journal.append(AgeStarted(*e.now))
             while e.s.decks[age]:
                 if e.saving:
                     e.saved = Snapshot(FlowPoint(index, e.s.turn), e)
                 e.s.turn += 1
                 e.s.reserved.clear()  # a reservation lasts the turn
+                if e.journal is not None:
+                    e.journal.append(TurnStarted(*e.now))
                 if e.s.turn > MAX_TURNS_PER_AGE:
                     raise TurnLimit(f"{rs.flow_source or 'the flow'}: Age {age} has gone on for "
                                     f"{MAX_TURNS_PER_AGE} turns and its deck still holds {len(e.s.decks[age])} "
@@ -498,10 +593,13 @@ def play(e: Engine, start: FlowPoint | None = None) -> Gen[None]:
                 yield from run_steps(e, rs.turn)
         if e.saving:
             e.saved = Snapshot(FlowPoint(index, e.s.turn, age_end=True), e)
+        if e.journal is not None:
+            e.journal.append(AgeEnded(*e.now))
         yield from run_steps(e, rs.age_end)
         e.s.at_once.clear()
     if e.scores is None:
         e.scores = final_scores(e)
+        _record_scores(e, e.scores)
     e.s.finished = True
 
 

@@ -35,11 +35,14 @@ class LogEntry(TypedDict):
 class Game:
     """One game: `pending` is the decision waiting for an answer (None once finished)."""
 
-    def __init__(self, rules: Rules, players: int | Sequence[str], seed: int = 0):
+    def __init__(self, rules: Rules, players: int | Sequence[str], seed: int = 0, journal: bool = False):
+        """`journal`: keep the journal of what happens (runtime/journal.py; `engine.journal`)."""
         names = [f"P{i + 1}" for i in range(players)] if isinstance(players, int) else list(players)
         self.rules = rules
         self.seed = seed
         self.engine = Engine(rules, names, seed)
+        if journal:
+            self.engine.journal = []
         self._records: list[tuple[int, str, Option, int, int]] = []  # player, kind, answer, age, turn
         self._log: list[LogEntry] = []  # the records in JSON form, made as far as `log` was read
         self._checkpoint: tuple[Snapshot, int] | None = None  # a saved point and the answers given by then
@@ -118,34 +121,68 @@ class Game:
             raise GameOver("the game is not over yet")
         return self.engine.scores
 
-    def copy(self) -> Game:
+    def copy(self, journal: bool = True) -> Game:
         """An independent game at the same decision: answering one does not change the other.
 
         It resumes from the state saved at the start of the current turn and replays the answers
-        given since (the first copy of a game replays it from its start and begins saving)."""
+        given since (the first copy of a game replays it from its start and begins saving). A game
+        that keeps a journal gives its copy a copy of it (`journal=False`: the copy keeps none)."""
         new = Game.__new__(Game)
-        new.rules, new.seed = self.rules, self.seed
-        new.engine = Engine(self.rules, self.engine.names, self.seed)
-        new.engine.saving = True
-        new._records, new._log, new._checkpoint = [], [], None
-        new.pending = None
+        keep = self.engine.journal if journal else None
         if self._checkpoint is None:
-            new._gen = play(new.engine)
+            new.start_from(None, 0, self)
+            new.engine.journal = None if keep is None else []  # (kept while replaying: the same causes)
+            new.begin(play(new.engine))
             replay = self._records
         else:
             saved, answers = self._checkpoint
-            saved.restore(new.engine)
-            new.engine.saved = saved
-            new._records, new._checkpoint = self._records[:answers], self._checkpoint
-            new._gen = play(new.engine, saved.point)
+            new.start_from(saved, answers, self)
+            new.engine.journal = None if keep is None else []
+            new.begin(play(new.engine, saved.point))
             replay = self._records[answers:]
-        new._advance(None, first=True)
         for record in replay:
             new._records.append(record)
             new._advance(record[2])
+        if keep is not None:
+            new.engine.journal = list(keep)
         if self._checkpoint is None:  # from now on this game saves its turns' starts too
             self._checkpoint, self.engine.saving = new._checkpoint, True
         return new
+
+    def checkpoint(self) -> tuple[Snapshot, int]:
+        """The state saved at the start of the current turn (or age end) and the number of answers
+        given by then (saving begins on the first call)."""
+        if self._checkpoint is None:
+            self.copy()
+        assert self._checkpoint is not None
+        return self._checkpoint
+
+    def records(self) -> list[tuple[int, str, Option, int, int]]:
+        """Every answer given: (player, kind, answer, age, turn), in order (a new list)."""
+        return list(self._records)
+
+    def start_from(self, saved: Snapshot | None, answers: int, source: Game) -> None:
+        """(For copies and sampled worlds.) A new engine for `source`'s rules and seed, restored from
+        `saved` (the answers given by then taken from `source`), or at the start of the game."""
+        self.rules, self.seed = source.rules, source.seed
+        self.engine = Engine(source.rules, source.engine.names, source.seed)
+        self.engine.saving = True
+        self._records, self._log, self._checkpoint = [], [], None
+        self.pending = None
+        if saved is not None:
+            saved.restore(self.engine)
+            self.engine.saved = saved
+            self._records, self._checkpoint = source._records[:answers], (saved, answers)
+
+    def checkpoint_here(self, saved: Snapshot, answers: int) -> None:
+        """(For sampled worlds.) Copies of this game resume from `saved`, taken after `answers` answers."""
+        self.engine.saved = saved
+        self._checkpoint = (saved, answers)
+
+    def begin(self, flow: Gen[None]) -> None:
+        """(For copies and sampled worlds.) Run `flow` up to its first decision."""
+        self._gen = flow
+        self._advance(None, first=True)
 
 
 def marker_above(filename: str, lineno: int) -> str | None:

@@ -14,6 +14,7 @@ from nidavellir.compiler import build
 from nidavellir.compiler.sources import layer_specs, source_hash
 from nidavellir.runtime.bots import RandomBot
 from nidavellir.runtime.game import Game
+from nidavellir.runtime.observation import observe
 from nidavellir.runtime.rules import Rules
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,7 +54,7 @@ def play(rules: Rules, seed: int = 4) -> tuple[list[str], object]:
     game = Game(rules, 3, seed)
     bots = [RandomBot(seed * 10 + i) for i in range(3)]
     while game.pending is not None:
-        game.answer(bots[game.pending.player].choose(game.engine, game.pending))
+        game.answer(bots[game.pending.player].choose(observe(game)))
     held = sorted(game.state.cards[c] for p in range(3) for c in game.engine.owned(p))
     return held, game.scores()
 

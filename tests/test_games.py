@@ -9,6 +9,7 @@ import pytest
 from nidavellir.rulesets import load_rules
 from nidavellir.runtime.bots import GreedyBot, RandomBot
 from nidavellir.runtime.game import Game
+from nidavellir.runtime.observation import observe
 from nidavellir.runtime.invariants import violations
 from nidavellir.runtime.position import engine_from_position, run_without_choices
 from nidavellir.runtime.scoring import final_scores
@@ -25,7 +26,7 @@ def play(n: int, seed: int, bots=("random",), rules=RULES, check_every: int = 1)
     step = 0
     while game.pending is not None:
         d = game.pending
-        game.answer(seats[d.player].choose(game.engine, d))
+        game.answer(seats[d.player].choose(observe(game)))
         step += 1
         if check_every and step % check_every == 0:
             problems = violations(game.engine)

@@ -84,9 +84,10 @@ def test_the_cli_prints_a_failing_handler_located_and_without_a_traceback(monkey
 
 def _wins_crown_jeweler(seed: int) -> bool:
     from nidavellir.runtime.bots import RandomBot
+    from nidavellir.runtime.observation import observe
     game = Game(BASE, 3, seed)
     bots = [RandomBot(seed * 1000 + i) for i in range(3)]
     while game.pending is not None:
         d = game.pending
-        game.answer(bots[d.player].choose(game.engine, d))
+        game.answer(bots[d.player].choose(observe(game)))
     return any("distinction:miner" in [game.engine.s.cards[c] for c in pl.command] for pl in game.state.players)

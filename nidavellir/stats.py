@@ -1,0 +1,43 @@
+"""The statistics of a league: win shares and the Wilson score interval of a win rate.
+
+A game's win is shared: when k players tie for the best total, each of them wins 1/k of it (so
+the shares of every game add up to 1, and a seat's expected share by chance is 1/N). A win rate
+is the sum of the shares over the games played; its 95 % interval is the Wilson score interval
+(E. B. Wilson, 1927), which stays inside [0, 1] and behaves near 0 and 1 where the normal
+approximation does not. With shared wins the successes are not whole numbers; the interval is
+then computed from the observed rate as if it were a count of whole wins (a close approximation
+when ties are few).
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+Z95 = 1.959963984540054  # the standard normal's 97.5 % quantile: a two-sided 95 % interval
+
+
+def shares(totals: Sequence[int]) -> list[float]:
+    """Each player's share of the win: 1/k for each of the k players with the best total, else 0."""
+    if not totals:
+        return []
+    best = max(totals)
+    winners = sum(1 for t in totals if t == best)
+    return [1.0 / winners if t == best else 0.0 for t in totals]
+
+
+def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion `successes / trials` (default 95 %): (low, high).
+
+    No trial says nothing: (0, 1)."""
+    if trials < 0 or successes < 0 or successes > trials:
+        raise ValueError(f"a proportion needs 0 <= successes <= trials, not {successes} of {trials}")
+    if trials == 0:
+        return 0.0, 1.0
+    n = float(trials)
+    p = successes / n
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == trials else min(1.0, centre + half)
+    return low, high
