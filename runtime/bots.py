@@ -84,16 +84,17 @@ def _fallback(d: Decision) -> Option:
 
 BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "greedy": GreedyBot, "search": SearchBot}
 """Every bot by name: a factory from a seed (a bot that takes a budget: at its default budget)."""
-BUDGETED: dict[str, Callable[[int, int], Bot]] = {"search": SearchBot}  # search:N, N playouts a decision
-"""The bots that take a budget (`NAME:BUDGET`, a positive integer): a factory from a seed and the budget."""
+BUDGETED: dict[str, Callable[[int, str], Bot]] = {"search": SearchBot.from_budget}  # search:200, search:2s
+"""The bots that take a budget (`NAME:BUDGET`): a factory from a seed and the budget's text, which
+raises ValueError for a budget it does not take."""
 
 
 class BotSpecError(NidavellirError, ValueError):
     """A bot spec that names no bot, or gives a budget that bot does not take."""
 
 
-def parse_spec(spec: str) -> tuple[str, int | None]:
-    """`NAME` or `NAME:BUDGET` -> (name, budget or None), checked against BOTS and BUDGETED."""
+def parse_spec(spec: str) -> tuple[str, str | None]:
+    """`NAME` or `NAME:BUDGET` -> (name, budget text or None), checked against BOTS and BUDGETED."""
     name, colon, budget = spec.strip().partition(":")
     name = name.strip()
     if name not in BOTS:
@@ -106,9 +107,11 @@ def parse_spec(spec: str) -> tuple[str, int | None]:
         raise BotSpecError(f"the bot `{name}` takes no budget: `{visible(spec.strip())}`"
                            + (f" (bots with a budget: {', '.join(BUDGETED)})" if BUDGETED else ""))
     text = budget.strip()
-    if not (text.isascii() and text.isdigit()) or int(text) < 1:
-        raise BotSpecError(f"the budget of `{name}` is a positive whole number, not `{visible(text)}`")
-    return name, int(text)
+    try:
+        BUDGETED[name](0, text)  # (a bot is cheap to make: the budget is checked by the bot's own rule)
+    except ValueError as err:
+        raise BotSpecError(f"the budget of `{name}`: {visible(str(err))}") from None
+    return name, text
 
 
 def spec_text(spec: str) -> str:

@@ -100,3 +100,14 @@ def test_greedy_wins_half_of_three_player_games_against_two_randoms():
     result = play_league(Session(load_rules(), (), ()), ["greedy", "random", "random"], 3, 34, 1)
     assert result.results["greedy"].total.games == 102
     assert _share(result, "greedy") >= 0.50
+
+
+def test_a_search_budget_is_playouts_or_a_time():
+    """Issue 10: "a budget per decision (`--bots search:200` playouts, or a time budget)"."""
+    assert parse_spec("search:200") == ("search", "200") and parse_spec("search:500ms") == ("search", "500ms")
+    assert make_bot("search:200", 1).playouts == 200  # type: ignore[attr-defined]
+    assert make_bot("search:2s", 1).seconds == 2.0  # type: ignore[attr-defined]
+    assert make_bot("search:500ms", 1).seconds == 0.5  # type: ignore[attr-defined]
+    for bad in ("search:fast", "search:0", "search:-1s"):
+        with pytest.raises(BotSpecError, match="the budget of `search`"):
+            parse_spec(bad)
