@@ -12,9 +12,9 @@ seeds its bots. A script, never a test: it prints figures and exits 0.
              Wilson interval over the games;
   margin     the bot's mean Final Bravery Value less the best other player's;
   decisions  the bot's decisions per second, timed in its `choose` alone, over every decision it
-             was asked (a decision with one option costs nothing) and over those with two or more,
-             with the slowest one. --workers W plays the games in W processes: the times stay per
-             process (one core each), the wall time shrinks.
+             was asked (the engine asks none with a single option), and the slowest one.
+             --workers W plays the games in W processes: the times stay per process (one core
+             each), the wall time shrinks.
 """
 from __future__ import annotations
 
@@ -29,34 +29,29 @@ import time
 from typing import Any
 
 
-def play(job: tuple[str, str, int, tuple[str, ...], int]) -> dict[str, Any]:
+def play(job: tuple[str, str, int, tuple[str, ...], int, int]) -> dict[str, Any]:
     """One game: the bot's seat, the totals, the bot's decision times."""
     from nidavellir.rulesets import load_rules
     from nidavellir.runtime.bots import make_bot
     from nidavellir.runtime.game import Game
     from nidavellir.runtime.observation import observe
 
-    bot_spec, other_spec, players, boxes, seed = job
+    bot_spec, other_spec, players, boxes, seed, seat = job
     rules = load_rules(boxes)
-    seat = (seed - 1) % players
     bots = [make_bot(bot_spec if k == seat else other_spec, seed * 1000 + k) for k in range(players)]
     game = Game(rules, players, seed)
     times: list[float] = []
-    singles = 0
     while (d := game.pending) is not None:
         obs = observe(game)
         if d.player == seat:
             start = time.perf_counter()
             answer = bots[d.player].choose(obs)
-            if len(d.options) > 1:
-                times.append(time.perf_counter() - start)
-            else:
-                singles += 1
+            times.append(time.perf_counter() - start)
         else:
             answer = bots[d.player].choose(obs)
         game.answer(answer)
     totals = [pl["total"] for pl in game.scores()["players"]]
-    return {"seed": seed, "seat": seat, "totals": totals, "times": times, "singles": singles}
+    return {"seed": seed, "seat": seat, "totals": totals, "times": times}
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -82,35 +77,26 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quiet", action="store_true", help="no line per game")
     args = ap.parse_args(argv)
     boxes = tuple(b for b in args.expansions.split(",") if b)
-    jobs = [(args.bot, args.against, args.players, boxes, args.seed + i) for i in range(args.games)]
+    jobs = [(args.bot, args.against, args.players, boxes, args.seed + i, i % args.players) for i in range(args.games)]
     start = time.perf_counter()
-    results: list[dict[str, Any]] = []
-    wins = 0.0
     if args.workers > 1:
         with multiprocessing.Pool(args.workers) as pool:
-            stream = pool.imap(play, jobs)
-            results = _collect(stream, args)
+            results = _collect(pool.imap(play, jobs), args)
     else:
         results = _collect(map(play, jobs), args)
     wall = time.perf_counter() - start
-    margins = []
-    for r in results:
-        totals, seat = r["totals"], r["seat"]
-        best = max(totals)
-        winners = [q for q, t in enumerate(totals) if t == best]
-        wins += 1 / len(winners) if seat in winners else 0.0
-        margins.append(totals[seat] - max(t for q, t in enumerate(totals) if q != seat))
+    wins = sum(win_share(r) for r in results)
+    margins = [r["totals"][r["seat"]] - max(t for q, t in enumerate(r["totals"]) if q != r["seat"]) for r in results]
     n = len(results)
     low, high = wilson(wins, n)
     times = [t for r in results for t in r["times"]]
-    asked = len(times) + sum(r["singles"] for r in results)
+    asked = len(times)
     spent = sum(times)
     report = {
         "bot": args.bot, "against": args.against, "players": args.players, "expansions": list(boxes),
         "games": n, "seeds": [args.seed, args.seed + n - 1], "wins": wins, "share": wins / n if n else 0.0,
         "interval95": [low, high], "mean_margin": sum(margins) / n if n else 0.0,
         "decisions": asked, "decisions_per_s": asked / spent if spent else math.inf,
-        "choices_per_s": len(times) / spent if spent else math.inf,
         "slowest_decision_s": max(times, default=0.0), "wall_s": wall,
         "machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
     }
@@ -121,25 +107,29 @@ def main(argv: list[str] | None = None) -> int:
           f"{'+'.join(boxes) or 'base game'}, {n} games (seeds {args.seed}..{args.seed + n - 1}, seats alternating)")
     print(f"  share of wins  {wins / n:.1%}  (95 % interval {low:.1%} – {high:.1%}; {wins:g} of {n})")
     print(f"  mean margin    {report['mean_margin']:+.1f} Bravery Value points over the best other player")
-    print(f"  decisions/s    {report['decisions_per_s']:.2f} over all {asked} of its decisions; "
-          f"{report['choices_per_s']:.2f} over the {len(times)} with two or more options; "
-          f"slowest {report['slowest_decision_s']:.2f} s")
+    print(f"  decisions/s    {report['decisions_per_s']:.2f} over its {asked} decisions, on one core; "
+          f"the slowest took {report['slowest_decision_s']:.2f} s")
     print(f"  wall           {wall:.0f} s with {args.workers} worker(s); {report['machine']}")
     return 0
 
 
+def win_share(r: dict[str, Any]) -> float:
+    """The bot's share of one game's win: 1, or 1/k in a tie of k for the first place, else 0."""
+    totals = r["totals"]
+    best = max(totals)
+    return 1 / totals.count(best) if totals[r["seat"]] == best else 0.0
+
+
 def _collect(stream: Any, args: argparse.Namespace) -> list[dict[str, Any]]:
+    """The games' results as they come, each shown on stderr (unless --quiet or --json)."""
     results = []
     wins = 0.0
     for r in stream:
         results.append(r)
-        totals, seat = r["totals"], r["seat"]
-        best = max(totals)
-        if seat in (q for q, t in enumerate(totals) if t == best):
-            wins += 1 / totals.count(best)
+        wins += win_share(r)
         if not args.quiet and not args.json:
-            print(f"  seed {r['seed']:4d}  seat {seat + 1}  totals {totals}  share so far {wins / len(results):.3f}",
-                  file=sys.stderr, flush=True)
+            print(f"  seed {r['seed']:4d}  seat {r['seat'] + 1}  totals {r['totals']}  "
+                  f"share so far {wins / len(results):.3f}", file=sys.stderr, flush=True)
     return results
 
 
