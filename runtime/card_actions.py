@@ -483,10 +483,15 @@ class CardActions(EngineCore):
         answer = yield from self.ask(p, "hero", [card_choice(ids[h], "heroes") for h in heroes], "recruit a hero",
                                      [self.defs[h].name for h in heroes])
         assert isinstance(answer, CardChoice)
-        hero = next(h for h in heroes if ids[h] == answer.card)
+        yield from self.recruit_chosen(p, next(h for h in heroes if ids[h] == answer.card), counted, by_line)
+        return True
+
+    def recruit_chosen(self, p: int, hero: int, counted: bool = True, by_line: bool = True) -> Gen[None]:
+        """p recruits `hero`, chosen among those available: it leaves the heroes, enters where it
+        goes (its `recruited` effects run) and any line it completes recruits in turn."""
         if self.journal is not None:
-            self.journal.append(Recruited(*self.now, player=p, cause=None if by_line else self.cause(), card=ids[hero],
-                                          by_line=by_line, counted=counted))
+            self.journal.append(Recruited(*self.now, player=p, cause=None if by_line else self.cause(),
+                                          card=self.s.cards[hero], by_line=by_line, counted=counted))
         self.s.heroes.remove(hero)
         if counted:
             self.s.players[p].heroes_counted += 1
@@ -498,7 +503,6 @@ class CardActions(EngineCore):
                 yield from self.emit(p, "recruited", hero)
         if self.may_recruit(p):
             yield from self.check_heroes(p)
-        return True
 
     def can_return_hero(self, p: int, cls: str) -> bool:
         return any(self.defs[c].kind == "hero" and self.defs[c].cls == cls for c in self.s.players[p].command)

@@ -261,7 +261,7 @@ class Valuer:
         if hero < 0:
             return 0.0
         saved = Saved(e)
-        done = drive(e, _recruited(e, self.p, hero), quick)
+        done = drive(e, e.recruit_chosen(self.p, hero), quick)
         value = self.position() - self.base if done else 0.0
         saved.restore(e)
         return value
@@ -294,18 +294,6 @@ def _plain_entry(e: Engine, p: int, card: int) -> bool:
     return not (column and "covered" in e.defs[column[-1]].instead)
 
 
-def _recruited(e: Engine, p: int, hero: int) -> Gen[None]:
-    """p recruits `hero` for a line, as card_actions' `_recruit` does once the hero is chosen."""
-    e.s.heroes.remove(hero)
-    e.s.players[p].heroes_counted += 1
-    e.s.resolving.append(hero)
-    with Entry(e):
-        dest = yield from e._destination(p, hero)
-        yield from e.place(p, hero, dest, check=False)
-        if e.reacts("recruited", hero, p):
-            yield from e.emit(p, "recruited", hero)
-    if e.may_recruit(p):
-        yield from e.check_heroes(p)
 
 
 def _win(e: Engine, p: int, card: int) -> Gen[None]:

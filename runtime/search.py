@@ -35,8 +35,8 @@ playout or two each.
   10 of 40 games, with it 15 of 40.
 - **Budget**: `playouts` per decision, or `seconds` per decision. At the default, DEFAULT_PLAYOUTS,
   it makes 4.6 decisions a second on one core in two-player base games, and at least 1.9 in every
-  box combination with 2–5 players (the slowest single decision, the first of a five-player game
-  with Idavoll, 1.1 s); it won 149 of 150 two-player games against `greedy`
+  box combination with 2–5 players (the slowest single decision, 1.1 s, the first of a
+  five-player game); it won 149 of 150 two-player games against `greedy`
   (bench/search_strength.py). With a playout budget the bot is deterministic: its seed and the
   observations fix every draw. A time budget is not: how many playouts fit depends on the machine
   and its load. A decision with one option costs nothing.

@@ -16,9 +16,7 @@ and the print with the numbers).
 from __future__ import annotations
 
 import html
-import os
 import re
-import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,32 +24,20 @@ from pathlib import Path
 import pytest
 from nidavellir.compiler import docs
 from nidavellir.compiler.docs import pdf as printing
-from nidavellir.compiler.docs import sheets
 from nidavellir.compiler.docs.errors import DocsError
 from nidavellir.compiler.docs.options import PrintOptions
 from nidavellir.compiler.docs.text import Catalog
 from pypdf import PdfReader
 from pypdf.generic import Destination
 
-IN_CI = os.environ.get("CI") == "true"
+from test_sheets import need
+
 BOXES = ("thingvellir", "idavoll")
 MM = 72 / 25.4                      # PDF points per millimetre
 A4, LETTER = (595, 842), (612, 792)  # points
 FOOTER_MM = 18                      # the bottom page margin, where the page number is
 
 
-def need(*tools: str) -> None:
-    """Skip (fail under CI=true) unless Chromium and the named programs are installed."""
-    missing = [t for t in tools if shutil.which(t) is None]
-    try:
-        sheets.chromium()
-    except DocsError as err:
-        missing.insert(0, f"chromium ({err})")
-    if missing:
-        reason = "not installed: " + ", ".join(missing) + " (apt-get install chromium poppler-utils)"
-        if IN_CI:
-            pytest.fail(f"CI=true: {reason}; .ci/run should have installed it")
-        pytest.skip(reason)
 
 
 # -- reading the HTML and the PDF -----------------------------------------------------------------
