@@ -24,6 +24,7 @@ PAPERS = ("a4", "letter")
 COPIES = ("all", "one")
 COLOURS = ("auto", "always", "never")
 SHELLS = ("bash", "zsh", "fish")
+RECORD_FORMATS = ("parquet", "jsonl")  # nidavellir/sim/records.FORMATS (a test keeps them equal)
 MAX_BLEED_MM = 1.6  # the widest bleed any paper fits (compiler/docs/sheet_layout.max_bleed; a test keeps them equal)
 
 EXIT_CODES = """\
@@ -44,7 +45,8 @@ examples:
   nidavellir play --players 3 --seed 1
   nidavellir play --players 4 --games 2000 --bots greedy,random
   nidavellir variants
-  nidavellir check --variant first-game"""
+  nidavellir check --variant first-game
+  nidavellir simulate --players 3 --variant generous-offerings --games 5000 --out sim/"""
 
 
 def version() -> str:
@@ -286,6 +288,66 @@ def parser() -> argparse.ArgumentParser:
     league.add_argument("--seed", type=int, default=1, metavar="S", help="seed of the first game (default 1)")
     rules_args(league)
     league.add_argument("--json", action="store_true", help="the table as one JSON object (and nothing else on stdout)")
+
+    simulate = command(
+        "simulate", help="many games of a house rule against the base rules, and what changed (report)",
+        description="Play G seeded games (seeds S, S+1, …) of each rule set: the tested one (the boxes with "
+                    "every --variant) and, with --variant or --against, the one it is compared with (the "
+                    "boxes with every --against layer; the base rules when none is given), the same seeds "
+                    "for both, so that games pair up. Games run in parallel on every core (--jobs) or on a "
+                    "Ray cluster (--ray); the records are the same whatever runs them. Writes into DIR: "
+                    "simulation.json, the per-game records (games.parquet/ or games.jsonl: seed, seats, "
+                    "bots, scores, breakdowns, and per card who acquired it, when and its points at the "
+                    "end), summary.json, report.html, report.md and plots/. Running the same command again "
+                    "continues an interrupted run (or adds games when --games grew). On a terminal, "
+                    "stderr shows the progress.",
+        epilog="examples:\n"
+               "  nidavellir simulate --players 3 --variant generous-offerings --games 5000 --out sim/\n"
+               "  nidavellir simulate --players 4 --expansions thingvellir --variant my-rule.yaml "
+               "--against first-game --games 20000 --out sim2/\n"
+               "  nidavellir simulate --players 3 --variant my-rule.yaml --games 100000 --ray auto --out big/\n"
+               "  nidavellir report sim/\n\n"
+               "Ray (pip install \"nidavellir[ray]\" on every machine, the same version): --ray auto joins "
+               "the cluster this machine is part of (`ray start --head` on one machine, `ray start "
+               "--address HEAD:6379` on the others); --ray HEAD:6379 or ray://HEAD:10001 names it; "
+               "--ray local starts one here.\n\n" + EXIT_CODES)
+    simulate.add_argument("--players", type=int, default=3, metavar="N", help="number of players (default 3)")
+    rules_args(simulate)
+    _completes(simulate.add_argument(
+        "--against", action="append", default=[], metavar="V",
+        help="what the tested rules are compared with: `base` (the default beside --variant) or a variant's "
+             "file or id; repeatable, applied in order"), _variant_names)
+    _completes(simulate.add_argument("--bots", type=_bots, default=("random",), metavar="B,…",
+                                     help="bot per seat, cycled: random, greedy, search:N (default random)"),
+               _comma_list(_bot_names))
+    simulate.add_argument("--games", type=int, default=1000, metavar="G",
+                          help="games per rule set, seeds S, S+1, … (default 1000)")
+    simulate.add_argument("--seed", type=int, default=1, metavar="S", help="seed of the first game (default 1)")
+    where = simulate.add_mutually_exclusive_group()
+    where.add_argument("--jobs", type=int, default=None, metavar="J",
+                       help="worker processes (default: every core; 1 plays in this process)")
+    where.add_argument("--ray", default=None, metavar="ADDRESS",
+                       help="run on a Ray cluster: auto, an address (HEAD:6379, ray://HEAD:10001), or local")
+    simulate.add_argument("--chunk", type=int, default=None, metavar="K",
+                          help="games per task (default: from the games and workers; the records are the same)")
+    simulate.add_argument("--format", type=_one_of("records format", RECORD_FORMATS), choices=RECORD_FORMATS,
+                          default=None, metavar="parquet|jsonl",
+                          help="the records' format (default parquet, or the one DIR already holds)")
+    _completes(simulate.add_argument("--out", required=True, metavar="DIR",
+                                     help="folder of the simulation (created if missing; continued if it holds "
+                                          "this simulation)"), _files())
+    simulate.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+
+    report = command(
+        "report", help="a simulation folder's summary, report.html, report.md and plots, from its records",
+        description="Read the records of a simulation folder (written by `nidavellir simulate`) and write its "
+                    "summary.json, report.html (tables and plots, one self-contained file), report.md (to "
+                    "paste into a discussion) and plots/*.png: per seat the win rate with a 95% interval; "
+                    "per rule set scores, breakdown and game length; per card how often and when it is "
+                    "taken, by which seat, its mean points and its taker's win rate; and with two rule sets "
+                    "the paired differences, the figures that moved significantly first.")
+    _completes(report.add_argument("dir", metavar="DIR"), _files())
+    report.add_argument("--json", action="store_true", help="print the summary as one JSON object")
 
     score = command(
         "score", help="score positions (YAML or JSON files)",

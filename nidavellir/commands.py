@@ -5,12 +5,18 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from nidavellir.compiler.build import build as build_generated
-from nidavellir.compiler.diagnostics import Diagnostic, Diagnostics, RulesError, colour_wanted, paint
+from nidavellir.compiler.diagnostics import (
+    Diagnostic,
+    Diagnostics,
+    RulesError,
+    colour_wanted,
+    paint,
+)
 from nidavellir.errors import NidavellirError, visible
 from nidavellir.rulesets import load_rules
 
@@ -131,6 +137,33 @@ def league(args: argparse.Namespace) -> int:
     else:
         print(result.table(), end="", flush=True)
     return 0
+
+
+def simulate(args: argparse.Namespace) -> int:
+    """Many games of a variant and what it is compared with (nidavellir/sim/), into --out."""
+    from nidavellir.sim.command import SimUsageError
+    from nidavellir.sim.command import simulate as run
+    from nidavellir.sim.run import Interrupted
+
+    colour = _colour(args)
+    try:
+        return run(args, lambda w: print(paint(w) if colour else w, file=sys.stderr))
+    except SimUsageError as err:
+        raise CommandError(str(err)) from None
+    except Interrupted as err:
+        print(f"\nnidavellir simulate: {err}", file=sys.stderr)
+        return 130
+
+
+def report(args: argparse.Namespace) -> int:
+    """A simulation folder's records to its summary and report."""
+    from nidavellir.sim.command import SimUsageError
+    from nidavellir.sim.command import report as run
+
+    try:
+        return run(args)
+    except SimUsageError as err:
+        raise CommandError(str(err)) from None
 
 
 def _open(path: str) -> TextIO:
@@ -262,8 +295,17 @@ def check(args: argparse.Namespace) -> int:
     warning too)."""
     from itertools import combinations
 
-    from nidavellir.compiler.build import EXPANSIONS, compile_specs, layer_specs, rules_dir
-    from nidavellir.compiler.sources import shipped_variants, validate_expansions, variant_specs
+    from nidavellir.compiler.build import (
+        EXPANSIONS,
+        compile_specs,
+        layer_specs,
+        rules_dir,
+    )
+    from nidavellir.compiler.sources import (
+        shipped_variants,
+        validate_expansions,
+        variant_specs,
+    )
 
     colour = _colour(args)
     variants = variant_specs(args.variant)
@@ -510,7 +552,7 @@ def _mapping(data: object, key: str) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _catalog(lang: str) -> Catalog:
     """The message catalog, loaded (with the docs back end) only for a variant without its own texts."""
     from nidavellir.compiler.docs.text import Catalog

@@ -1,0 +1,116 @@
+"""One finished game as a simulation's record: scores, length, and a fact per card a player acquired.
+
+A card is *acquired* when a player takes it from a shared place (`took`: a tavern, the Camp, the
+discard pile, a draw), recruits it (`recruited`: a hero), wins it (`distinction`), or when an effect
+puts it among their cards without a take (`placed`: Olwyn's doubles, say). The journal says who and
+when (age, and the turn within the age); a card moving within its owner's cards is no new fact.
+
+A card's points are what its owner would lose at the end without it: the owner's Final Bravery
+Value minus the same with that one card out of their army or command zone, every other card kept
+(so two Hunters among five are worth 9 each, 25 − 16, and Dwerg's brothers each the step of the
+brothers' table they make). A card no longer held at the end (traded, discarded, given back) has
+0. A player's copies of one card share their points out in the order they were acquired.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import TYPE_CHECKING, Any
+
+from nidavellir.runtime.journal import (
+    DistinctionWon,
+    Placed,
+    Recruited,
+    Took,
+    TurnStarted,
+)
+from nidavellir.runtime.scoring import player_score
+from nidavellir.stats import shares
+
+if TYPE_CHECKING:
+    from nidavellir.runtime.engine import Engine
+    from nidavellir.runtime.game import Game
+
+Fact = dict[str, Any]
+
+
+def record_of(game: Game, set_index: int, game_index: int, bots: list[str]) -> dict[str, Any]:
+    """The record of a finished game that kept its journal (sim-formats: a record)."""
+    e = game.engine
+    if game.pending is not None or e.journal is None:
+        raise ValueError("a record is made of a finished game that kept its journal")
+    scores = game.scores()
+    totals = [p["total"] for p in scores["players"]]
+    return {"set": set_index, "game": game_index, "seed": game.seed, "players": e.n, "bots": list(bots),
+            "totals": totals, "shares": shares(totals), "breakdown": [p["breakdown"] for p in scores["players"]],
+            "turns": sum(1 for r in e.journal if type(r) is TurnStarted), "decisions": len(game.records()),
+            "cards": card_facts(e)}
+
+
+def card_facts(e: Engine) -> list[Fact]:
+    """A fact per card acquired, in the order acquired, with its points at the end."""
+    assert e.journal is not None
+    defs = e.rules.cards
+    facts: list[Fact] = []
+    mine: dict[tuple[int, str], list[Fact]] = defaultdict(list)    # (player, card) -> its facts
+    unplaced: dict[tuple[int, str], int] = defaultdict(int)        # taken, not yet placed
+    for r in e.journal:
+        kind = type(r)
+        if kind is Took or kind is Recruited or kind is DistinctionWon:
+            how = "took" if kind is Took else "recruited" if kind is Recruited else "distinction"
+            card: str = r.card  # type: ignore[attr-defined]
+            unplaced[(r.player, card)] += 1
+        elif kind is Placed and r.origin is None:  # type: ignore[attr-defined]
+            card = r.card  # type: ignore[attr-defined]
+            if unplaced[(r.player, card)]:
+                unplaced[(r.player, card)] -= 1
+                continue
+            how = "placed"
+        else:
+            continue
+        d = defs[card]
+        fact = {"card": card, "kind": d.kind, "class": d.cls, "player": r.player, "age": r.age,
+                "turn": r.turn, "how": how, "points": 0}
+        facts.append(fact)
+        mine[(r.player, card)].append(fact)
+    for p in range(e.n):
+        for card, points in held_points(e, p).items():
+            owned = mine.get((p, card), [])
+            for fact, value in zip(owned, points):
+                fact["points"] = value
+            for value in points[len(owned):]:  # held, never seen arriving (no journal record says how)
+                d = defs[card]
+                fact = {"card": card, "kind": d.kind, "class": d.cls, "player": p, "age": 0, "turn": 0,
+                        "how": "placed", "points": value}
+                facts.append(fact)
+    return facts
+
+
+def held_points(e: Engine, p: int) -> dict[str, list[int]]:
+    """What player p would lose without each card they hold (by card id, one value per copy, in the
+    order the copies lie: army columns bottom to top, then the command zone). Each card steps out
+    through the engine's own detach/attach (which keep its rank index) and back to its place;
+    copies of one card in one column, without marks, are worth the same and scored once."""
+    pl = e.s.players[p]
+    total = player_score(e, p)["total"]
+    out: dict[str, list[int]] = defaultdict(list)
+    marks = e.s.marks
+    for column, place in [*pl.army.items(), (None, pl.command)]:
+        known: dict[str, int] = {}
+        for i, card in enumerate(place):
+            cid = e.s.cards[card]
+            value = known.get(cid) if card not in marks else None
+            if value is None:
+                value = total - _score_without(e, p, card, column, place, i)
+                if card not in marks:
+                    known[cid] = value
+            out[cid].append(value)
+    return out
+
+
+def _score_without(e: Engine, p: int, card: int, column: str | None, place: list[int], i: int) -> int:
+    e.detach(card)
+    try:
+        return player_score(e, p)["total"]
+    finally:
+        e.attach(p, card, column)
+        place.insert(i, place.pop())  # back where it lay

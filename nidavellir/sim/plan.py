@@ -1,0 +1,171 @@
+"""What a simulation plays: the rule sets, seats and seeds, and its manifest (`simulation.json`).
+
+Rule set 0 is the one tested: the base game with the boxes and every `--variant` layer; rule set 1,
+when there is one, is what it is compared with: the same boxes with every `--against` layer
+(`--against base`, or none given beside a `--variant`: no layer). Both play game indexes 0 … G−1
+with seeds S … S+G−1, so each game of one is paired with the game of the same seed of the other.
+
+The manifest names what was played; a run into a folder that holds a manifest continues it when
+it names the same simulation (the same players, boxes, bots, seed, records format and the rules'
+content hashes: variant files changed since are another simulation), with as many games as asked
+or already there.
+"""
+from __future__ import annotations
+
+import json
+import linecache
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from nidavellir.errors import NidavellirError
+from nidavellir.runtime.rules import Rules
+
+from .worker import Job, RuleSource
+
+MANIFEST = "simulation.json"
+VERSION = 1
+
+
+class PlanError(NidavellirError):
+    """A simulation that cannot be played as asked (printed as an error, exit 1)."""
+
+
+@dataclass(frozen=True)
+class Side:
+    """One rule set of a simulation."""
+    label: str
+    variants: tuple[str, ...]     # as given (files or shipped ids)
+    rules: Rules
+
+    def about(self, expansions: Sequence[str]) -> str:
+        text = " + ".join(["base", *expansions])
+        ids = self.rules.variant_ids
+        return text + ("; variants: " + ", ".join(ids) if ids else "")
+
+
+@dataclass(frozen=True)
+class Plan:
+    players: int
+    expansions: tuple[str, ...]
+    bots: tuple[str, ...]         # by seat
+    seed: int
+    games: int
+    sides: tuple[Side, ...]
+    fmt: str
+
+    def job(self) -> Job:
+        return Job(tuple(source_of(s.rules) for s in self.sides), self.players, self.bots, self.seed, self.fmt)
+
+    def manifest(self) -> dict[str, Any]:
+        from nidavellir.session import variant_record
+
+        cards: dict[str, dict[str, str]] = {}
+        parts: dict[str, None] = {}
+        for side in self.sides:
+            for cid, d in side.rules.cards.items():
+                cards.setdefault(cid, {"name": d.name, "kind": d.kind, "class": d.cls})
+            parts.update(dict.fromkeys(breakdown_parts(side.rules)))
+        return {
+            "simulation": VERSION, "players": self.players, "expansions": list(self.expansions),
+            "bots": list(self.bots), "seed": self.seed, "games": self.games, "format": self.fmt,
+            "rule_sets": [{"index": i, "label": s.label, "about": s.about(self.expansions),
+                           "variants": s.rules.variant_ids, "given": list(s.variants),
+                           "variant_files": [variant_record(v) for v in s.variants],
+                           "content_hash": s.rules.content_hash} for i, s in enumerate(self.sides)],
+            "cards": dict(sorted(cards.items())), "parts": list(parts),
+        }
+
+
+def breakdown_parts(rules: Rules) -> list[str]:
+    """The breakdown's parts in the order scores list them (runtime/scoring.py)."""
+    return [*rules.classes, "heroes", *dict.fromkeys(rules.ruleset.score_parts.values()), "coins"]
+
+
+def source_of(rules: Rules) -> RuleSource:
+    """A rule set's compiled module source (the committed file's, or the one compiled and cached)."""
+    module = rules.module
+    name = getattr(module, "__file__", None)
+    lines = linecache.getlines(name) if name else []
+    if not lines:
+        raise PlanError(f"the compiled source of the rules {rules.content_hash[:12]} is not at hand")
+    return RuleSource(rules.content_hash, "".join(lines))
+
+
+def sides(expansions: tuple[str, ...], variants: Sequence[str], against: Sequence[str]) -> tuple[Side, ...]:
+    """The rule sets: the tested one, and what it is compared with (none when neither
+    `--variant` nor `--against` is given)."""
+    from nidavellir.rulesets import load_rules
+
+    tested = tuple(variants)
+    other = tuple(v for v in against if v != "base")
+    if "base" in against and other:
+        raise PlanError("--against base compares with the base rules: it takes no other --against")
+    rules = load_rules(expansions, tested)
+    first = Side(_label(rules), tested, rules)
+    if not tested and not against:
+        return (first,)
+    rules = load_rules(expansions, other)
+    second = Side(_label(rules), other, rules)
+    if second.rules.content_hash == first.rules.content_hash:
+        second = Side(second.label + " (against)", other, second.rules)
+    return first, second
+
+
+def _label(rules: Rules) -> str:
+    return "+".join(rules.variant_ids) or "base"
+
+
+# -- the manifest ------------------------------------------------------------------------------
+
+def read_manifest(out: Path) -> dict[str, Any] | None:
+    path = out / MANIFEST
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except OSError as err:
+        raise PlanError(f"{path}: cannot be read ({err.strerror})") from None
+    try:
+        data = json.loads(text)
+    except ValueError as err:
+        raise PlanError(f"{path}:{getattr(err, 'lineno', 1)}:{getattr(err, 'colno', 1)}: not JSON "
+                        f"({getattr(err, 'msg', err)}); is this a simulation's folder?") from None
+    if not isinstance(data, dict) or data.get("simulation") != VERSION or not isinstance(data.get("rule_sets"), list):
+        raise PlanError(f"{path}: not the manifest of a simulation (version {VERSION})")
+    return data
+
+
+def write_manifest(out: Path, manifest: dict[str, Any]) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / MANIFEST
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(manifest, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """How a folder's simulation differs from the one asked (empty: the same; games may differ)."""
+    out = []
+    for key in ("players", "expansions", "bots", "seed", "format"):
+        if old.get(key) != new.get(key):
+            out.append(f"{key}: {_shown(old.get(key))} there, {_shown(new.get(key))} asked")
+    was = [r.get("content_hash") for r in old.get("rule_sets", []) if isinstance(r, dict)]
+    now = [r["content_hash"] for r in new["rule_sets"]]
+    if len(was) != len(now):
+        out.append(f"rule sets: {len(was)} there, {len(now)} asked")
+    else:
+        for i, (a, b) in enumerate(zip(was, now)):
+            if a != b:
+                label = new["rule_sets"][i]["label"]
+                out.append(f"rule set {i} ({label}): other rules (a variant file changed, or another version "
+                           "of nidavellir)")
+    return out
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, list):
+        return ",".join(map(str, value)) or "none"
+    return str(value)

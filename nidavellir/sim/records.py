@@ -1,0 +1,233 @@
+"""A simulation's records on disk: `games.parquet/` (a folder of Parquet parts) or `games.jsonl`.
+
+Records are written in task order (a chunk of game indexes, each rule set's games of it in turn), a
+whole chunk at a time, so that what is on disk after an interruption is always the games of the
+first k indexes of every rule set plus, at worst, a chunk cut short, which resuming cuts away.
+
+- Parquet: each part (`part-00000.parquet`, …) holds whole chunks and is written under a temporary
+  name, then renamed: a part on disk is complete. Columns mirror the record (sim-formats), nested
+  as lists, maps and structs.
+- JSON lines: one record per line, appended a chunk at a time; a line cut short is cut away.
+
+Workers encode their chunk (`encode`): Arrow IPC bytes or JSON-lines text, so that the process that
+writes does little more than write.
+"""
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+from nidavellir.errors import NidavellirError
+
+FORMATS = ("parquet", "jsonl")
+PARQUET_DIR = "games.parquet"
+JSONL_FILE = "games.jsonl"
+PART_ROWS = 4000          # a part's records (whole chunks; more once a chunk is larger)
+
+
+class RecordsError(NidavellirError):
+    """Records on disk that cannot be read or continued (named with their file)."""
+
+
+def schema() -> Any:
+    """The Arrow schema of a record."""
+    import pyarrow as pa
+
+    fact = pa.struct([("card", pa.string()), ("kind", pa.string()), ("class", pa.string()),
+                      ("player", pa.int8()), ("age", pa.int8()), ("turn", pa.int16()),
+                      ("how", pa.string()), ("points", pa.int32())])
+    return pa.schema([
+        ("set", pa.int16()), ("game", pa.int64()), ("seed", pa.int64()), ("players", pa.int8()),
+        ("bots", pa.list_(pa.string())), ("totals", pa.list_(pa.int32())), ("shares", pa.list_(pa.float64())),
+        ("breakdown", pa.list_(pa.map_(pa.string(), pa.int32()))),
+        ("turns", pa.int16()), ("decisions", pa.int32()), ("cards", pa.list_(fact)),
+    ])
+
+
+def encode(records: Sequence[dict[str, Any]], fmt: str) -> bytes:
+    """A chunk's records as the writer takes them: Arrow IPC stream bytes, or JSON lines."""
+    if fmt == "jsonl":
+        return "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records).encode("utf-8")
+    import pyarrow as pa
+
+    rows = [{**r, "breakdown": [list(b.items()) for b in r["breakdown"]]} for r in records]
+    batch = pa.RecordBatch.from_pylist(rows, schema=schema())
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, batch.schema) as writer:
+        writer.write_batch(batch)
+    return bytes(sink.getvalue().to_pybytes())
+
+
+class Writer(Protocol):
+    def write(self, payload: bytes, rows: int) -> None: ...
+    def flush(self) -> None: ...
+    def close(self) -> None: ...
+
+
+def where(out: Path, fmt: str) -> Path:
+    return out / (PARQUET_DIR if fmt == "parquet" else JSONL_FILE)
+
+
+# -- resuming ----------------------------------------------------------------------------------
+
+def complete_games(out: Path, fmt: str, sets: int) -> int:
+    """How many game indexes (0, 1, …, k−1) every rule set has on disk; records beyond them (a
+    chunk cut short) are removed, and leftover temporary parts deleted."""
+    if fmt == "jsonl":
+        return _resume_jsonl(where(out, fmt), sets)
+    return _resume_parquet(where(out, fmt), sets)
+
+
+def _prefix(seen: dict[int, set[int]], sets: int) -> int:
+    k = 0
+    while all(k in seen.get(s, ()) for s in range(sets)):
+        k += 1
+    return k
+
+
+def _resume_jsonl(path: Path, sets: int) -> int:
+    if not path.exists():
+        return 0
+    seen: dict[int, set[int]] = {}
+    ends: list[tuple[int, int]] = []  # (byte offset after the line, its game index)
+    offset = 0
+    with path.open("rb") as f:
+        for n, line in enumerate(f, 1):
+            if not line.endswith(b"\n"):
+                break  # cut short
+            try:
+                r = json.loads(line)
+                s, g = int(r["set"]), int(r["game"])
+            except (ValueError, KeyError, TypeError):
+                raise RecordsError(f"{path}:{n}: not a simulation record; move the file away to start "
+                                   "again") from None
+            seen.setdefault(s, set()).add(g)
+            offset += len(line)
+            ends.append((offset, g))
+    k = _prefix(seen, sets)
+    cut = next((i for i, (_, g) in enumerate(ends) if g >= k), len(ends))
+    if any(g < k for _, g in ends[cut:]):
+        raise RecordsError(f"{path}: the records are not in the order a simulation writes them; "
+                           "move the file away to start again")
+    keep = ends[cut - 1][0] if cut else 0
+    if keep != path.stat().st_size:
+        with path.open("r+b") as f:
+            f.truncate(keep)
+    return k
+
+
+def parts(folder: Path) -> list[Path]:
+    return sorted(folder.glob("part-*.parquet"))
+
+
+def _resume_parquet(folder: Path, sets: int) -> int:
+    if not folder.exists():
+        return 0
+    import pyarrow.parquet as pq
+
+    for tmp in folder.glob("*.tmp"):
+        tmp.unlink()
+    seen: dict[int, set[int]] = {}
+    for part in parts(folder):
+        try:
+            table = pq.read_table(part, columns=["set", "game"])
+        except (OSError, ValueError, KeyError) as err:  # (pyarrow's ArrowInvalid is a ValueError)
+            raise RecordsError(f"{part}: unreadable ({err}); delete it to play its games again") from None
+        for s, g in zip(table.column("set").to_pylist(), table.column("game").to_pylist()):
+            seen.setdefault(s, set()).add(g)
+    k = _prefix(seen, sets)
+    if any(g >= k for games in seen.values() for g in games):  # (parts hold whole chunks)
+        raise RecordsError(f"{folder}: its parts do not hold the first games of every rule set; "
+                           "move the folder away to start again")
+    return k
+
+
+# -- writing -----------------------------------------------------------------------------------
+
+class JsonlWriter:
+    def __init__(self, path: Path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.file = path.open("ab")
+
+    def write(self, payload: bytes, rows: int) -> None:
+        self.file.write(payload)
+        self.file.flush()
+
+    def flush(self) -> None:
+        self.file.flush()
+
+    def close(self) -> None:
+        self.file.close()
+
+
+class ParquetWriter:
+    """Chunks gathered into parts of about PART_ROWS records (or fewer at `flush`)."""
+
+    def __init__(self, folder: Path):
+        folder.mkdir(parents=True, exist_ok=True)
+        self.folder = folder
+        existing = parts(folder)
+        self.next = int(existing[-1].stem.split("-")[1]) + 1 if existing else 0
+        self.batches: list[Any] = []
+        self.rows = 0
+
+    def write(self, payload: bytes, rows: int) -> None:
+        import pyarrow as pa
+
+        with pa.ipc.open_stream(payload) as reader:
+            self.batches.extend(reader)
+        self.rows += rows
+        if self.rows >= PART_ROWS:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self.batches:
+            return
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        table = pa.Table.from_batches(self.batches, schema=schema())
+        final = self.folder / f"part-{self.next:05d}.parquet"
+        tmp = final.with_suffix(".tmp")
+        pq.write_table(table, tmp, compression="zstd")
+        os.replace(tmp, final)
+        self.next += 1
+        self.batches, self.rows = [], 0
+
+    def close(self) -> None:
+        self.flush()
+
+
+def writer(out: Path, fmt: str) -> Writer:
+    return JsonlWriter(where(out, fmt)) if fmt == "jsonl" else ParquetWriter(where(out, fmt))
+
+
+# -- reading -----------------------------------------------------------------------------------
+
+def read(out: Path, fmt: str) -> Iterator[dict[str, Any]]:
+    """Every record on disk, in order, as dicts (streamed: a part's row group at a time)."""
+    path = where(out, fmt)
+    if fmt == "jsonl":
+        if not path.exists():
+            return
+        with path.open("rb") as f:
+            for n, line in enumerate(f, 1):
+                if not line.endswith(b"\n"):
+                    return  # cut short: not a record yet
+                try:
+                    yield json.loads(line)
+                except ValueError:
+                    raise RecordsError(f"{path}:{n}: not a JSON record") from None
+        return
+    import pyarrow.parquet as pq
+
+    for part in parts(path):
+        try:
+            file = pq.ParquetFile(part)
+            for batch in file.iter_batches(batch_size=1000):
+                yield from batch.to_pylist(maps_as_pydicts="strict")
+        except (OSError, ValueError, KeyError) as err:
+            raise RecordsError(f"{part}: unreadable ({err}); delete it to play its games again") from None

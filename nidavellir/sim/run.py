@@ -1,0 +1,125 @@
+"""Running a simulation into its folder, and reading a folder back into its report.
+
+A folder holds `simulation.json` (the manifest), the records (`games.parquet/` or `games.jsonl`),
+`summary.json` (every figure, sim-formats), `report.html`, `report.md` and `plots/`. The records
+are the truth: the summary and the report are made from them, after a run or by `report` alone.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from nidavellir.errors import NidavellirError
+
+from . import records
+from .backends import Backend, chunk_size
+from .plan import Plan, PlanError, differences, read_manifest, write_manifest
+from .worker import Task
+
+SUMMARY = "summary.json"
+
+
+class Interrupted(NidavellirError):
+    """A run stopped by Ctrl-C after writing the games it had finished."""
+
+    def __init__(self, done: int, total: int, out: Path):
+        super().__init__(f"interrupted: {done} of {total} games are in {out}; run the same command to go on")
+        self.done, self.total = done, total
+
+
+@dataclass
+class Outcome:
+    """What a run did: the games already there, those played, and the folder's summary."""
+    out: Path
+    before: int            # game indexes already on disk (per rule set)
+    played: int            # games played now (all rule sets)
+    summary: dict[str, Any]
+    files: list[Path]
+
+
+def simulate(plan: Plan, out: Path, backend: Backend, chunk: int | None = None,
+             progress: Callable[[int, int], None] | None = None, render: bool = True) -> Outcome:
+    """Play what the folder lacks of the plan's games (all of them in a new folder), write their
+    records, then the summary and (with `render`) the report. `progress(done, total)` is told after
+    each chunk, in games of all rule sets."""
+    manifest = plan.manifest()
+    old = read_manifest(out)
+    if old is not None:
+        problems = differences(old, manifest)
+        if problems:
+            raise PlanError(f"{out} holds another simulation ({'; '.join(problems)}): choose another --out, "
+                            "or move that folder away")
+        manifest["games"] = max(plan.games, int(old.get("games", 0)))
+    sets = len(plan.sides)
+    start = records.complete_games(out, plan.fmt, sets) if old is not None else 0
+    write_manifest(out, manifest)
+    end = max(start, plan.games)
+    size = chunk or chunk_size(end - start, backend.workers)
+    tasks = [Task(a, min(a + size, end)) for a in range(start, end, size)]
+    total, done = (end - start) * sets, 0
+    writer = records.writer(out, plan.fmt)
+    try:
+        for result in backend.run(plan.job(), tasks):
+            writer.write(result.payload, result.rows)
+            done += result.rows
+            if progress is not None:
+                progress(done, total)
+    except KeyboardInterrupt:
+        raise Interrupted(start * sets + done, end * sets, out) from None
+    finally:
+        writer.close()
+        backend.close()
+    summary, files = report(out, render)
+    return Outcome(out, start, done, summary, files)
+
+
+def report(out: Path, render: bool = True) -> tuple[dict[str, Any], list[Path]]:
+    """The folder's records to summary.json and (with `render`) report.html, report.md and plots/."""
+    from .aggregate import Aggregator
+
+    manifest = read_manifest(out)
+    if manifest is None:
+        raise PlanError(f"{out}: no {out / 'simulation.json'}; is this a simulation's folder?")
+    fmt = manifest.get("format")
+    if fmt not in records.FORMATS:
+        raise PlanError(f"{out / 'simulation.json'}: unknown records format {fmt!r}")
+    aggregator = Aggregator(manifest)
+    digest, count = 0, 0
+    for record in _checked(records.read(out, fmt), len(manifest["rule_sets"])):
+        aggregator.add(record)
+        digest += int.from_bytes(hashlib.sha256(canonical(record)).digest(), "big")
+        count += 1
+    summary = aggregator.summary()
+    summary["records"] = {"count": count, "digest": f"{digest % 2 ** 256:064x}", "format": fmt,
+                          "path": records.where(out, fmt).name}
+    path = out / SUMMARY
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(summary, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+    files = [path]
+    if render:
+        from .report import render_report
+
+        files += render_report(summary, out)
+    return summary, files
+
+
+def canonical(record: dict[str, Any]) -> bytes:
+    """A record's bytes for its digest: JSON with sorted keys. The folder's digest is the sum of
+    its records' SHA-256 (mod 2²⁵⁶): the same records give the same digest in any order, so runs
+    with other chunks, workers or backends can be compared by it."""
+    return json.dumps(record, sort_keys=True, separators=(",", ":")).encode("utf-8")
+
+
+def _checked(stream: Iterator[dict[str, Any]], sets: int) -> Iterator[dict[str, Any]]:
+    """The records, refusing one whose rule set the manifest does not list."""
+    for record in stream:
+        s = record.get("set")
+        if not isinstance(s, int) or not 0 <= s < sets:
+            raise records.RecordsError(f"a record of rule set {s!r}, which the manifest does not list")
+        yield record
