@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from fractions import Fraction
 
 Z95 = 1.959963984540054  # the standard normal's 97.5 % quantile: a two-sided 95 % interval
 
@@ -41,3 +42,36 @@ def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]
     low = 0.0 if successes == 0 else max(0.0, centre - half)
     high = 1.0 if successes == trials else min(1.0, centre + half)
     return low, high
+
+
+def normal_p(z: float) -> float:
+    """The two-sided p-value of a standard normal statistic z: P(|Z| >= |z|) = erfc(|z| / √2)."""
+    return math.erfc(abs(z) / math.sqrt(2.0))
+
+
+def holm(ps: Sequence[float]) -> list[float]:
+    """Holm's step-down adjusted p-values (Holm 1979), in the order given.
+
+    The m p-values sorted ascending, p(1) <= … <= p(m): the j-th is adjusted to
+    max over i <= j of (m − i + 1) p(i), capped at 1, so the adjusted values keep the order of the
+    raw ones. Rejecting every hypothesis whose adjusted p is below α keeps the family-wise error
+    rate at α under any dependence between the tests."""
+    m = len(ps)
+    out = [0.0] * m
+    running = 0.0
+    for rank, i in enumerate(sorted(range(m), key=lambda k: ps[k])):
+        running = max(running, min(1.0, (m - rank) * ps[i]))
+        out[i] = running
+    return out
+
+
+def mean_sd(n: int, total: float, squares: float) -> tuple[float | None, float | None]:
+    """Mean and sample standard deviation (denominator n − 1) of n values from their sum and their
+    sum of squares; (None, None) for no value, sd 0 for one. Exact sums (ints) give an exact
+    variance before the square root: no cancellation."""
+    if n <= 0:
+        return None, None
+    if n == 1:
+        return float(total), 0.0
+    var = (Fraction(squares) * n - Fraction(total) ** 2) / (n * (n - 1))
+    return float(Fraction(total) / n), math.sqrt(max(0.0, float(var)))

@@ -320,7 +320,10 @@ def test_the_closed_values_are_those_of_the_modules_that_use_them():
     (["completion", "tcshell"], "unknown shell `tcshell` (choose from: bash, zsh, fish)"),
     (["check", "--color", "sometimes"], "unknown --color value `sometimes` (choose from: auto, always, never)"),
     (["play", "--players", "seven"], "argument --players: invalid int value: 'seven'"),
-    (["simulate"], "argument COMMAND: invalid choice: 'simulate'"),
+    (["simulate"], "the following arguments are required: --out"),
+    (["simulate", "--format", "csv", "--out", "x"],
+     "argument --format: unknown records format `csv` (choose from: parquet, jsonl)"),
+    (["simulated"], "argument COMMAND: invalid choice: 'simulated'"),
     (["play", "--players", "7"], "--players must be between 2 and 5"),
 ])
 def test_usage_errors_exit_2(capsys, args, message):

@@ -95,7 +95,7 @@ class Ray:
             except (ConnectionError, RuntimeError, ValueError) as err:
                 raise BackendError(f"cannot reach a Ray cluster at {address}: {err}") from None
             self.started = True
-        self.workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        self.workers = max(1, int(self.ray.cluster_resources().get("CPU", 1)))
 
     def run(self, job: Job, tasks: Iterable[Task]) -> Iterator[Done]:
         ray = self.ray
@@ -120,9 +120,9 @@ def _in_order(tasks: Iterable[Task], most: int, submit: Callable[[Task], Any],
             break
     while window:
         done = wait(window.popleft())
-        task = next(todo, None)
-        if task is not None:
-            window.append(submit(task))
+        following = next(todo, None)
+        if following is not None:
+            window.append(submit(following))
         yield done
 
 

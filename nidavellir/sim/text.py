@@ -2,6 +2,7 @@
 the figures a comparison found moved, most significant first."""
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -33,14 +34,17 @@ def summary_text(summary: Mapping[str, Any], files: Sequence[str] = ()) -> str:
         ranked = cmp.get("ranked", [])
         moved = [f for f in cmp.get("figures", []) if f.get("significant")]
         lines.append("")
-        lines.append(f"{a} against {b} over {cmp.get('pairs', 0)} paired games ({cmp.get('test')}, "
-                     f"{cmp.get('correction')} at {cmp.get('alpha')}): "
-                     + (f"{len(moved)} figure{'s' * (len(moved) != 1)} moved" if moved else "no figure moved significantly"))
-        for f in (ranked or moved)[:SHOWN]:
+        lines += textwrap.wrap(
+            f"{a} against {b} over {cmp.get('pairs', 0)} paired games ({cmp.get('test')}, "
+            f"{cmp.get('correction')} at {cmp.get('alpha')}): "
+            + (f"{len(moved)} figure{'s' * (len(moved) != 1)} moved significantly" if moved
+               else "no figure moved significantly"), 78)
+        shown = [f for f in moved if f.get("scope") in ("rules", "seat")] + list(ranked)
+        for f in shown[:SHOWN]:
             lines.append(f"  {f.get('label', f.get('measure'))}: {_value(f, 'against_value')} → {_value(f, 'value')}"
                          f" ({_signed(f)}, 95% {_interval(f)}; p = {f['p_adjusted']:.2g} adjusted)")
-        if len(ranked or moved) > SHOWN:
-            lines.append(f"  … {len(ranked or moved) - SHOWN} more in the report")
+        if len(shown) > SHOWN:
+            lines.append(f"  … {len(shown) - SHOWN} more in the report")
     if files:
         lines.append("")
         lines.append("written: " + ", ".join(files))

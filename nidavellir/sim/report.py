@@ -1,0 +1,369 @@
+"""The report of a simulation: `DIR/report.html`, `DIR/report.md` and `DIR/plots/*.png`, rendered
+from its summary (sim-formats: the summary) with the Jinja2 templates in `templates/`.
+
+report.html is one self-contained file (the plots embedded as data URIs, inline style and a few
+lines of plain JavaScript that sort the tables) with a table for every figure of the summary;
+report.md is what a designer pastes into a discussion: the headline, the significant changes,
+the seats' win rates, the most-taken cards and links to the plots. Every string of the summary
+(labels, card names: they come from rules files) is escaped, for HTML by the templates'
+autoescape, for Markdown by `md_text`. Numbers are written for people: rates in percent with one
+decimal ("41.2 %"), intervals "41.2–45.0 %", differences signed ("+3.1 pp", "−0.9"), with a true
+minus sign. The same summary always writes the same bytes.
+"""
+from __future__ import annotations
+
+import base64
+import re
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from markupsafe import Markup
+
+from .plots import (
+    COLOURS,
+    Plot,
+    card_names,
+    digits,
+    measure_name,
+    number,
+    plots,
+    scale,
+    signed,
+    subject_label,
+    unit,
+)
+
+if TYPE_CHECKING:
+    import jinja2
+
+__all__ = [
+    "difference",
+    "difference_interval",
+    "md_text",
+    "p_value",
+    "percent",
+    "percent_interval",
+    "render_report",
+]
+
+PLOT_NAMES = ("changes", "scores", "seats", "breakdown", "cards")  # every plot file the report may write
+MD_TOP_CARDS = 15
+MINUS = "−"
+DASH = "—"
+
+# -- numbers for people ---------------------------------------------------------------------------
+
+
+def _plain(x: float, places: int) -> str:
+    return f"{x:,.{places}f}".replace("-", MINUS)
+
+
+def percent(rate: Any) -> str:
+    """A rate in [0, 1] as a percent with one decimal: "41.2 %"; missing: a dash."""
+    x = number(rate)
+    return DASH if x is None else f"{_plain(100 * x, 1)} %"
+
+
+def percent_interval(low: Any, high: Any) -> str:
+    """An interval of rates: "41.2–45.0 %"."""
+    lo, hi = number(low), number(high)
+    if lo is None or hi is None:
+        return DASH
+    return f"{_plain(100 * lo, 1)}–{_plain(100 * hi, 1)} %"
+
+
+def value(x: Any, measure: str) -> str:
+    """A figure's value: rates in percent, takes per game with two decimals, points with one."""
+    v = number(x)
+    if v is None:
+        return DASH
+    return percent(v) if scale(measure) != 1 else _plain(v, digits(measure))
+
+
+def difference(d: Any, measure: str) -> str:
+    """A difference between two rule sets' figures, signed: "+3.1 pp" for rates, "−0.9" for points."""
+    v = number(d)
+    if v is None:
+        return DASH
+    text = signed(scale(measure) * v, digits(measure))
+    return f"{text} pp" if unit(measure) == "pp" else text
+
+
+def difference_interval(low: Any, high: Any, measure: str) -> str:
+    """The interval of a difference: "−1.2 to +5.0 pp" (signed ends, so no dash reads as a minus)."""
+    lo, hi = number(low), number(high)
+    if lo is None or hi is None:
+        return DASH
+    k, n = scale(measure), digits(measure)
+    text = f"{signed(k * lo, n)} to {signed(k * hi, n)}"
+    return f"{text} pp" if unit(measure) == "pp" else text
+
+
+def p_value(p: Any) -> str:
+    """A p-value with three decimals, or "< 0.001"."""
+    v = number(p)
+    if v is None:
+        return DASH
+    return "< 0.001" if v < 0.001 else f"{v:.3f}"
+
+
+def _count(x: Any) -> str:
+    v = number(x)
+    if v is None:
+        return DASH
+    return _plain(v, 0) if v == int(v) else _plain(v, 1)
+
+
+def _mean(x: Any, places: int = 1) -> str:
+    v = number(x)
+    return DASH if v is None else _plain(v, places)
+
+
+# -- Markdown -------------------------------------------------------------------------------------
+
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]|$~])")
+_MD_TAG = re.compile(r"<(?=[A-Za-z/!?])")
+_MD_ENTITY = re.compile(r"&(?=[A-Za-z0-9#])")
+
+
+def md_text(text: Any) -> str:
+    """Plain text as Markdown shows it on one line (in a table cell too): the characters Markdown
+    would read as markup escaped, a tag's `<` and an entity's `&` as entities, lines joined."""
+    line = " ".join(str(text).split())
+    line = _MD_TAG.sub("&lt;", _MD_ENTITY.sub("&amp;", line))  # the `&` first: `&lt;` stays one entity
+    return _MD_SPECIAL.sub(r"\\\1", line)
+
+
+def _md_finalize(x: Any) -> Any:
+    return x if hasattr(x, "__html__") else md_text("" if x is None else x)
+
+
+@lru_cache(maxsize=2)
+def _env(kind: str) -> jinja2.Environment:
+    import jinja2  # here: importing the module stays cheap
+
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(Path(__file__).with_name("templates"))),
+                             autoescape=kind == "html", undefined=jinja2.StrictUndefined,
+                             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+    if kind == "md":
+        env.finalize = _md_finalize
+    return env
+
+
+# -- what the templates show ----------------------------------------------------------------------
+
+def _cell(text: str, sort: Any = None, cls: str = "n") -> dict[str, Any]:
+    """A table cell: its text, the number it sorts by (empty: last), its class (n: a number)."""
+    v = number(sort)
+    return {"text": text, "v": "" if v is None else repr(v), "cls": cls}
+
+
+def _seats(rs: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """A rule set's seats; without games a seat has no rate (not 0 %, not the interval 0–100 %)."""
+    if not rs.get("games"):
+        return [{"seat": int(s["seat"]), "bot": str(s.get("bot", "")),
+                 "cells": [_cell(_count(s.get("wins")), s.get("wins"))] + [_cell(DASH)] * 4, "rate": DASH,
+                 "interval": DASH} for s in rs.get("seats", [])]
+    return [{"seat": int(s["seat"]), "bot": str(s.get("bot", "")),
+             "cells": [_cell(_count(s.get("wins")), s.get("wins")), _cell(percent(s.get("win_rate")), s.get("win_rate")),
+                       _cell(percent_interval(s.get("low"), s.get("high")), s.get("low")),
+                       _cell(_mean(s.get("mean_score")), s.get("mean_score")),
+                       _cell(_mean(s.get("sd_score")), s.get("sd_score"))],
+             "rate": percent(s.get("win_rate")), "interval": percent_interval(s.get("low"), s.get("high"))}
+            for s in rs.get("seats", [])]
+
+
+QUANTILES = ("5", "25", "50", "75", "95")
+
+
+def _distribution(name: str, d: Mapping[str, Any]) -> dict[str, Any]:
+    q = d.get("quantiles") or {}
+    return {"name": name, "cells": [_mean(d.get("mean")), _mean(d.get("sd")), _count(d.get("min")),
+                                    *(_count(q.get(k)) for k in QUANTILES), _count(d.get("max"))]}
+
+
+def _joined(counts: Sequence[Any]) -> str:
+    return " · ".join(_count(v) for v in counts)
+
+
+def _ages(rs: Mapping[str, Any]) -> list[str]:
+    """The ages in which a rule set's cards were taken, in order."""
+    ages = {str(a) for c in rs.get("cards", []) for a in (c.get("by_age") or {})}
+    return sorted(ages, key=lambda a: (int(a), a) if a.isdigit() else (1 << 30, a))
+
+
+def _cards(rs: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """A rule set's cards, the most-taken first, a row each."""
+    ages = _ages(rs)
+    rows = []
+    for c in sorted(rs.get("cards", []), key=lambda c: (-(number(c.get("take_rate")) or 0.0), str(c["card"]))):
+        by_age = c.get("by_age") or {}
+        how = sorted((c.get("by_how") or {}).items())
+        rows.append({"card": str(c["card"]), "name": str(c.get("name") or c["card"]),
+                     "kind": str(c.get("kind") or DASH), "class": str(c.get("class") or DASH),
+                     "cells": [_cell(percent(c.get("take_rate")), c.get("take_rate")),
+                               _cell(_mean(c.get("per_game"), 2), c.get("per_game")),
+                               _cell(_count(c.get("takes")), c.get("takes")),
+                               _cell(_joined(c.get("by_seat") or []), None),
+                               _cell(_joined([by_age.get(a, 0) for a in ages]), None),
+                               _cell(" · ".join(f"{k} {_count(v)}" for k, v in how), None, "seq"),
+                               _cell(_mean(c.get("mean_turn")), c.get("mean_turn")),
+                               _cell(_mean(c.get("mean_points")), c.get("mean_points")),
+                               _cell(_count(c.get("taker_games")), c.get("taker_games")),
+                               _cell(percent(c.get("taker_win_rate")), c.get("taker_win_rate")),
+                               _cell(percent_interval(c.get("low"), c.get("high")), c.get("low"))],
+                     "take_rate": percent(c.get("take_rate")), "taker_win_rate": percent(c.get("taker_win_rate"))})
+    return rows
+
+
+def _classes(rs: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """A rule set's classes, a row each."""
+    return [{"class": str(c.get("class") or DASH),
+             "cells": [_cell(_count(c.get("takes")), c.get("takes")), _cell(_mean(c.get("per_game"), 2), c.get("per_game")),
+                       _cell(_mean(c.get("mean_points")), c.get("mean_points")),
+                       _cell(_mean(c.get("part_mean")), c.get("part_mean"))]}
+            for c in rs.get("classes", [])]
+
+
+def _rule_set(i: int, rs: Mapping[str, Any]) -> dict[str, Any]:
+    """A rule set's section of the report: its tables, formatted."""
+    length = rs.get("length") or {}
+    margin = rs.get("margin") or {}
+    games = int(rs.get("games") or 0)
+    return {"index": i, "anchor": f"set-{i}", "label": str(rs.get("label", f"rule set {i}")),
+            "about": str(rs.get("about", "")),
+            "colour": COLOURS[i % len(COLOURS)], "games": games, "games_text": f"{games:,} games",
+            "ties": _count(rs.get("ties")), "seats": _seats(rs),
+            "scores": [_distribution("every player's score", rs.get("scores") or {}),
+                       _distribution("the winner's score", rs.get("winning_scores") or {})],
+            "margin": {"mean": _mean(margin.get("mean")), "sd": _mean(margin.get("sd"))},
+            "breakdown": [{"part": str(b["part"]), "mean": _mean(b.get("mean")), "sd": _mean(b.get("sd"))}
+                          for b in rs.get("breakdown", [])],
+            "length": [{"name": name, "mean": _mean((length.get(key) or {}).get("mean")),
+                        "min": _count((length.get(key) or {}).get("min")), "max": _count((length.get(key) or {}).get("max"))}
+                       for key, name in (("turns", "turns"), ("decisions", "decisions"))],
+            "cards": _cards(rs), "ages": " · ".join(_ages(rs)), "classes": _classes(rs)}
+
+
+def _figure(f: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, Any]:
+    """A compared figure as the tables show it: formatted, with the numbers its cells sort by."""
+    measure = str(f.get("measure", ""))
+    d = number(f.get("difference"))
+    significant = bool(f.get("significant"))
+    return {"key": f"{f.get('scope')}:{f.get('subject')}:{measure}", "scope": str(f.get("scope", "")),
+            "subject": subject_label(f, names), "subject_id": str(f.get("subject", "")),
+            "label": str(f.get("label") or measure_name(measure)), "measure": measure_name(measure),
+            "value": value(f.get("value"), measure), "against": value(f.get("against_value"), measure),
+            "difference": difference(d, measure),
+            "interval": difference_interval(f.get("low"), f.get("high"), measure),
+            "z": _mean(f.get("z"), 2), "p": p_value(f.get("p")), "p_adjusted": p_value(f.get("p_adjusted")),
+            "significant": significant,
+            # only a significant change is coloured: the eye should not read noise as an effect
+            "direction": "up" if significant and d and d > 0 else "down" if significant and d and d < 0 else "",
+            "sort": {"value": number(f.get("value")), "against": number(f.get("against_value")), "difference": d,
+                     "low": number(f.get("low")), "z": number(f.get("z")), "p": number(f.get("p")),
+                     "p_adjusted": number(f.get("p_adjusted"))}}
+
+
+HEADLINE = (("rules", "mean_score"), ("rules", "winning_score"), ("rules", "margin"), ("rules", "turns"),
+            ("seat", "win_rate"))
+
+
+def _comparison(comp: Mapping[str, Any], labels: Sequence[str], names: Mapping[str, str]) -> dict[str, Any]:
+    """The comparison: the method in words, its headline figures (the rules' and the seats' main
+    figures, and any other of theirs that changed significantly), the ranked and all figures."""
+    figures = [_figure(f, names) for f in comp.get("figures", [])]
+    significant = [f for f in figures if f["significant"]]
+    headline = [f for f, raw in zip(figures, comp.get("figures", []))
+                if (raw.get("scope"), raw.get("measure")) in HEADLINE or
+                (f["significant"] and raw.get("scope") in ("rules", "seat"))]
+    a, b = int(comp.get("set", 0)), int(comp.get("against", 1))
+    alpha = number(comp.get("alpha"))
+    return {"a": labels[a] if a < len(labels) else f"rule set {a}", "b": labels[b] if b < len(labels) else f"rule set {b}",
+            "pairs": f"{int(comp.get('pairs') or 0):,}", "test": str(comp.get("test", "")),
+            "correction": str(comp.get("correction", "")), "alpha": f"{alpha:g}" if alpha is not None else DASH,
+            "tested": f"{len(figures):,}", "significant": len(significant),
+            "significant_rules": len([f for f in significant if f["scope"] in ("rules", "seat")]),
+            "headline": headline, "ranked": [_figure(f, names) for f in comp.get("ranked", [])], "figures": figures}
+
+
+def _headline_rows(sets: Sequence[dict[str, Any]], raw: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The headline of rule sets without a comparison: a row per figure, a column per rule set."""
+    def row(label: str, cells: list[str]) -> dict[str, Any]:
+        return {"label": label, "cells": cells}
+    rows = [row("games", [f"{s['games']:,}" for s in sets]), row("ties", [s["ties"] for s in sets]),
+            row("mean score", [_mean((r.get("scores") or {}).get("mean")) for r in raw]),
+            row("winning score", [_mean((r.get("winning_scores") or {}).get("mean")) for r in raw]),
+            row("winning margin", [_mean((r.get("margin") or {}).get("mean")) for r in raw]),
+            row("turns", [_mean(((r.get("length") or {}).get("turns") or {}).get("mean")) for r in raw])]
+    seats = max((len(s["seats"]) for s in sets), default=0)
+    for k in range(seats):
+        rows.append(row(f"seat {k + 1} win rate",
+                        [f"{s['seats'][k]['rate']} ({s['seats'][k]['interval']})"
+                         if k < len(s["seats"]) and s["games"] else DASH for s in sets]))
+    return rows
+
+
+def _md_cards(sets: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+    """The most-taken cards of the first rule set that took any, with every rule set's rates."""
+    first = next((s for s in sets if s["cards"]), None)
+    if first is None:
+        return None
+    by_set = [{c["card"]: c for c in s["cards"]} for s in sets]
+    rows = [{"name": c["name"], "card": c["card"], "kind": c["kind"],
+             "take": [m[c["card"]]["take_rate"] if c["card"] in m else DASH for m in by_set],
+             "wins": [m[c["card"]]["taker_win_rate"] if c["card"] in m else DASH for m in by_set]}
+            for c in first["cards"][:MD_TOP_CARDS]]
+    return {"label": first["label"], "taken": len(first["cards"]), "rows": rows}
+
+
+def _context(summary: Mapping[str, Any], drawn: Sequence[Plot], images: bool) -> dict[str, Any]:
+    """What the templates show (`images`: the plots as data URIs, for the self-contained page)."""
+    raw = list(summary.get("rule_sets", []))
+    sets = [_rule_set(i, rs) for i, rs in enumerate(raw)]
+    labels = [s["label"] for s in sets]
+    names = card_names(summary)
+    comps = summary.get("comparisons") or []
+    comparison = _comparison(comps[0], labels, names) if comps else None
+    title = f"{comparison['a']} against {comparison['b']}" if comparison else " and ".join(labels) or "no rule set"
+    boxes = " + ".join(["base", *(str(e) for e in summary.get("expansions", []))])
+    bots = [str(b) for b in summary.get("bots", [])]
+    return {"title": title, "players": int(summary.get("players") or 0), "boxes": boxes, "bots": ", ".join(bots),
+            "seed": str(summary.get("seed", DASH)), "sets": sets, "comparison": comparison,
+            "headline_rows": _headline_rows(sets, raw), "md_cards": _md_cards(sets),
+            "quantiles": QUANTILES, "played": any(s["games"] for s in sets),
+            "plots": [{"name": p.name, "title": p.title, "file": Markup(f"plots/{p.name}.png"),
+                       "src": Markup("data:image/png;base64," + base64.b64encode(p.png).decode("ascii")) if images else ""}
+                      for p in drawn]}
+
+
+def render_report(summary: Mapping[str, Any], out: Path) -> list[Path]:
+    """Write `out/report.html`, `out/report.md` and `out/plots/*.png` for a summary; the paths written
+    (the two reports, then the plots in the order the report shows them). A plot file of an earlier
+    report that this one does not draw (the changes of a comparison) is removed."""
+    out = Path(out)
+    folder = out / "plots"
+    folder.mkdir(parents=True, exist_ok=True)
+    drawn = plots(summary)
+    written: list[Path] = []
+    for p in drawn:
+        path = folder / f"{p.name}.png"
+        path.write_bytes(p.png)
+        written.append(path)
+    for name in PLOT_NAMES:
+        if name not in {p.name for p in drawn}:
+            (folder / f"{name}.png").unlink(missing_ok=True)
+    page = _env("html").get_template("report.html.j2").render(_context(summary, drawn, images=True))
+    text = _env("md").get_template("report.md.j2").render(_context(summary, drawn, images=False))
+    html_path, md_path = out / "report.html", out / "report.md"
+    html_path.write_text(_tidy(page), encoding="utf-8", newline="\n")
+    md_path.write_text(_tidy(text), encoding="utf-8", newline="\n")
+    return [html_path, md_path, *written]
+
+
+def _tidy(text: str) -> str:
+    """No trailing spaces, at most one blank line in a row, one newline at the end."""
+    text = re.sub(r"[ \t]+\n", "\n", text)
+    return re.sub(r"\n{3,}", "\n\n", text).strip() + "\n"
