@@ -201,3 +201,12 @@ def test_bad_folders_and_options(tmp_path, capsys):
     code, _, err = run_cli(capsys, "simulate", "--variant", "no-such-rule", "--out", str(tmp_path / "x"))
     assert code == 1 and "no-such-rule" in err
     assert not (tmp_path / "x").exists()
+
+
+def test_ray_missing_is_said_plainly(tmp_path, capsys, monkeypatch):
+    """`--ray` without Ray installed: how to install it (exit 2), not an ImportError."""
+    import sys
+
+    monkeypatch.setitem(sys.modules, "ray", None)  # (an import of it now raises ImportError)
+    code, _, err = run_cli(capsys, "simulate", "--ray", "local", "--games", "2", "--out", str(tmp_path / "x"))
+    assert code == 2 and 'pip install "nidavellir[ray]"' in err

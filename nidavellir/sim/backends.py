@@ -81,7 +81,7 @@ class Ray:
 
     def __init__(self, address: str | None, workers: int | None = None):
         try:
-            import ray
+            import ray  # type: ignore[import-not-found,unused-ignore]  # (an optional extra)
         except ImportError:
             raise BackendError('--ray needs Ray: pip install "nidavellir[ray]"') from None
         self.ray: Any = ray
