@@ -65,7 +65,8 @@ from typing import Any
 GOAL_TEXT = ("≥ 1,000 three-player base games/s on one core; ≥ 500 with Thingvellir; ≥ 400 with both expansions; "
              "every box combination compiles cold < 1 s, loads cached < 0.05 s; "
              "`nidavellir --help` < 0.15 s; greedy wins ≥ 70 % of two-player games against random and "
-             "≥ 50 % of three-player games against two randoms, at ≲ 2 ms a decision")
+             "≥ 50 % of three-player games against two randoms, at ≲ 2 ms a decision; "
+             "simulate ≥ 1.8 × as many games/s on 2 workers as on 1")
 GOAL_BASE_GAMES_PER_S = 1000.0
 GOAL_FULL_GAMES_PER_S = 400.0   # three players, both expansions; checked once that rules set exists
 GOAL_THINGVELLIR_GAMES_PER_S = 500.0  # three players, base + Thingvellir (issue 7)
@@ -80,6 +81,7 @@ DEFAULT_LEAGUE_GAMES = 60   # per seating: 2 players 2 × 60 games, 3 players 3 
 LEAGUE_COST_S = 3.0         # seconds of play to time a bot that the league does not play
 GOAL_GREEDY_2P = 0.70       # issue 10: greedy beats random in >= 70 % of two-player games
 GOAL_GREEDY_3P = 0.50       # ... and wins >= 50 % of three-player games against two randoms
+GOAL_SIM_SPEEDUP = 1.8      # issue 11 / DESIGN §10: simulate on 2 cores >= 1.8 x 1 core
 GOAL_GREEDY_MS = 2.0        # the greedy bot's brief: a decision costs <~ 2 ms on average
 
 
@@ -370,6 +372,16 @@ def bench_league(games: int) -> dict:
             play_seated(rules, (bot, "random", "random"), seed, clock)
             seed += 1
     return {"games_per_seating": games, "rows": rows, "cost": [clock.row(bot) for bot in names if bot in clock.decisions]}
+
+
+def bench_simulate(games: int) -> dict:
+    """`nidavellir simulate` with 1 worker (this process) and 2 processes: bench/simulate_scaling.py."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    try:
+        from simulate_scaling import speed
+    finally:
+        sys.path.pop(0)
+    return speed(games, 3, (), [1, 2])
 
 
 def python_json(code: str, args: list[str], env: dict) -> tuple[dict, float]:
@@ -864,6 +876,14 @@ def goals(result: dict) -> list[dict]:
             v = greedy["ms_per_decision"]
             rows.append({"goal": "greedy's cost per decision", "target": f"<= {GOAL_GREEDY_MS:g} ms", "value": v,
                          "shown": f"{v:.2f} ms", "pass": v <= GOAL_GREEDY_MS})
+    sim = result.get("simulate")
+    if sim:
+        two = next((row for row in sim["rows"] if row["jobs"] == 2), None)
+        if two is not None:
+            v = two["speedup"]
+            rows.append({"goal": "simulate, 2 workers over 1", "target": f">= {GOAL_SIM_SPEEDUP:g} ×", "value": v,
+                         "shown": f"{v:.2f} × ({sim['rows'][0]['games_per_s']:.0f} → {two['games_per_s']:.0f} "
+                                  f"games/s, {sim['cores']} cores)", "pass": v >= GOAL_SIM_SPEEDUP})
     start = result.get("startup")
     if start:
         v = start["as_is"]["help"]["median_s"]
@@ -960,6 +980,12 @@ def print_report(r: dict) -> None:
         print_startup(r["startup"])
     if r.get("league"):
         print_league(r["league"])
+    if r.get("simulate"):
+        sim = r["simulate"]
+        print(f"\nsimulate (generous-offerings against base, {sim['players']} players, random bots, "
+              f"{sim['games_per_rule_set']} games per rule set, records and start-up included):")
+        print(table(["workers", "games/s", "× 1 worker"],
+                    [[str(row["jobs"]), f"{row['games_per_s']:.0f}", f"{row['speedup']:.2f}"] for row in sim["rows"]]))
     print(f"\nGoal: {GOAL_TEXT}")
     for g in r["goals"]:
         print(f"  {'PASS' if g['pass'] else 'MISS'}  {g['goal']}: {g['shown']} (target {g['target']})")
@@ -1033,8 +1059,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     ap.add_argument("--league-games", type=int, default=DEFAULT_LEAGUE_GAMES, metavar="L",
                     help=f"games per seating in the league (default {DEFAULT_LEAGUE_GAMES})")
-    ap.add_argument("--skip", action="append", default=[], choices=["games", "compile", "startup", "league"],
+    ap.add_argument("--skip", action="append", default=[], choices=["games", "compile", "startup", "league", "simulate"],
                     help="leave out a part (repeatable)")
+    ap.add_argument("--sim-games", type=int, default=1000, metavar="G",
+                    help="games per rule set of the simulate section (default 1000)")
     ap.add_argument("--instructions", type=int, default=0, metavar="G",
                     help="with --compare, also count the instructions per game over G games with valgrind's "
                          "callgrind on each side (slow, but a count: the machine's load does not change it)")
@@ -1095,6 +1123,9 @@ def main(argv: list[str] | None = None) -> int:
         if "league" not in args.skip:
             progress("league")
             result["league"] = bench_league(args.league_games)
+        if "simulate" not in args.skip:
+            progress("simulate: 1 worker, then 2")
+            result["simulate"] = bench_simulate(args.sim_games)
         result["goals"] = goals(result)
 
     if args.json:

@@ -10,7 +10,7 @@ J worker processes; games/s over the whole run, pool start-up and writing the re
 (the summary and report after it are not timed). DESIGN §10: simulation scales with cores (≥ 1.8×
 on 2). The ratio is measured on this machine as it is: other load lowers it.
 
-Memory: each size runs in a fresh process (`--memory-run`); its peak resident memory (ru_maxrss)
+Memory: each size runs in a fresh process (as every speed run does); its peak resident memory (ru_maxrss)
 and its largest worker's are reported, with the summary made after the games (which reads every
 record back). Flat memory: the figures barely move with ten times the games.
 """
@@ -50,9 +50,11 @@ def run_once(games: int, players: int, expansions: tuple[str, ...], jobs: int, o
         writer.write(done.payload, done.rows)
         rows += done.rows
     writer.close()
+    workers_mb = peak_mb_of_workers(backend)
     backend.close()
     seconds = time.perf_counter() - start
-    result = {"jobs": jobs, "games": rows, "seconds": round(seconds, 3), "games_per_s": round(rows / seconds, 1)}
+    result = {"jobs": jobs, "games": rows, "seconds": round(seconds, 3), "games_per_s": round(rows / seconds, 1),
+              "worker_mb": workers_mb}
     if report:
         start = time.perf_counter()
         make_report(out, render=False)
@@ -60,14 +62,27 @@ def run_once(games: int, players: int, expansions: tuple[str, ...], jobs: int, o
     return result
 
 
+def peak_mb_of_workers(backend: object) -> float:
+    """The largest peak resident memory (VmHWM) of a pool's worker processes, read from /proc
+    (they are the forkserver's children, not this process's: ru_maxrss of children misses them)."""
+    executor = getattr(backend, "executor", None)
+    pids = list(getattr(executor, "_processes", {}) or {})
+    peak = 0.0
+    for pid in pids:
+        try:
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmHWM:"):
+                    peak = max(peak, int(line.split()[1]) / 1024.0)
+        except OSError:
+            pass
+    return peak
+
+
 def speed(games: int, players: int, expansions: tuple[str, ...], jobs: list[int]) -> dict:
+    """Each worker count in a fresh process, as the command runs (nothing loaded, no thread yet)."""
     rows = []
     for j in jobs:
-        out = Path(tempfile.mkdtemp(prefix="nidavellir-simbench-"))
-        try:
-            rows.append(run_once(games, players, expansions, j, out))
-        finally:
-            shutil.rmtree(out, ignore_errors=True)
+        rows.append(fresh(games, players, expansions, j, report=False))
         print(f"  {j} worker{'s' * (j != 1)}: {rows[-1]['games_per_s']:,.0f} games/s", file=sys.stderr)
     base = rows[0]["games_per_s"]
     for row in rows:
@@ -79,25 +94,29 @@ def speed(games: int, players: int, expansions: tuple[str, ...], jobs: list[int]
 def memory(sizes: list[int], players: int, expansions: tuple[str, ...], jobs: int) -> list[dict]:
     rows = []
     for games in sizes:
-        cmd = [sys.executable, __file__, "--memory-run", str(games), "--players", str(players),
-               "--jobs", str(jobs), "--expansions", ",".join(expansions)]
-        done = subprocess.run(cmd, capture_output=True, text=True, check=True)
-        rows.append(json.loads(done.stdout))
+        rows.append(fresh(games, players, expansions, jobs, report=True))
         r = rows[-1]
         print(f"  {games:,} games per rule set: main {r['main_mb']:.0f} MB, largest worker {r['worker_mb']:.0f} MB, "
               f"{r['games_per_s']:,.0f} games/s", file=sys.stderr)
     return rows
 
 
-def memory_run(games: int, players: int, expansions: tuple[str, ...], jobs: int) -> dict:
-    out = Path(tempfile.mkdtemp(prefix="nidavellir-simmem-"))
+def fresh(games: int, players: int, expansions: tuple[str, ...], jobs: int, report: bool) -> dict:
+    cmd = [sys.executable, __file__, "--one-run", str(games), "--players", str(players), "--jobs", str(jobs),
+           "--expansions", ",".join(expansions)] + (["--with-summary"] if report else [])
+    done = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"simulate_scaling: a run failed:\n{done.stderr}")
+    return dict(json.loads(done.stdout))
+
+
+def one_run(games: int, players: int, expansions: tuple[str, ...], jobs: int, report: bool) -> dict:
+    out = Path(tempfile.mkdtemp(prefix="nidavellir-simbench-"))
     try:
-        result = run_once(games, players, expansions, jobs, out, report=True)
+        result = run_once(games, players, expansions, jobs, out, report=report)
     finally:
         shutil.rmtree(out, ignore_errors=True)
-    kb = 1024.0  # (Linux reports ru_maxrss in KiB)
-    result["main_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / kb
-    result["worker_mb"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / kb
+    result["main_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0  # (Linux: KiB)
     return result
 
 
@@ -108,12 +127,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--expansions", default="", help="comma-separated boxes")
     ap.add_argument("--jobs", default="1,2", help="worker counts to compare (first is the reference)")
     ap.add_argument("--memory", default="", help="games per rule set for the memory runs, comma-separated")
-    ap.add_argument("--memory-run", type=int, default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--one-run", type=int, default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--with-summary", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     expansions = tuple(x for x in args.expansions.split(",") if x)
-    if args.memory_run is not None:
-        print(json.dumps(memory_run(args.memory_run, args.players, expansions, int(args.jobs.split(",")[-1]))))
+    if args.one_run is not None:
+        print(json.dumps(one_run(args.one_run, args.players, expansions, int(args.jobs.split(",")[-1]),
+                                 args.with_summary)))
         return 0
     jobs = [int(j) for j in args.jobs.split(",")]
     result: dict = {"speed": speed(args.games, args.players, expansions, jobs)}

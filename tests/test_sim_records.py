@@ -208,7 +208,8 @@ def test_against_base_takes_no_other_layer():
 
 
 def test_chunks_share_the_work_out():
-    """Enough tasks for every worker, at most 50 games each."""
+    """Enough tasks for every worker (8 each when the games allow), at most 20 games each."""
     assert chunk_size(10, 2) == 1
-    assert chunk_size(1600, 2) == 50
-    assert chunk_size(400, 2) == 25
+    assert chunk_size(1600, 2) == 20
+    assert chunk_size(200, 2) == 12
+    assert chunk_size(200, 1) == 20

@@ -51,18 +51,16 @@ class Inline:
 
 
 class Pool:
-    """A pool of `workers` processes (started by forkserver where there is one, else spawn)."""
+    """A pool of `workers` processes: forked from this process while it runs no other thread (the
+    workers then start at once, with the rules already loaded), else started by a fork server
+    (or spawned where there is none), which is safe with threads."""
 
     def __init__(self, workers: int):
         self.workers = workers
         self.executor: ProcessPoolExecutor | None = None
 
     def run(self, job: Job, tasks: Iterable[Task]) -> Iterator[Done]:
-        methods = multiprocessing.get_all_start_methods()
-        context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-        if "forkserver" in methods:
-            context.set_forkserver_preload(["nidavellir.sim.worker"])
-        self.executor = ProcessPoolExecutor(self.workers, mp_context=context,
+        self.executor = ProcessPoolExecutor(self.workers, mp_context=_context(),
                                             initializer=worker.start, initargs=(job,))
         executor = self.executor
         yield from _in_order(tasks, 3 * self.workers, lambda task: executor.submit(worker.run_pooled, task),
@@ -109,6 +107,25 @@ class Ray:
             self.started = False
 
 
+def _context() -> Any:
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and _single_threaded():
+        return multiprocessing.get_context("fork")
+    if "forkserver" in methods:
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["nidavellir.sim.worker"])
+        return context
+    return multiprocessing.get_context("spawn")
+
+
+def _single_threaded() -> bool:
+    """Whether this process runs one thread, native ones included (Linux: /proc/self/task)."""
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        return False
+
+
 def _in_order(tasks: Iterable[Task], most: int, submit: Callable[[Task], Any],
               wait: Callable[[Any], Done]) -> Iterator[Done]:
     """Results in task order, with at most `most` tasks submitted and not yet taken."""
@@ -141,8 +158,8 @@ def backend(jobs: int | None, ray: str | None) -> Backend:
 
 def chunk_size(games: int, workers: int) -> int:
     """Games per task: small enough to share the work out evenly and show progress, large enough
-    that a task's overhead is nothing (at most 50; any size gives the same records)."""
-    return max(1, min(50, games // (8 * workers) or 1))
+    that a task's overhead is nothing (at most 20; any size gives the same records)."""
+    return max(1, min(20, games // (8 * workers) or 1))
 
 
 __all__ = ["Backend", "BackendError", "Inline", "Pool", "Ray", "backend", "chunk_size", "cores"]

@@ -57,7 +57,13 @@ class Plan:
     fmt: str
 
     def job(self) -> Job:
-        return Job(tuple(source_of(s.rules) for s in self.sides), self.players, self.bots, self.seed, self.fmt)
+        """What the workers need; this process keeps its loaded rules for the workers it forks."""
+        from .worker import preload
+
+        sources = tuple(source_of(s.rules) for s in self.sides)
+        for side, rs in zip(self.sides, sources):
+            preload(rs, side.rules)
+        return Job(sources, self.players, self.bots, self.seed, self.fmt)
 
     def manifest(self) -> dict[str, Any]:
         from nidavellir.session import variant_record

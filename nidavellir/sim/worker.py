@@ -76,6 +76,14 @@ def rules_of_source(rs: RuleSource) -> Rules:
     return rules
 
 
+def preload(rs: RuleSource, rules: Rules) -> None:
+    """The rules of a source already loaded in this process (so that this process, and workers
+    forked from it, need not run the source again)."""
+    if rules.content_hash != rs.content_hash:
+        raise WorkerError("a rule set does not match its source's content hash")
+    _loaded.setdefault(rs.content_hash, rules)
+
+
 def start(job: Job) -> None:
     """A pool process's initializer: keep the job, leave Ctrl-C to the command (it stops the pool)."""
     global _job
