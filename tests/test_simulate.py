@@ -210,3 +210,17 @@ def test_ray_missing_is_said_plainly(tmp_path, capsys, monkeypatch):
     monkeypatch.setitem(sys.modules, "ray", None)  # (an import of it now raises ImportError)
     code, _, err = run_cli(capsys, "simulate", "--ray", "local", "--games", "2", "--out", str(tmp_path / "x"))
     assert code == 2 and 'pip install "nidavellir[ray]"' in err
+
+
+def test_records_that_are_not_the_simulation_s_are_named(tmp_path, capsys):
+    """Hostile records: a record of a rule set or game the manifest does not have, or a line that
+    is no object, is reported with the records file and its place (exit 1), no traceback."""
+    out = tmp_path / "sim"
+    assert run_cli(capsys, "simulate", "--games", "3", "--jobs", "1", "--format", "jsonl", "--out", str(out))[0] == 0
+    path = out / "games.jsonl"
+    good = path.read_text(encoding="utf-8")
+    for bad, said in [('{"set": 4, "game": 0}\n', "record 4"), ("[1, 2]\n", "record 4"),
+                      (good.splitlines(keepends=True)[0], "a second record of game 0")]:
+        path.write_text(good + bad, encoding="utf-8")
+        code, _, err = run_cli(capsys, "report", str(out))
+        assert code == 1 and "games.jsonl" in err and said in err and "Traceback" not in err, err

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -90,13 +90,20 @@ def report(out: Path, render: bool = True) -> tuple[dict[str, Any], list[Path]]:
         raise PlanError(f"{out / 'simulation.json'}: unknown records format {fmt!r}")
     aggregator = Aggregator(manifest)
     digest, count = 0, 0
-    for record in _checked(records.read(out, fmt), len(manifest["rule_sets"])):
-        aggregator.add(record)
+    path = records.where(out, fmt)
+    for record in records.read(out, fmt):
+        try:
+            if not isinstance(record, dict):
+                raise TypeError("not an object")
+            aggregator.add(record)
+        except (ValueError, KeyError, TypeError, IndexError) as err:
+            raise records.RecordsError(f"{path}: record {count + 1} is not a record of this simulation "
+                                       f"({err})") from None
         digest += int.from_bytes(hashlib.sha256(canonical(record)).digest(), "big")
         count += 1
     summary = aggregator.summary()
     summary["records"] = {"count": count, "digest": f"{digest % 2 ** 256:064x}", "format": fmt,
-                          "path": records.where(out, fmt).name}
+                          "path": path.name}
     path = out / SUMMARY
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(summary, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
@@ -114,12 +121,3 @@ def canonical(record: dict[str, Any]) -> bytes:
     its records' SHA-256 (mod 2²⁵⁶): the same records give the same digest in any order, so runs
     with other chunks, workers or backends can be compared by it."""
     return json.dumps(record, sort_keys=True, separators=(",", ":")).encode("utf-8")
-
-
-def _checked(stream: Iterator[dict[str, Any]], sets: int) -> Iterator[dict[str, Any]]:
-    """The records, refusing one whose rule set the manifest does not list."""
-    for record in stream:
-        s = record.get("set")
-        if not isinstance(s, int) or not 0 <= s < sets:
-            raise records.RecordsError(f"a record of rule set {s!r}, which the manifest does not list")
-        yield record
