@@ -61,6 +61,10 @@ def simulate(args: argparse.Namespace, warn: Any) -> int:
         if bar is None:
             bar = Progress(total, sys.stderr)
         bar.update(done)
+        if done >= total:  # the games are played: the summary and report follow
+            bar.close()
+            bar = None
+            print(f"reading the records of {out} into its summary and report …", file=sys.stderr, flush=True)
 
     if old is not None and terminal:
         print(f"continuing the simulation in {out}", file=sys.stderr)

@@ -9,26 +9,29 @@ from typing import Any
 SHOWN = 10   # ranked figures listed
 
 
-def pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
+def pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
 
 
 def summary_text(summary: Mapping[str, Any], files: Sequence[str] = ()) -> str:
+    """A rule set per column (games, mean score, each seat's win rate), then each comparison."""
     sets: list[Mapping[str, Any]] = summary.get("rule_sets", [])
     players = summary.get("players", 0)
-    lines = [f"{players} players, bots {', '.join(summary.get('bots', []))}; seeds from {summary.get('seed')}"]
-    head = ["rule set", "games", "mean score", *(f"seat {i + 1}" for i in range(players))]
-    rows = []
-    for rs in sets:
-        seats = rs.get("seats", [])
-        scores = rs.get("scores", {})
-        rows.append([str(rs.get("label", "")), str(rs.get("games", 0)),
-                     f"{scores.get('mean', 0):.1f}" if rs.get("games") else "-",
-                     *(f"{pct(s['win_rate'])} ({pct(s['low'])}–{pct(s['high'])})" for s in seats)])
-    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
-    fmt = "  ".join(f"{{:<{w}}}" if i == 0 else f"{{:>{w}}}" for i, w in enumerate(widths))
-    lines += [fmt.format(*head), *(fmt.format(*r) for r in rows)]
-    lines.append("seat N: win rate in that seat (95% Wilson interval); a tie of k winners gives each 1/k")
+    lines = [f"{players} players, bots by seat {', '.join(summary.get('bots', []))}; seeds from {summary.get('seed')}"]
+    rows = [["", *(str(rs.get("label", "")) for rs in sets)],
+            ["games", *(str(rs.get("games", 0)) for rs in sets)],
+            ["mean score", *(_number(rs.get("scores", {}).get("mean")) for rs in sets)]]
+    for k in range(players):
+        cells = []
+        for rs in sets:
+            seat = rs.get("seats", [])[k] if k < len(rs.get("seats", [])) else {}
+            rate = seat.get("win_rate")
+            cells.append("-" if rate is None else f"{pct(rate)} ({pct(seat.get('low'))}–{pct(seat.get('high'))})")
+        rows.append([f"seat {k + 1} win rate", *cells])
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines += ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip()
+              for r in rows]
+    lines.append("win rate: a tie of k winners gives each 1/k; in parentheses the 95% Wilson interval")
     for cmp in summary.get("comparisons", []):
         a, b = sets[cmp["set"]]["label"], sets[cmp["against"]]["label"]
         ranked = cmp.get("ranked", [])
@@ -49,6 +52,10 @@ def summary_text(summary: Mapping[str, Any], files: Sequence[str] = ()) -> str:
         lines.append("")
         lines.append("written: " + ", ".join(files))
     return "\n".join(lines) + "\n"
+
+
+def _number(x: float | None) -> str:
+    return "-" if x is None else f"{x:.1f}"
 
 
 def _is_rate(f: Mapping[str, Any]) -> bool:
