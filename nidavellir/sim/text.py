@@ -31,7 +31,7 @@ def summary_text(summary: Mapping[str, Any], files: Sequence[str] = ()) -> str:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines += ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip()
               for r in rows]
-    lines.append("win rate: a tie of k winners gives each 1/k; in parentheses the 95% Wilson interval")
+    lines.append("win rate: a tie of k winners gives each 1/k; (95% Wilson interval)")
     for cmp in summary.get("comparisons", []):
         a, b = sets[cmp["set"]]["label"], sets[cmp["against"]]["label"]
         ranked = cmp.get("ranked", [])
@@ -44,13 +44,16 @@ def summary_text(summary: Mapping[str, Any], files: Sequence[str] = ()) -> str:
                else "no figure moved significantly"), 78)
         shown = [f for f in moved if f.get("scope") in ("rules", "seat")] + list(ranked)
         for f in shown[:SHOWN]:
-            lines.append(f"  {f.get('label', f.get('measure'))}: {_value(f, 'against_value')} → {_value(f, 'value')}"
-                         f" ({_signed(f)}, 95% {_interval(f)}; p = {f['p_adjusted']:.2g} adjusted)")
+            lines += textwrap.wrap(
+                f"{f.get('label', f.get('measure'))}: {_value(f, 'against_value')} → {_value(f, 'value')}"
+                f" ({_signed(f)}, 95% {_interval(f)}; p = {f['p_adjusted']:.2g} adjusted)", 78,
+                initial_indent="  ", subsequent_indent="      ")
         if len(shown) > SHOWN:
             lines.append(f"  … {len(shown) - SHOWN} more in the report")
     if files:
         lines.append("")
-        lines.append("written: " + ", ".join(files))
+        lines.append("written:")
+        lines += [f"  {f}" for f in files]
     return "\n".join(lines) + "\n"
 
 
