@@ -91,7 +91,8 @@ class Ray:
                 else:
                     ray.init(address=address, log_to_driver=False)
             except (ConnectionError, RuntimeError, ValueError) as err:
-                raise BackendError(f"cannot reach a Ray cluster at {address}: {err}") from None
+                hint = " (start one with `ray start --head`, or use --ray local)" if address == "auto" else ""
+                raise BackendError(f"cannot reach a Ray cluster at {address}: {err}{hint}") from None
             self.started = True
         self.workers = max(1, int(self.ray.cluster_resources().get("CPU", 1)))
 
