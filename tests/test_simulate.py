@@ -109,6 +109,21 @@ def test_the_same_records_whatever_runs_them(tmp_path):
     assert one == two == on_ray
 
 
+def test_workers_forked_by_a_fresh_command_play_the_same_games(tmp_path):
+    """The command forks its workers while it has no other thread (the rules already loaded in
+    them); the games are the same as those played in one process (the same digest)."""
+    import subprocess
+    import sys
+
+    p = plan_of(["generous-offerings"], 24)
+    alone = simulate(p, tmp_path / "alone", Inline(), render=False).summary
+    done = subprocess.run([sys.executable, "-m", "nidavellir", "simulate", "--players", "3", "--variant",
+                           "generous-offerings", "--games", "24", "--jobs", "2", "--out", str(tmp_path / "forked"),
+                           "--json"], capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["records"] == alone["records"]
+
+
 def test_an_interrupted_run_goes_on_where_it_stopped(tmp_path):
     """Resumable: Ctrl-C after some chunks leaves their games on disk; the same command again plays
     only the rest, to the records of a run never interrupted (JSON lines and Parquet)."""
