@@ -30,8 +30,9 @@ class Progress:
     `close()` at the end leaves the final count on its own line."""
 
     def __init__(self, total: int, stream: TextIO, every: float = 0.1,
-                 clock: Callable[[], float] = time.monotonic):
-        self.total, self.stream, self.every, self.clock = total, stream, every, clock
+                 clock: Callable[[], float] = time.monotonic, prefix: str = ""):
+        """`prefix` names the work when it is not playing (`reading the records: 120/2000 games …`)."""
+        self.total, self.stream, self.every, self.clock, self.prefix = total, stream, every, clock, prefix
         self.start = clock()
         self.drawn_at: float | None = None   # when the line was last drawn (None: not on screen)
         self.width = 0                      # the length of the line on screen
@@ -46,7 +47,7 @@ class Progress:
     def line(self, now: float) -> str:
         elapsed = now - self.start
         rate = self.done / elapsed if elapsed > 0 else 0.0
-        text = f"{self.done}/{self.total} games"
+        text = f"{self.prefix}{self.done}/{self.total} games"
         if self.done and rate:
             text += f" · {rate:,.0f} games/s · {duration((self.total - self.done) / rate)} left"
         return text
@@ -62,7 +63,7 @@ class Progress:
         now = self.clock()
         elapsed = now - self.start
         rate = f" · {self.done / elapsed:,.0f} games/s" if elapsed > 0 else ""
-        self._draw(f"{self.done}/{self.total} games{rate} · {duration(elapsed)} in all", now)
+        self._draw(f"{self.prefix}{self.done}/{self.total} games{rate} · {duration(elapsed)} in all", now)
         self.stream.write("\n")
         self.stream.flush()
         self.drawn_at, self.width = None, 0

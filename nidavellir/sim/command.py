@@ -64,12 +64,17 @@ def simulate(args: argparse.Namespace, warn: Any) -> int:
         if done >= total:  # the games are played: the summary and report follow
             bar.close()
             bar = None
-            print(f"reading the records of {out} into its summary and report …", file=sys.stderr, flush=True)
 
     if old is not None and terminal:
         print(f"continuing the simulation in {out}", file=sys.stderr)
     try:
-        outcome = run(plan, out, where, args.chunk, progress if terminal else None)
+        reader = Reading(sys.stderr) if terminal else None
+        try:
+            outcome = run(plan, out, where, args.chunk, progress if terminal else None,
+                          reading=reader.update if reader is not None else None)
+        finally:
+            if reader is not None:
+                reader.done()
         if bar is not None:
             bar.close()
             bar = None
@@ -89,9 +94,40 @@ def report(args: argparse.Namespace) -> int:
     out = Path(args.dir)
     if not out.is_dir():
         raise SimUsageError(f"{out}: not a folder")
-    summary, files = make(out)
+    reader = Reading(sys.stderr) if _is_terminal(sys.stderr) else None
+    try:
+        summary, files = make(out, reading=reader.update if reader is not None else None)
+    finally:
+        if reader is not None:
+            reader.done()
     _print(summary, [str(p) for p in files], args.json)
     return 0
+
+
+class Reading:
+    """The progress of reading the records back (the summary and report follow it)."""
+
+    def __init__(self, stream: TextIO):
+        self.stream = stream
+        self.bar: Progress | None = None
+        self.finished = False
+
+    def update(self, done: int, total: int) -> None:
+        if self.finished:
+            return
+        if self.bar is None:
+            self.bar = Progress(total, self.stream, prefix="reading the records: ")
+        self.bar.total = total
+        self.bar.update(done)
+        if done >= total:
+            self.bar.close()
+            self.bar, self.finished = None, True
+            print("writing the summary and the report …", file=self.stream, flush=True)
+
+    def done(self) -> None:
+        if self.bar is not None:  # interrupted or failed: leave the line clean
+            self.bar.clear()
+            self.bar = None
 
 
 def _print(summary: dict[str, Any], files: list[str], as_json: bool) -> None:

@@ -43,10 +43,11 @@ class Outcome:
 
 
 def simulate(plan: Plan, out: Path, backend: Backend, chunk: int | None = None,
-             progress: Callable[[int, int], None] | None = None, render: bool = True) -> Outcome:
+             progress: Callable[[int, int], None] | None = None, render: bool = True,
+             reading: Callable[[int, int], None] | None = None) -> Outcome:
     """Play what the folder lacks of the plan's games (all of them in a new folder), write their
     records, then the summary and (with `render`) the report. `progress(done, total)` is told after
-    each chunk, in games of all rule sets."""
+    each chunk, in games of all rule sets; `reading` the same while the records are read back."""
     manifest = plan.manifest()
     old = read_manifest(out)
     if old is not None:
@@ -74,12 +75,18 @@ def simulate(plan: Plan, out: Path, backend: Backend, chunk: int | None = None,
     finally:
         writer.close()
         backend.close()
-    summary, files = report(out, render)
+    summary, files = report(out, render, reading)
     return Outcome(out, start, done, summary, files)
 
 
-def report(out: Path, render: bool = True) -> tuple[dict[str, Any], list[Path]]:
-    """The folder's records to summary.json and (with `render`) report.html, report.md and plots/."""
+READ_STEP = 1000  # records between two calls of `reading`
+
+
+def report(out: Path, render: bool = True, reading: Callable[[int, int], None] | None = None
+           ) -> tuple[dict[str, Any], list[Path]]:
+    """The folder's records to summary.json and (with `render`) report.html, report.md and plots/;
+    `reading(done, total)` is told every READ_STEP records and at the end (total: the records the
+    manifest promises, or more if there are)."""
     from .aggregate import Aggregator
 
     manifest = read_manifest(out)
@@ -90,7 +97,11 @@ def report(out: Path, render: bool = True) -> tuple[dict[str, Any], list[Path]]:
         raise PlanError(f"{out / 'simulation.json'}: unknown records format {fmt!r}")
     aggregator = Aggregator(manifest)
     digest, count = 0, 0
+    games = manifest.get("games")
+    expected = games * len(manifest["rule_sets"]) if isinstance(games, int) else 0
     path = records.where(out, fmt)
+    if reading is not None:
+        reading(0, max(1, expected))
     for record in records.read(out, fmt):
         try:
             if not isinstance(record, dict):
@@ -101,6 +112,10 @@ def report(out: Path, render: bool = True) -> tuple[dict[str, Any], list[Path]]:
                                        f"({err})") from None
         digest += int.from_bytes(hashlib.sha256(canonical(record)).digest(), "big")
         count += 1
+        if reading is not None and count % READ_STEP == 0:
+            reading(count, max(count, expected))
+    if reading is not None and count % READ_STEP:
+        reading(count, count)
     summary = aggregator.summary()
     summary["records"] = {"count": count, "digest": f"{digest % 2 ** 256:064x}", "format": fmt,
                           "path": path.name}
