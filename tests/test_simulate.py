@@ -216,6 +216,9 @@ def test_bad_folders_and_options(tmp_path, capsys):
     code, _, err = run_cli(capsys, "simulate", "--variant", "no-such-rule", "--out", str(tmp_path / "x"))
     assert code == 1 and "no-such-rule" in err
     assert not (tmp_path / "x").exists()
+    (tmp_path / "file").write_text("not a folder", encoding="utf-8")
+    code, _, err = run_cli(capsys, "simulate", "--games", "2", "--out", str(tmp_path / "file" / "sim"))
+    assert code == 2 and "cannot be read or written" in err and "Traceback" not in err
 
 
 def test_ray_missing_is_said_plainly(tmp_path, capsys, monkeypatch):

@@ -72,6 +72,8 @@ def simulate(args: argparse.Namespace, warn: Any) -> int:
         try:
             outcome = run(plan, out, where, args.chunk, progress if terminal else None,
                           reading=reader.update if reader is not None else None)
+        except OSError as err:
+            raise SimUsageError(_unwritable(err, out)) from None
         finally:
             if reader is not None:
                 reader.done()
@@ -97,11 +99,18 @@ def report(args: argparse.Namespace) -> int:
     reader = Reading(sys.stderr) if _is_terminal(sys.stderr) else None
     try:
         summary, files = make(out, reading=reader.update if reader is not None else None)
+    except OSError as err:
+        raise SimUsageError(_unwritable(err, out)) from None
     finally:
         if reader is not None:
             reader.done()
     _print(summary, [str(p) for p in files], args.json)
     return 0
+
+
+def _unwritable(err: OSError, out: Path) -> str:
+    """A file of the folder that cannot be read or written, said as a usage error (exit 2)."""
+    return f"{err.filename or out}: cannot be read or written ({err.strerror or err})"
 
 
 class Reading:
