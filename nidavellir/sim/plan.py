@@ -130,7 +130,7 @@ def read_manifest(out: Path) -> dict[str, Any] | None:
     path = out / MANIFEST
     try:
         text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # (a new folder, or one that cannot be made)
         return None
     except OSError as err:
         raise PlanError(f"{path}: cannot be read ({err.strerror})") from None
