@@ -242,3 +242,20 @@ def test_records_that_are_not_the_simulation_s_are_named(tmp_path, capsys):
         path.write_text(good + bad, encoding="utf-8")
         code, _, err = run_cli(capsys, "report", str(out))
         assert code == 1 and "games.jsonl" in err and said in err and "Traceback" not in err, err
+
+
+def test_an_edited_manifest_is_refused_with_what_is_wrong(tmp_path, capsys):
+    """Hostile input: a manifest whose fields the report relies on are changed is an error naming
+    the file and the field (exit 1), and nothing is written."""
+    out = tmp_path / "sim"
+    assert run_cli(capsys, "simulate", "--games", "2", "--jobs", "1", "--out", str(out))[0] == 0
+    path = out / "simulation.json"
+    good = json.loads(path.read_text(encoding="utf-8"))
+    (out / "summary.json").unlink()
+    for change, said in [({"players": "three"}, "`players`"), ({"games": -1}, "`games`"),
+                         ({"rule_sets": [{"index": 5, "label": "x"}]}, "`rule_sets`"),
+                         ({"bots": [1, 2]}, "`bots`"), ({"cards": {"skaa": 17}}, "`cards`")]:
+        path.write_text(json.dumps({**good, **change}), encoding="utf-8")
+        code, _, err = run_cli(capsys, "report", str(out))
+        assert code == 1 and "simulation.json" in err and said in err and "Traceback" not in err, err
+        assert not (out / "summary.json").exists()

@@ -139,9 +139,35 @@ def read_manifest(out: Path) -> dict[str, Any] | None:
     except ValueError as err:
         raise PlanError(f"{path}:{getattr(err, 'lineno', 1)}:{getattr(err, 'colno', 1)}: not JSON "
                         f"({getattr(err, 'msg', err)}); is this a simulation's folder?") from None
-    if not isinstance(data, dict) or data.get("simulation") != VERSION or not isinstance(data.get("rule_sets"), list):
+    if not isinstance(data, dict) or data.get("simulation") != VERSION:
         raise PlanError(f"{path}: not the manifest of a simulation (version {VERSION})")
+    problem = _manifest_problem(data)
+    if problem:
+        raise PlanError(f"{path}: {problem}; is it a simulation's manifest, edited?")
     return data
+
+
+def _manifest_problem(data: dict[str, Any]) -> str | None:
+    """What is wrong with a manifest's shape (None: nothing the runner and the report rely on)."""
+    def ints(value: Any) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool)
+
+    if not ints(data.get("players")) or not 1 <= data["players"] <= 64:
+        return "`players` is not a number of players"
+    if not ints(data.get("games")) or data["games"] < 0 or not ints(data.get("seed")):
+        return "`games` and `seed` must be whole numbers"
+    for key in ("bots", "expansions", "parts"):
+        if not isinstance(data.get(key, []), list) or not all(isinstance(x, str) for x in data.get(key, [])):
+            return f"`{key}` must be a list of names"
+    sets = data.get("rule_sets")
+    if (not isinstance(sets, list) or not 1 <= len(sets) <= 2
+            or any(not isinstance(rs, dict) or rs.get("index") != i or not isinstance(rs.get("label"), str)
+                   for i, rs in enumerate(sets))):
+        return "`rule_sets` must list one or two rule sets, indexed 0 and 1, each with a label"
+    cards = data.get("cards", {})
+    if not isinstance(cards, dict) or not all(isinstance(v, dict) for v in cards.values()):
+        return "`cards` must map card ids to their name, kind and class"
+    return None
 
 
 def write_manifest(out: Path, manifest: dict[str, Any]) -> None:
