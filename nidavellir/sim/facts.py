@@ -40,7 +40,8 @@ def record_of(game: Game, set_index: int, game_index: int, bots: list[str]) -> d
         raise ValueError("a record is made of a finished game that kept its journal")
     scores = game.scores()
     totals = [p["total"] for p in scores["players"]]
-    return {"set": set_index, "game": game_index, "seed": game.seed, "players": e.n, "bots": list(bots),
+    return {"set": set_index, "game": game_index, "seed": game.seed, "players": e.n,
+            "seats": [pl.name for pl in e.s.players], "bots": list(bots),
             "totals": totals, "shares": shares(totals), "breakdown": [p["breakdown"] for p in scores["players"]],
             "turns": sum(1 for r in e.journal if type(r) is TurnStarted), "decisions": len(game.records()),
             "cards": card_facts(e)}

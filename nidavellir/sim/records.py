@@ -41,7 +41,8 @@ def schema() -> Any:
                       ("how", pa.string()), ("points", pa.int32())])
     return pa.schema([
         ("set", pa.int16()), ("game", pa.int64()), ("seed", pa.int64()), ("players", pa.int8()),
-        ("bots", pa.list_(pa.string())), ("totals", pa.list_(pa.int32())), ("shares", pa.list_(pa.float64())),
+        ("seats", pa.list_(pa.string())), ("bots", pa.list_(pa.string())),
+        ("totals", pa.list_(pa.int32())), ("shares", pa.list_(pa.float64())),
         ("breakdown", pa.list_(pa.map_(pa.string(), pa.int32()))),
         ("turns", pa.int16()), ("decisions", pa.int32()), ("cards", pa.list_(fact)),
     ])
@@ -234,7 +235,7 @@ def read(out: Path, fmt: str) -> Iterator[dict[str, Any]]:
 
 
 SCALARS = ("set", "game", "seed", "players", "turns", "decisions")
-LISTS = ("bots", "totals", "shares")
+LISTS = ("seats", "bots", "totals", "shares")
 FACT_FIELDS = ("card", "kind", "class", "player", "age", "turn", "how", "points")
 
 
