@@ -347,6 +347,8 @@ def parser() -> argparse.ArgumentParser:
                     "taken, by which seat, its mean points and its taker's win rate; and with two rule sets "
                     "the paired differences, the figures that moved significantly first.")
     _completes(report.add_argument("dir", metavar="DIR"), _files())
+    report.add_argument("--jobs", type=int, default=None, metavar="J",
+                        help="processes reading the records (default: every core; the summary is the same)")
     report.add_argument("--json", action="store_true", help="print the summary as one JSON object")
 
     score = command(

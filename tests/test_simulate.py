@@ -124,6 +124,23 @@ def test_workers_forked_by_a_fresh_command_play_the_same_games(tmp_path):
     assert json.loads(done.stdout)["records"] == alone["records"]
 
 
+def test_a_report_read_by_several_processes_is_the_same(tmp_path, monkeypatch):
+    """Many records are read by several processes, each counting its Parquet parts; the counts
+    are exact sums, so the summary is the one a single process makes."""
+    from nidavellir.sim import records as stored
+    from nidavellir.sim import run as running
+
+    monkeypatch.setattr(stored, "PART_ROWS", 10)   # a part per chunk of 5 games (both rule sets)
+    out = tmp_path / "sim"
+    one = simulate(plan_of(["generous-offerings"], 40), out, Inline(), chunk=5, render=False).summary
+    assert len(stored.parts(out / "games.parquet")) == 8
+    monkeypatch.setattr(running, "PARALLEL_RECORDS", 1)
+    seen = []
+    two, _ = running.report(out, render=False, jobs=2, reading=lambda done, total: seen.append(done))
+    assert two == one
+    assert seen[0] == 0 and seen[-1] == 80 and len(seen) > 2
+
+
 def test_an_interrupted_run_goes_on_where_it_stopped(tmp_path):
     """Resumable: Ctrl-C after some chunks leaves their games on disk; the same command again plays
     only the rest, to the records of a run never interrupted (JSON lines and Parquet)."""

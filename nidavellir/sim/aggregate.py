@@ -34,7 +34,7 @@ import math
 from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from operator import itemgetter
-from typing import Any
+from typing import Any, TypeVar
 
 from nidavellir.stats import mean_sd, wilson
 
@@ -80,6 +80,14 @@ def _order_statistic(items: list[tuple[int, int]], i: int) -> int:
             return v
         i -= c
     return items[-1][0]
+
+
+_K = TypeVar("_K")
+
+
+def _add_counts(counts: dict[_K, int], more: Mapping[_K, int]) -> None:
+    for key, count in more.items():
+        counts[key] = counts.get(key, 0) + count
 
 
 def _most_common(counts: Mapping[Any, int]) -> Any:
@@ -225,6 +233,28 @@ class _RuleSet:
                 acc[1] += points
         return cards, classes
 
+    def merge(self, other: _RuleSet) -> None:
+        """Adds what another accumulator (of other games of this rule set) counted."""
+        for mine, theirs in ((self.turns, other.turns), (self.decisions, other.decisions)):
+            if other.games:
+                low = theirs[1] if not self.games else min(mine[1], theirs[1])
+                high = theirs[2] if not self.games else max(mine[2], theirs[2])
+                mine[:] = [mine[0] + theirs[0], low, high]
+        self.games += other.games
+        self.ties += other.ties
+        self.margin_sum += other.margin_sum
+        self.margin_squares += other.margin_squares
+        for mine_list, theirs_list in ((self.wins, other.wins), (self.seat_sum, other.seat_sum),
+                                       (self.seat_squares, other.seat_squares)):
+            mine_list[:] = [a + b for a, b in zip(mine_list, theirs_list)]
+        _add_counts(self.scores, other.scores)
+        _add_counts(self.winning, other.winning)
+        _add_counts(self.facts, other.facts)
+        for sums, more in ((self.parts, other.parts), (self.cards, other.cards), (self.classes, other.classes)):
+            for key, values in more.items():
+                have = sums.get(key)
+                sums[key] = list(values) if have is None else [a + b for a, b in zip(have, values)]
+
     def summary(self, about: Mapping[str, Any], bots: list[Any], parts: list[str],
                 names: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
         """This rule set's part of the summary; `about` is its manifest entry."""
@@ -350,6 +380,26 @@ class Aggregator:
             self._comparison.add(game, other[1])
         else:
             self._comparison.add(other[1], game)
+
+    def merge(self, other: Aggregator) -> None:
+        """Adds what another Aggregator of the same manifest counted (other records: a game
+        index's records may be split between the two; a record in both is refused)."""
+        for s, rule_set in self._sets.items():
+            mine, theirs = self._seen[s], other._seen[s]
+            if any(a & b for a, b in zip(mine, theirs)):
+                raise ValueError(f"a game of rule set {s} counted twice")
+            self._seen[s] = bytearray(a | b for a, b in zip(mine.ljust(len(theirs), b"\0"),
+                                                             theirs.ljust(len(mine), b"\0")))
+            rule_set.merge(other._sets[s])
+        if self._comparison is not None and other._comparison is not None:
+            self._comparison.merge(other._comparison)
+        for g, (s, game) in other._pending.items():
+            waiting = self._pending.pop(g, None)
+            if waiting is None:
+                self._pending[g] = (s, game)
+            elif self._comparison is not None:
+                g0, g1 = (game, waiting[1]) if s == 0 else (waiting[1], game)
+                self._comparison.add(g0, g1)
 
     def summary(self) -> dict[str, Any]:
         """The summary of the records added so far (sim-formats: the summary)."""

@@ -60,7 +60,7 @@ class Pool:
         self.executor: ProcessPoolExecutor | None = None
 
     def run(self, job: Job, tasks: Iterable[Task]) -> Iterator[Done]:
-        self.executor = ProcessPoolExecutor(self.workers, mp_context=_context(),
+        self.executor = ProcessPoolExecutor(self.workers, mp_context=start_method(),
                                             initializer=worker.start, initargs=(job,))
         executor = self.executor
         yield from _in_order(tasks, 3 * self.workers, lambda task: executor.submit(worker.run_pooled, task),
@@ -108,7 +108,8 @@ class Ray:
             self.started = False
 
 
-def _context() -> Any:
+def start_method() -> Any:
+    """The multiprocessing context of a pool of this process (see Pool)."""
     methods = multiprocessing.get_all_start_methods()
     if "fork" in methods and _single_threaded():
         return multiprocessing.get_context("fork")

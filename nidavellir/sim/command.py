@@ -94,11 +94,13 @@ def report(args: argparse.Namespace) -> int:
     from .run import report as make
 
     out = Path(args.dir)
+    if args.jobs is not None and args.jobs < 1:
+        raise SimUsageError("--jobs must be at least 1")
     if not out.is_dir():
         raise SimUsageError(f"{out}: not a folder")
     reader = Reading(sys.stderr) if _is_terminal(sys.stderr) else None
     try:
-        summary, files = make(out, reading=reader.update if reader is not None else None)
+        summary, files = make(out, reading=reader.update if reader is not None else None, jobs=args.jobs)
     except OSError as err:
         raise SimUsageError(_unwritable(err, out)) from None
     finally:

@@ -328,6 +328,23 @@ def delta_test(n: int, s: Sums, unit: int = 1) -> Result | None:
 _ZERO2 = (0, 0)
 
 
+def absorb(mine: Ratio | Mean | CardSums, theirs: Ratio | Mean | CardSums) -> None:
+    """Adds another accumulator's sums (of other pairs) into one of the same kind."""
+    for name in type(mine).__slots__:
+        setattr(mine, name, getattr(mine, name) + getattr(theirs, name))
+
+
+def _absorb_all(mine: dict[str, Any], theirs: Mapping[str, Any]) -> None:
+    for key, value in theirs.items():
+        if key not in mine:
+            mine[key] = value
+        elif isinstance(value, tuple):
+            for a, b in zip(mine[key], value):
+                absorb(a, b)
+        else:
+            absorb(mine[key], value)
+
+
 class Comparison:
     """The figures of rule set 0 against rule set 1, accumulated one pair of games at a time."""
 
@@ -387,6 +404,19 @@ class Comparison:
             t1, s1 = g1.classes.get(cls, _ZERO2)
             c[0].add(t0, t1)
             c[1].add(s0, t0, s1, t1)
+
+    def merge(self, other: Comparison) -> None:
+        """Adds the pairs another comparison (of other game indexes) counted: the sums are exact,
+        so the figures are those of counting every pair here."""
+        self.pairs += other.pairs
+        pairs: list[tuple[Ratio | Mean, Ratio | Mean]] = [
+            (self.score, other.score), (self.winning, other.winning), (self.margin, other.margin),
+            (self.turns, other.turns), *zip(self.seat_wins, other.seat_wins), *zip(self.seat_scores, other.seat_scores)]
+        for mine, theirs in pairs:
+            absorb(mine, theirs)
+        _absorb_all(self.parts, other.parts)
+        _absorb_all(self.cards, other.cards)
+        _absorb_all(self.classes, other.classes)
 
     def _candidates(self, names: Mapping[str, str]) -> list[tuple[str, str, str, str, Sums, int]]:
         """Every figure with its sums, in the summary's order: (scope, subject, measure, label)."""

@@ -223,15 +223,21 @@ def read(out: Path, fmt: str) -> Iterator[dict[str, Any]]:
                 except ValueError:
                     raise RecordsError(f"{path}:{n}: not a JSON record") from None
         return
+    for part in parts(path):
+        yield from read_part(part)
+
+
+def read_part(part: Path) -> Iterator[dict[str, Any]]:
+    """The records of one Parquet part, in order."""
     import pyarrow.parquet as pq  # type: ignore[import-untyped,unused-ignore]
 
-    for part in parts(path):
-        try:
-            file = pq.ParquetFile(part)
-            for batch in file.iter_batches(batch_size=1000):
-                yield from rows_of(batch)
-        except (OSError, ValueError, KeyError, IndexError) as err:
-            raise RecordsError(f"{part}: unreadable ({err}); delete it to play its games again") from None
+    try:
+        file = pq.ParquetFile(part)
+        for batch in file.iter_batches(batch_size=1000):
+            yield from rows_of(batch)
+    except (OSError, ValueError, KeyError, IndexError) as err:
+        raise RecordsError(f"{part}: unreadable ({err}); delete it to play its games again "
+                           "(or move the folder away: a part of another version of nidavellir?)") from None
 
 
 SCALARS = ("set", "game", "seed", "players", "turns", "decisions")

@@ -9,17 +9,20 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from nidavellir.errors import NidavellirError
 
 from . import records
-from .backends import Backend, chunk_size
+from .backends import Backend, Inline, Pool, chunk_size
 from .plan import Plan, PlanError, differences, read_manifest, write_manifest
 from .worker import Task
+
+if TYPE_CHECKING:
+    from .aggregate import Aggregator
 
 SUMMARY = "summary.json"
 
@@ -75,19 +78,21 @@ def simulate(plan: Plan, out: Path, backend: Backend, chunk: int | None = None,
     finally:
         writer.close()
         backend.close()
-    summary, files = report(out, render, reading)
+    summary, files = report(out, render, reading, backend.workers if isinstance(backend, (Inline, Pool)) else None)
     return Outcome(out, start, done, summary, files)
 
 
-READ_STEP = 1000  # records between two calls of `reading`
+READ_STEP = 1000         # records between two calls of `reading`
+PARALLEL_RECORDS = 20_000  # fewer records are read faster by this process than a pool starts
 
 
-def report(out: Path, render: bool = True, reading: Callable[[int, int], None] | None = None
-           ) -> tuple[dict[str, Any], list[Path]]:
+def report(out: Path, render: bool = True, reading: Callable[[int, int], None] | None = None,
+           jobs: int | None = None) -> tuple[dict[str, Any], list[Path]]:
     """The folder's records to summary.json and (with `render`) report.html, report.md and plots/;
-    `reading(done, total)` is told every READ_STEP records and at the end (total: the records the
-    manifest promises, or more if there are)."""
-    from .aggregate import Aggregator
+    `reading(done, total)` is told as the records are read (total: the records the manifest
+    promises, or more if there are). Many Parquet parts are read by `jobs` processes (default every
+    core), each counting its parts; their counts are exact sums, merged into the same summary."""
+    from .backends import cores
 
     manifest = read_manifest(out)
     if manifest is None:
@@ -95,27 +100,16 @@ def report(out: Path, render: bool = True, reading: Callable[[int, int], None] |
     fmt = manifest.get("format")
     if fmt not in records.FORMATS:
         raise PlanError(f"{out / 'simulation.json'}: unknown records format {fmt!r}")
-    aggregator = Aggregator(manifest)
-    digest, count = 0, 0
-    games = manifest.get("games")
-    expected = games * len(manifest["rule_sets"]) if isinstance(games, int) else 0
+    expected = manifest["games"] * len(manifest["rule_sets"])
     path = records.where(out, fmt)
     if reading is not None:
         reading(0, max(1, expected))
-    for record in records.read(out, fmt):
-        try:
-            if not isinstance(record, dict):
-                raise TypeError("not an object")
-            aggregator.add(record)
-        except (ValueError, KeyError, TypeError, IndexError) as err:
-            raise records.RecordsError(f"{path}: record {count + 1} is not a record of this simulation "
-                                       f"({err})") from None
-        digest += int.from_bytes(hashlib.sha256(canonical(record)).digest(), "big")
-        count += 1
-        if reading is not None and count % READ_STEP == 0:
-            reading(count, max(count, expected))
-    if reading is not None and count % READ_STEP:
-        reading(count, count)
+    parts = records.parts(path) if fmt == "parquet" else []
+    workers = min(jobs or cores(), len(parts))
+    if workers > 1 and expected >= PARALLEL_RECORDS:
+        aggregator, digest, count = _in_parallel(manifest, parts, workers, reading, expected)
+    else:
+        aggregator, digest, count = _count(manifest, out, fmt, None, reading, expected)
     summary = aggregator.summary()
     summary["records"] = {"count": count, "digest": f"{digest % 2 ** 256:064x}", "format": fmt,
                           "path": path.name}
@@ -129,6 +123,66 @@ def report(out: Path, render: bool = True, reading: Callable[[int, int], None] |
 
         files += render_report(summary, out)
     return summary, files
+
+
+def _count(manifest: dict[str, Any], out: Path, fmt: str, parts: list[Path] | None,
+           reading: Callable[[int, int], None] | None = None, expected: int = 0) -> tuple[Aggregator, int, int]:
+    """The records of the folder (or of these Parquet parts) counted: the Aggregator, the sum of
+    their digests and their number. A record the Aggregator refuses is named by its file and place."""
+    from .aggregate import Aggregator
+
+    aggregator = Aggregator(manifest)
+    digest = count = 0
+    if parts is None and fmt == "jsonl":
+        sources: list[tuple[Path, Iterator[dict[str, Any]]]] = [(records.where(out, fmt), records.read(out, fmt))]
+    else:
+        chosen = records.parts(records.where(out, fmt)) if parts is None else parts
+        sources = [(part, records.read_part(part)) for part in chosen]
+    for where, stream in sources:
+        for n, record in enumerate(stream, 1):
+            try:
+                if not isinstance(record, dict):
+                    raise TypeError("not an object")
+                aggregator.add(record)
+            except (ValueError, KeyError, TypeError, IndexError) as err:
+                raise records.RecordsError(f"{where}: record {n} is not a record of this simulation "
+                                           f"({err})") from None
+            digest += int.from_bytes(hashlib.sha256(canonical(record)).digest(), "big")
+            count += 1
+            if reading is not None and count % READ_STEP == 0:
+                reading(count, max(count, expected))
+    if reading is not None and count % READ_STEP:
+        reading(count, max(count, expected))
+    return aggregator, digest, count
+
+
+def _count_parts(job: tuple[dict[str, Any], list[Path]]) -> tuple[Aggregator, int, int]:
+    manifest, parts = job
+    return _count(manifest, parts[0].parent.parent, "parquet", parts)
+
+
+def _in_parallel(manifest: dict[str, Any], parts: list[Path], workers: int,
+                 reading: Callable[[int, int], None] | None, expected: int) -> tuple[Aggregator, int, int]:
+    """The parts shared out in runs of neighbours (twice as many runs as workers), counted apart
+    and merged in order."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from .backends import start_method
+
+    groups = max(1, min(len(parts), 2 * workers))
+    runs = [parts[i * len(parts) // groups:(i + 1) * len(parts) // groups] for i in range(groups)]
+    total: tuple[Aggregator, int, int] | None = None
+    with ProcessPoolExecutor(workers, mp_context=start_method()) as pool:
+        for aggregator, digest, count in pool.map(_count_parts, [(manifest, run) for run in runs if run]):
+            if total is None:
+                total = (aggregator, digest, count)
+            else:
+                total[0].merge(aggregator)
+                total = (total[0], total[1] + digest, total[2] + count)
+            if reading is not None:
+                reading(total[2], max(total[2], expected))
+    assert total is not None
+    return total
 
 
 def canonical(record: dict[str, Any]) -> bytes:
