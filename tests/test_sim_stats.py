@@ -256,6 +256,33 @@ def test_records_in_shuffled_order_give_the_same_summary():
     assert a["comparisons"][0]["pairs"] == 60 and len(a["comparisons"][0]["figures"]) > 50
 
 
+@pytest.mark.parametrize("split", ["halves", "by rule set", "alternate"])
+def test_aggregators_of_parts_merge_into_the_whole(split):
+    """`report` counts parts of the records in several processes and merges them: the summary is
+    the one of counting every record in one Aggregator, however the records were split (a game
+    index's two records in one part or in two), and a record counted by both is refused."""
+    recs = paired_records(80)
+    groups = {"halves": [recs[:70], recs[70:]], "by rule set": [[r for r in recs if r["set"] == s] for s in (0, 1)],
+              "alternate": [recs[0::2], recs[1::2]]}[split]
+    parts = []
+    for group in groups:
+        agg = Aggregator(manifest(3, games=80))
+        for r in group:
+            agg.add(r)
+        parts.append(agg)
+    whole = parts[0]
+    for other in parts[1:]:
+        whole.merge(other)
+    assert whole.pending == 0
+    assert whole.summary() == aggregate(manifest(3, games=80), recs)
+    twice = Aggregator(manifest(3, games=80))
+    twice.add(recs[0])
+    again = Aggregator(manifest(3, games=80))
+    again.add(recs[0])
+    with pytest.raises(ValueError, match="counted twice"):
+        twice.merge(again)
+
+
 def test_a_game_index_waits_only_for_its_other_record():
     """Memory stays flat: in the order a simulation writes records, at most a chunk of game indexes
     waits for its other rule set; after the last record nothing waits."""
