@@ -211,6 +211,9 @@ def test_a_folder_of_another_simulation_is_refused(tmp_path, capsys):
     code, _, err = run_cli(capsys, "simulate", "--games", "4", "--jobs", "1", "--seed", "9", "--out", out)
     assert code == 1 and "holds another simulation (seed: 1 there, 9 asked)" in err
     assert sorted(p.name for p in Path(out).iterdir()) == before
+    (Path(out) / "simulation.json").unlink()  # records that nothing says the origin of are not added to
+    code, _, err = run_cli(capsys, "simulate", "--games", "4", "--jobs", "1", "--out", out)
+    assert code == 1 and "holds records (games.parquet) but no simulation.json" in err
 
 
 def test_bad_folders_and_options(tmp_path, capsys):

@@ -60,6 +60,11 @@ def simulate(plan: Plan, out: Path, backend: Backend, chunk: int | None = None,
                             "or move that folder away")
         manifest["games"] = max(plan.games, int(old.get("games", 0)))
     sets = len(plan.sides)
+    if old is None:
+        found = [f for f in (records.where(out, fmt) for fmt in records.FORMATS) if f.exists()]
+        if found:
+            raise PlanError(f"{out} holds records ({found[0].name}) but no simulation.json that says what they "
+                            "are: choose another --out, or move them away")
     start = records.complete_games(out, plan.fmt, sets) if old is not None else 0
     write_manifest(out, manifest)
     end = max(start, plan.games)
