@@ -30,31 +30,30 @@ from pathlib import Path
 
 def run_once(games: int, players: int, expansions: tuple[str, ...], jobs: int, out: Path,
              report: bool = False) -> dict:
-    from nidavellir.sim import records
-    from nidavellir.sim.backends import Inline, Pool, chunk_size
+    """One simulation as the command plays it (nidavellir.sim.run.play), timed; with `report`,
+    its summary timed after it."""
+    from nidavellir.sim.backends import Inline, Pool
     from nidavellir.sim.plan import Plan, sides
+    from nidavellir.sim.run import play
     from nidavellir.sim.run import report as make_report
-    from nidavellir.sim.worker import Task
+
+    class MeasuredPool(Pool):
+        """A pool that reads its workers' peak memory before it stops them."""
+        peak_mb = 0.0
+
+        def close(self) -> None:
+            if self.executor is not None:
+                self.peak_mb = peak_mb_of_workers(self)
+            super().close()
 
     plan = Plan(players, expansions, ("random",) * players, 1, games,
                 sides(expansions, ["generous-offerings"], []), "parquet")
-    from nidavellir.sim.plan import write_manifest
-
-    write_manifest(out, plan.manifest())
-    backend = Inline() if jobs == 1 else Pool(jobs)
-    size = chunk_size(games, jobs)
+    backend = Inline() if jobs == 1 else MeasuredPool(jobs)
     start = time.perf_counter()
-    writer = records.writer(out, "parquet")
-    rows = 0
-    for done in backend.run(plan.job(), [Task(a, min(a + size, games)) for a in range(0, games, size)]):
-        writer.write(done.payload, done.rows)
-        rows += done.rows
-    writer.close()
-    workers_mb = peak_mb_of_workers(backend)
-    backend.close()
+    _, rows = play(plan, out, backend)
     seconds = time.perf_counter() - start
     result = {"jobs": jobs, "games": rows, "seconds": round(seconds, 3), "games_per_s": round(rows / seconds, 1),
-              "worker_mb": workers_mb}
+              "worker_mb": getattr(backend, "peak_mb", 0.0)}
     if report:
         start = time.perf_counter()
         make_report(out, render=False)

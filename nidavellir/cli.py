@@ -239,6 +239,20 @@ def parser() -> argparse.ArgumentParser:
         return sub.add_parser(name, parents=[common], epilog=kw.pop("epilog", EXIT_CODES),
                               formatter_class=_Formatter, **kw)
 
+    def games_args(p: argparse.ArgumentParser, players: int, games: int, what: str) -> None:
+        """--players, --games and --seed of a command that plays games S, S+1, …"""
+        p.add_argument("--players", type=int, default=players, metavar="N",
+                       help=f"number of players (default {players})")
+        p.add_argument("--games", type=int, default=games, metavar="G",
+                       help=f"{what}, seeds S, S+1, … (default {games})")
+        p.add_argument("--seed", type=int, default=1, metavar="S", help="seed of the first game (default 1)")
+
+    def seat_bots(p: argparse.ArgumentParser) -> None:
+        _completes(p.add_argument("--bots", type=_bots, default=("random",), metavar="B,…",
+                                  help="bot per seat, cycled, each NAME or NAME:BUDGET: random, greedy, search "
+                                       "(default random)"),
+                   _comma_list(_bot_names))
+
     def rules_args(p: argparse.ArgumentParser, expansions: bool = True) -> None:
         if expansions:
             _completes(p.add_argument(
@@ -257,13 +271,9 @@ def parser() -> argparse.ArgumentParser:
                                "with a summary (wins and mean score per seat): on stdout after the tables, or "
                                "with --json on stderr when it is a terminal. On a terminal, stderr shows the "
                                "progress of a long run.")
-    play.add_argument("--players", type=int, default=3, metavar="N", help="number of players (default 3)")
+    games_args(play, players=3, games=1, what="games to play")
     rules_args(play)
-    play.add_argument("--seed", type=int, default=1, metavar="S", help="seed of the first game (default 1)")
-    play.add_argument("--games", type=int, default=1, metavar="G", help="games to play, seeds S, S+1, … (default 1)")
-    _completes(play.add_argument("--bots", type=_bots, default=("random",), metavar="B,…",
-                                 help="bot per seat, cycled: random, greedy (default random)"),
-               _comma_list(_bot_names))
+    seat_bots(play)
     play.add_argument("--human", type=int, default=None, metavar="K", help="seat K (1-based) is played at the terminal")
     play.add_argument("--json", action="store_true", help="one JSON object per game per line (and nothing else "
                                                           "on stdout)")
@@ -282,10 +292,7 @@ def parser() -> argparse.ArgumentParser:
                                    help="the bots, each NAME or NAME:BUDGET: random, greedy (default "
                                         "random,greedy); a bot listed twice sits in at least two seats"),
                _comma_list(_bot_names))
-    league.add_argument("--players", type=int, default=2, metavar="N", help="number of players (default 2)")
-    league.add_argument("--games", type=int, default=100, metavar="G",
-                        help="games per seating, seeds S, S+1, … (default 100)")
-    league.add_argument("--seed", type=int, default=1, metavar="S", help="seed of the first game (default 1)")
+    games_args(league, players=2, games=100, what="games per seating")
     rules_args(league)
     league.add_argument("--json", action="store_true", help="the table as one JSON object (and nothing else on stdout)")
 
@@ -311,18 +318,13 @@ def parser() -> argparse.ArgumentParser:
                "the cluster this machine is part of (`ray start --head` on one machine, `ray start "
                "--address HEAD:6379` on the others); --ray HEAD:6379 or ray://HEAD:10001 names it; "
                "--ray local starts one here.\n\n" + EXIT_CODES)
-    simulate.add_argument("--players", type=int, default=3, metavar="N", help="number of players (default 3)")
+    games_args(simulate, players=3, games=1000, what="games per rule set")
     rules_args(simulate)
     _completes(simulate.add_argument(
         "--against", action="append", default=[], metavar="V",
         help="what the tested rules are compared with: `base` (the default beside --variant) or a variant's "
              "file or id; repeatable, applied in order"), _variant_names)
-    _completes(simulate.add_argument("--bots", type=_bots, default=("random",), metavar="B,…",
-                                     help="bot per seat, cycled: random, greedy, search:N (default random)"),
-               _comma_list(_bot_names))
-    simulate.add_argument("--games", type=int, default=1000, metavar="G",
-                          help="games per rule set, seeds S, S+1, … (default 1000)")
-    simulate.add_argument("--seed", type=int, default=1, metavar="S", help="seed of the first game (default 1)")
+    seat_bots(simulate)
     where = simulate.add_mutually_exclusive_group()
     where.add_argument("--jobs", type=int, default=None, metavar="J",
                        help="worker processes (default: every core; 1 plays in this process)")

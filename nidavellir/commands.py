@@ -5,6 +5,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
+from contextlib import nullcontext
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -20,7 +21,7 @@ from nidavellir.compiler.diagnostics import (
 from nidavellir.errors import NidavellirError, visible
 from nidavellir.rulesets import load_rules
 
-from .progress import Progress
+from .progress import Progress, is_terminal
 from .session import Session, play_game
 from .table import Tally, score_table
 
@@ -42,13 +43,6 @@ def _colour(args: argparse.Namespace) -> bool:
     return colour_wanted(sys.stderr, getattr(args, "color", "auto"))
 
 
-def _is_terminal(stream: TextIO) -> bool:
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError, OSError):
-        return False
-
-
 def play(args: argparse.Namespace) -> int:
     """Play the games; with more than one, a summary at the end (after the tables on stdout, or with
     --json on stderr when it is a terminal) and, on a terminal, their progress on stderr."""
@@ -66,31 +60,27 @@ def play(args: argparse.Namespace) -> int:
         raise CommandError(f"--human must name a seat from 1 to {args.players}")
     session = Session(rules, tuple(args.expansions), tuple(args.variant))
     about = f"{args.players} players, {session.describe()}"
-    terminal = _is_terminal(sys.stderr)
-    progress = Progress(args.games, sys.stderr) if terminal and args.games > 1 and args.human is None else None
-    shared_screen = progress is not None and _is_terminal(sys.stdout)  # tables and progress on one terminal
+    terminal = is_terminal(sys.stderr)
+    shown = terminal and args.games > 1 and args.human is None
+    shared_screen = shown and is_terminal(sys.stdout)  # tables and progress on one terminal
     tally = Tally()
     log = _open(args.log) if args.log else None
     try:
-        for i in range(args.games):
-            seed = args.seed + i
-            result = play_game(session, args.players, seed, bots, args.human, log,
-                               prompts=sys.stderr if args.json else None)  # (--json: stdout is JSON only)
-            tally.add(result)
-            if progress is not None and shared_screen:
-                progress.clear()
-            if args.json:
-                print(json.dumps(result, separators=(",", ":")), flush=True)
-            else:
-                print(score_table(result, f"Game seed {seed}: {about}"), flush=True)
-            if progress is not None:
-                progress.update(i + 1)
-        if progress is not None:
-            progress.close()
-            progress = None
+        with Progress(args.games, sys.stderr) if shown else nullcontext() as progress:
+            for i in range(args.games):
+                seed = args.seed + i
+                result = play_game(session, args.players, seed, bots, args.human, log,
+                                   prompts=sys.stderr if args.json else None)  # (--json: stdout is JSON only)
+                tally.add(result)
+                if progress is not None and shared_screen:
+                    progress.clear()
+                if args.json:
+                    print(json.dumps(result, separators=(",", ":")), flush=True)
+                else:
+                    print(score_table(result, f"Game seed {seed}: {about}"), flush=True)
+                if progress is not None:
+                    progress.update(i + 1)
     finally:
-        if progress is not None:  # interrupted: leave the terminal's line clean
-            progress.clear()
         if log:
             log.close()
     if args.games > 1:
@@ -122,16 +112,9 @@ def league(args: argparse.Namespace) -> int:
     except LeagueError as err:
         raise CommandError(f"--bots: {err}") from None
     session = Session(rules, tuple(args.expansions), tuple(args.variant))
-    progress = Progress(total, sys.stderr) if _is_terminal(sys.stderr) and total > 1 else None
-    try:
+    with Progress(total, sys.stderr) if is_terminal(sys.stderr) and total > 1 else nullcontext() as progress:
         result = play_league(session, args.bots, args.players, args.games, args.seed,
                              progress.update if progress is not None else None)
-        if progress is not None:
-            progress.close()
-            progress = None
-    finally:
-        if progress is not None:  # interrupted: leave the terminal's line clean
-            progress.clear()
     if args.json:
         print(json.dumps(result.to_json(), separators=(",", ":")), flush=True)
     else:
@@ -141,29 +124,22 @@ def league(args: argparse.Namespace) -> int:
 
 def simulate(args: argparse.Namespace) -> int:
     """Many games of a variant and what it is compared with (nidavellir/sim/), into --out."""
-    from nidavellir.sim.command import SimUsageError
     from nidavellir.sim.command import simulate as run
     from nidavellir.sim.run import Interrupted
 
     colour = _colour(args)
     try:
         return run(args, lambda w: print(paint(w) if colour else w, file=sys.stderr))
-    except SimUsageError as err:
-        raise CommandError(str(err)) from None
     except Interrupted as err:
         print(f"\nnidavellir simulate: {err}", file=sys.stderr)
         return 130
 
 
 def report(args: argparse.Namespace) -> int:
-    """A simulation folder's records to its summary and report."""
-    from nidavellir.sim.command import SimUsageError
+    """A simulation folder's records to its summary and report (nidavellir/sim/)."""
     from nidavellir.sim.command import report as run
 
-    try:
-        return run(args)
-    except SimUsageError as err:
-        raise CommandError(str(err)) from None
+    return run(args)
 
 
 def _open(path: str) -> TextIO:

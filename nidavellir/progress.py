@@ -2,14 +2,24 @@
 
 Hand-written rather than tqdm: one line redrawn in place with a carriage return (padded with
 spaces, so no terminal escape is needed) is all a run of games needs, and it keeps `play` free of
-another dependency and its import time. The command decides whether to show it (stderr is a
-terminal); this module only draws.
+another dependency and its import time. The command decides whether to show it (`is_terminal`);
+this module only draws. As a context manager a Progress closes its line when the work ends and
+clears it when the work is interrupted; a `Stage` is one whose total is known once the work starts.
 """
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from types import TracebackType
 from typing import TextIO
+
+
+def is_terminal(stream: TextIO) -> bool:
+    """Whether a stream is a terminal (False for anything that cannot say)."""
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError, OSError):
+        return False
 
 
 def duration(seconds: float) -> str:
@@ -37,6 +47,17 @@ class Progress:
         self.drawn_at: float | None = None   # when the line was last drawn (None: not on screen)
         self.width = 0                      # the length of the line on screen
         self.done = 0
+        self.closed = False
+
+    def __enter__(self) -> Progress:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        if kind is None:
+            self.close()
+        else:  # interrupted: leave the terminal's line clean
+            self.clear()
 
     def update(self, done: int) -> None:
         self.done = done
@@ -59,7 +80,10 @@ class Progress:
             self.drawn_at, self.width = None, 0
 
     def close(self) -> None:
-        """The final count, rate and time, and a line break."""
+        """The final count, rate and time, and a line break (once)."""
+        if self.closed:
+            return
+        self.closed = True
         now = self.clock()
         elapsed = now - self.start
         rate = f" · {self.done / elapsed:,.0f} games/s" if elapsed > 0 else ""
@@ -72,3 +96,33 @@ class Progress:
         self.stream.write("\r" + text.ljust(self.width))
         self.stream.flush()
         self.drawn_at, self.width = now, len(text)
+
+
+class Stage:
+    """The progress line of work whose total is known once it starts (a simulation's games, its
+    records read back): drawn from the first `update(done, total)`, closed when `done` reaches the
+    total (then `after`, if given, is written on its own line), cleared by `stop()` if the work
+    ended first. Not `shown`, it draws nothing."""
+
+    def __init__(self, stream: TextIO, shown: bool, prefix: str = "", after: str | None = None):
+        self.stream, self.shown, self.prefix, self.after = stream, shown, prefix, after
+        self.bar: Progress | None = None
+        self.finished = False
+
+    def update(self, done: int, total: int) -> None:
+        if not self.shown or self.finished:
+            return
+        if self.bar is None:
+            self.bar = Progress(total, self.stream, prefix=self.prefix)
+        self.bar.total = total
+        self.bar.update(done)
+        if done >= total:
+            self.bar.close()
+            self.bar, self.finished = None, True
+            if self.after:
+                print(self.after, file=self.stream, flush=True)
+
+    def stop(self) -> None:
+        if self.bar is not None:
+            self.bar.clear()
+            self.bar = None

@@ -239,9 +239,10 @@ class CardActions(EngineCore):
         return self.own_column(card)
 
     # -- taking ------------------------------------------------------------------------------
-    def _take_at_once(self, p: int, card: int) -> bool:
-        """Take a card whose entry asks nothing and fires nothing (most dwarves: into their own
-        column, covering no card that steps aside): placed now, True. Else False, nothing done."""
+    def enters_at_once(self, p: int, card: int) -> bool:
+        """Whether p's taking `card` asks nothing and fires nothing: it goes into its own column
+        (most dwarves), no effect of its own or of p's cards watches a card taken or joining, and it
+        covers no card that steps aside."""
         d = self.defs[card]
         if d.enters != "own" or "taken" in d.when or "joined" in d.when:
             return False
@@ -250,9 +251,13 @@ class CardActions(EngineCore):
             return False
         dest = self.own_column(card)
         column = self.s.players[p].army.get(dest) if dest is not None else None
-        if column and "covered" in self.defs[column[-1]].instead:
+        return not (column and "covered" in self.defs[column[-1]].instead)
+
+    def _take_at_once(self, p: int, card: int) -> bool:
+        """Take a card that enters at once: placed now, True. Else False, nothing done."""
+        if not self.enters_at_once(p, card):
             return False
-        self._put(p, card, dest)
+        self._put(p, card, self.own_column(card))
         return True
 
     def take_card(self, p: int, card: int) -> Gen[None]:

@@ -281,19 +281,10 @@ class Valuer:
 
 
 def _plain_entry(e: Engine, p: int, card: int) -> bool:
-    """Whether taking `card` only puts it in its own column: no effect of its own or of p's cards,
-    no card stepping aside (what `take_card` places at once)."""
+    """Whether taking `card` only puts it in its own column: it enters at once (the engine's own
+    test) and has no effect of its own at all."""
     d = e.defs[card]
-    if d.enters != "own" or d.when or d.instead:
-        return False
-    if e.rules.entry_watched and (e.reacts("taken", p=p) or e.reacts("joined", p=p)
-                                  or e.replaceable("taken", card, p)):
-        return False
-    dest = e.own_column(card)
-    column = e.s.players[p].army.get(dest) if dest is not None else None
-    return not (column and "covered" in e.defs[column[-1]].instead)
-
-
+    return not (d.when or d.instead) and e.enters_at_once(p, card)
 
 
 def _win(e: Engine, p: int, card: int) -> Gen[None]:

@@ -25,7 +25,8 @@ class BackendError(NidavellirError):
 
 
 class Backend(Protocol):
-    workers: int
+    workers: int               # tasks it runs at once
+    readers: int | None        # processes of this machine it ran (None: a cluster's; use every core)
     def run(self, job: Job, tasks: Iterable[Task]) -> Iterator[Done]: ...
     def close(self) -> None: ...
 
@@ -41,6 +42,7 @@ def cores() -> int:
 class Inline:
     """One worker: this process."""
     workers = 1
+    readers: int | None = 1
 
     def run(self, job: Job, tasks: Iterable[Task]) -> Iterator[Done]:
         for task in tasks:
@@ -57,6 +59,7 @@ class Pool:
 
     def __init__(self, workers: int):
         self.workers = workers
+        self.readers: int | None = workers
         self.executor: ProcessPoolExecutor | None = None
 
     def run(self, job: Job, tasks: Iterable[Task]) -> Iterator[Done]:
@@ -84,6 +87,7 @@ class Ray:
             raise BackendError('--ray needs Ray: pip install "nidavellir[ray]"') from None
         self.ray: Any = ray
         self.started = False
+        self.readers: int | None = None
         if not ray.is_initialized():
             try:
                 if address in (None, "local"):

@@ -23,6 +23,7 @@ from typing import Any
 from nidavellir.errors import NidavellirError
 from nidavellir.runtime.rules import Rules
 
+from .records import FORMATS
 from .worker import Job, RuleSource
 
 MANIFEST = "simulation.json"
@@ -156,6 +157,8 @@ def _manifest_problem(data: dict[str, Any]) -> str | None:
         return "`players` is not a number of players"
     if not ints(data.get("games")) or data["games"] < 0 or not ints(data.get("seed")):
         return "`games` and `seed` must be whole numbers"
+    if data.get("format") not in FORMATS:
+        return f"`format` must be one of {', '.join(FORMATS)}"
     for key in ("bots", "expansions", "parts"):
         if not isinstance(data.get(key, []), list) or not all(isinstance(x, str) for x in data.get(key, [])):
             return f"`{key}` must be a list of names"

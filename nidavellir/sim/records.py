@@ -64,7 +64,6 @@ def encode(records: Sequence[dict[str, Any]], fmt: str) -> bytes:
 
 class Writer(Protocol):
     def write(self, payload: bytes, rows: int) -> None: ...
-    def flush(self) -> None: ...
     def close(self) -> None: ...
 
 
@@ -155,9 +154,6 @@ class JsonlWriter:
 
     def write(self, payload: bytes, rows: int) -> None:
         self.file.write(payload)
-        self.file.flush()
-
-    def flush(self) -> None:
         self.file.flush()
 
     def close(self) -> None:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from nidavellir.errors import NidavellirError
 
 from . import records
-from .backends import Backend, Inline, Pool, chunk_size
+from .backends import Backend, chunk_size
 from .plan import Plan, PlanError, differences, read_manifest, write_manifest
 from .worker import Task
 
@@ -48,24 +48,34 @@ class Outcome:
 def simulate(plan: Plan, out: Path, backend: Backend, chunk: int | None = None,
              progress: Callable[[int, int], None] | None = None, render: bool = True,
              reading: Callable[[int, int], None] | None = None) -> Outcome:
-    """Play what the folder lacks of the plan's games (all of them in a new folder), write their
-    records, then the summary and (with `render`) the report. `progress(done, total)` is told after
-    each chunk, in games of all rule sets; `reading` the same while the records are read back."""
+    """`play`, then the summary and (with `render`) the report, read by as many processes as the
+    backend ran here; `reading(done, total)` is told while the records are read back."""
+    before, played = play(plan, out, backend, chunk, progress)
+    summary, files = report(out, render, reading, backend.readers)
+    return Outcome(out, before, played, summary, files)
+
+
+def play(plan: Plan, out: Path, backend: Backend, chunk: int | None = None,
+         progress: Callable[[int, int], None] | None = None) -> tuple[int, int]:
+    """Play what the folder lacks of the plan's games (all of them in a new folder) and write their
+    records; `progress(done, total)` is told after each chunk, in games of all rule sets. Returns
+    the game indexes already on disk (per rule set) and the games played now (all rule sets)."""
     manifest = plan.manifest()
     old = read_manifest(out)
-    if old is not None:
-        problems = differences(old, manifest)
-        if problems:
-            raise PlanError(f"{out} holds another simulation ({'; '.join(problems)}): choose another --out, "
-                            "or move that folder away")
-        manifest["games"] = max(plan.games, int(old.get("games", 0)))
     sets = len(plan.sides)
     if old is None:
         found = [f for f in (records.where(out, fmt) for fmt in records.FORMATS) if f.exists()]
         if found:
             raise PlanError(f"{out} holds records ({found[0].name}) but no simulation.json that says what they "
                             "are: choose another --out, or move them away")
-    start = records.complete_games(out, plan.fmt, sets) if old is not None else 0
+        start = 0
+    else:
+        problems = differences(old, manifest)
+        if problems:
+            raise PlanError(f"{out} holds another simulation ({'; '.join(problems)}): choose another --out, "
+                            "or move that folder away")
+        manifest["games"] = max(plan.games, int(old.get("games", 0)))
+        start = records.complete_games(out, plan.fmt, sets)
     write_manifest(out, manifest)
     end = max(start, plan.games)
     size = chunk or chunk_size(end - start, backend.workers)
@@ -83,8 +93,7 @@ def simulate(plan: Plan, out: Path, backend: Backend, chunk: int | None = None,
     finally:
         writer.close()
         backend.close()
-    summary, files = report(out, render, reading, backend.workers if isinstance(backend, (Inline, Pool)) else None)
-    return Outcome(out, start, done, summary, files)
+    return start, done
 
 
 READ_STEP = 1000         # records between two calls of `reading`
@@ -102,9 +111,7 @@ def report(out: Path, render: bool = True, reading: Callable[[int, int], None] |
     manifest = read_manifest(out)
     if manifest is None:
         raise PlanError(f"{out}: no {out / 'simulation.json'}; is this a simulation's folder?")
-    fmt = manifest.get("format")
-    if fmt not in records.FORMATS:
-        raise PlanError(f"{out / 'simulation.json'}: unknown records format {fmt!r}")
+    fmt = manifest["format"]
     expected = manifest["games"] * len(manifest["rule_sets"])
     path = records.where(out, fmt)
     if reading is not None:
@@ -113,8 +120,10 @@ def report(out: Path, render: bool = True, reading: Callable[[int, int], None] |
     workers = min(jobs or cores(), len(parts))
     if workers > 1 and expected >= PARALLEL_RECORDS:
         aggregator, digest, count = _in_parallel(manifest, parts, workers, reading, expected)
+    elif fmt == "jsonl":
+        aggregator, digest, count = _count(manifest, [(path, records.read(out, fmt))], reading, expected)
     else:
-        aggregator, digest, count = _count(manifest, out, fmt, None, reading, expected)
+        aggregator, digest, count = _count(manifest, _of_parts(parts), reading, expected)
     summary = aggregator.summary()
     summary["records"] = {"count": count, "digest": f"{digest % 2 ** 256:064x}", "format": fmt,
                           "path": path.name}
@@ -130,19 +139,21 @@ def report(out: Path, render: bool = True, reading: Callable[[int, int], None] |
     return summary, files
 
 
-def _count(manifest: dict[str, Any], out: Path, fmt: str, parts: list[Path] | None,
-           reading: Callable[[int, int], None] | None = None, expected: int = 0) -> tuple[Aggregator, int, int]:
-    """The records of the folder (or of these Parquet parts) counted: the Aggregator, the sum of
-    their digests and their number. A record the Aggregator refuses is named by its file and place."""
+Sources = list[tuple[Path, Iterator[dict[str, Any]]]]  # a file and its records
+
+
+def _of_parts(parts: list[Path]) -> Sources:
+    return [(part, records.read_part(part)) for part in parts]
+
+
+def _count(manifest: dict[str, Any], sources: Sources, reading: Callable[[int, int], None] | None = None,
+           expected: int = 0) -> tuple[Aggregator, int, int]:
+    """The records of the sources counted: the Aggregator, the sum of their digests and their
+    number. A record the Aggregator refuses is named by its file and its place in it."""
     from .aggregate import Aggregator
 
     aggregator = Aggregator(manifest)
     digest = count = 0
-    if parts is None and fmt == "jsonl":
-        sources: list[tuple[Path, Iterator[dict[str, Any]]]] = [(records.where(out, fmt), records.read(out, fmt))]
-    else:
-        chosen = records.parts(records.where(out, fmt)) if parts is None else parts
-        sources = [(part, records.read_part(part)) for part in chosen]
     for where, stream in sources:
         for n, record in enumerate(stream, 1):
             try:
@@ -163,7 +174,7 @@ def _count(manifest: dict[str, Any], out: Path, fmt: str, parts: list[Path] | No
 
 def _count_parts(job: tuple[dict[str, Any], list[Path]]) -> tuple[Aggregator, int, int]:
     manifest, parts = job
-    return _count(manifest, parts[0].parent.parent, "parquet", parts)
+    return _count(manifest, _of_parts(parts))
 
 
 def _in_parallel(manifest: dict[str, Any], parts: list[Path], workers: int,
@@ -174,20 +185,22 @@ def _in_parallel(manifest: dict[str, Any], parts: list[Path], workers: int,
 
     from .backends import start_method
 
-    groups = max(1, min(len(parts), 2 * workers))
+    groups = min(len(parts), 2 * workers)
     runs = [parts[i * len(parts) // groups:(i + 1) * len(parts) // groups] for i in range(groups)]
-    total: tuple[Aggregator, int, int] | None = None
+    merged: Aggregator | None = None
+    digest = count = 0
     with ProcessPoolExecutor(workers, mp_context=start_method()) as pool:
-        for aggregator, digest, count in pool.map(_count_parts, [(manifest, run) for run in runs if run]):
-            if total is None:
-                total = (aggregator, digest, count)
+        for aggregator, part_digest, part_count in pool.map(_count_parts, [(manifest, run) for run in runs]):
+            if merged is None:
+                merged = aggregator
             else:
-                total[0].merge(aggregator)
-                total = (total[0], total[1] + digest, total[2] + count)
+                merged.merge(aggregator)
+            digest += part_digest
+            count += part_count
             if reading is not None:
-                reading(total[2], max(total[2], expected))
-    assert total is not None
-    return total
+                reading(count, max(count, expected))
+    assert merged is not None  # (there is a run per worker, at least two)
+    return merged, digest, count
 
 
 def canonical(record: dict[str, Any]) -> bytes:

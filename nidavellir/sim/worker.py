@@ -49,7 +49,6 @@ class Task:
 @dataclass(frozen=True)
 class Done:
     """A task's records, encoded for the writer."""
-    task: Task
     payload: bytes
     rows: int
 
@@ -104,7 +103,7 @@ def run(job: Job, task: Task) -> Done:
         rules = rules_of_source(rs)
         for game_index in range(task.start, task.end):
             records.append(play(rules, index, game_index, job.seed + game_index, bots))
-    return Done(task, encode(records, job.fmt), len(records))
+    return Done(encode(records, job.fmt), len(records))
 
 
 def play(rules: Rules, set_index: int, game_index: int, seed: int, bots: list[str]) -> dict[str, Any]:
