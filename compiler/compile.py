@@ -13,7 +13,7 @@ from nidavellir.errors import suggest
 from nidavellir.interface.events import EVENTS, RUNTIME_PARAMS, EventSpec, window_spec
 from nidavellir.interface.rules import CardDef
 
-from . import ir
+from . import card_facts, ir
 from .check import Names, Problem, check_effect, check_formula
 from .diagnostics import Diagnostic, Diagnostics, Location
 from .dsl import DslSyntaxError, parse_effect, parse_expr
@@ -266,10 +266,16 @@ class _Compiler:
             "layers": self.m.card_layers.get(cid, []),
         }
         fields: dict[str, Any] = {"id": cid, "name": data["name"], "kind": kind or "", "cls": cls}
+        effects = [effect for _, effect in compiled_effects]
         optional = {"ranks": tuple(ranks), "points": data["points"], "copies": data["copies"],
                     "enters": enters[0], "enters_column": enters[1], "enters_among": among,
-                    "track": tuple(data["track"]), "params": data["params"], "column_ranks": column_ranks}
+                    "track": tuple(data["track"]), "params": data["params"], "column_ranks": column_ranks,
+                    "placings": card_facts.placings(effects), "captures": card_facts.captures(effects),
+                    "marks": card_facts.marks(effects)}
         fields.update({k: v for k, v in optional.items() if v != CARD_DEFAULTS[k]})  # the table says what differs
+        for key in ("placings", "captures"):
+            if key in fields:
+                fields[key] = tuple(_model(item) for item in fields[key])
         fields.update(emitter.table())
         fields.update(source=data["source"], layers=tuple(data["layers"]))
         table = f"_CARD_{slug(cid)}"
@@ -469,6 +475,14 @@ class _Compiler:
         ), multiline=True)
         blocks = [*self.class_blocks, *self.blocks.values()]
         return module(header, chash, blocks, rules)
+
+
+def _model(item: Any) -> Ctor:
+    """A frozen model value (a `Placing`, a `Capture`) as the call that builds it, listing the fields
+    that differ from their defaults."""
+    defaults = _defaults(type(item))
+    return Ctor(type(item).__name__, tuple((f.name, getattr(item, f.name)) for f in dataclass_fields(item)
+                                           if f.name not in defaults or getattr(item, f.name) != defaults[f.name]))
 
 
 def _at_in(origin: Origin | None) -> Callable[[str], Origin | None]:

@@ -492,8 +492,9 @@ def class_formula(cls: str, node: ir.Expr, loc: str, text: str) -> tuple[str, li
     return name, w.lines
 
 
-MODEL_NAMES = ("BasicCoin", "CardDef", "ClassDef", "DeckEntry", "Interpretation", "Layer", "Modifier", "Order",
-               "PickSource", "RuleSet", "SpecialCoin", "SpecialGem", "Step", "Tavern", "TavernDraw", "Zone")
+MODEL_NAMES = ("BasicCoin", "Capture", "CardDef", "ClassDef", "DeckEntry", "Interpretation", "Layer", "Modifier",
+               "Order", "PickSource", "Placing", "RuleSet", "SpecialCoin", "SpecialGem", "Step", "Tavern", "TavernDraw",
+               "Zone")
 
 
 def module(header: list[str], content_hash: str, blocks: list[list[str]], rules: Ctor) -> str:

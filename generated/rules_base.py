@@ -12,6 +12,7 @@ from __future__ import annotations
 from nidavellir.interface.engine import EngineAPI, Event, Gen
 from nidavellir.interface.rules import (
     BasicCoin,
+    Capture,
     CardDef,
     ClassDef,
     DeckEntry,
@@ -20,6 +21,7 @@ from nidavellir.interface.rules import (
     Modifier,
     Order,
     PickSource,
+    Placing,
     RuleSet,
     SpecialCoin,
     SpecialGem,
@@ -30,7 +32,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = 'b28c7b01acfdd3df2111e4a2cbdab2762f9483f5292585c9099550389973967c'
+CONTENT_HASH = 'd534a7a2901e9bc1c8467910abf609aa41fd81b143ca3bbecd286215191451e4'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -138,6 +140,7 @@ _CARD_distinction__blacksmith = CardDef(
     kind='distinction',
     cls='blacksmith',
     enters='command',
+    placings=(Placing(card='special-blacksmith', mode='column', column='blacksmith'),),
     when={'won': (_distinction__blacksmith_0,)},
     source='rules/base/distinctions.yaml:23:5',
     layers=('base',),
@@ -610,6 +613,7 @@ _CARD_ylud = CardDef(
     cls='neutral',
     ranks=(0,),
     enters='command',
+    placings=(Placing(card='@self', mode='chosen'),),
     when={'age-end': (_ylud_1,)},
     score=_ylud_2,
     source='rules/base/heroes.yaml:43:5',
@@ -641,6 +645,7 @@ _CARD_thrud = CardDef(
     ranks=(0,),
     points=13,
     enters='chosen',
+    placings=(Placing(card='@self', mode='chosen'), Placing(card='@self', mode='command')),
     when={'game-end': (_thrud_2,)},
     instead={'covered': (_thrud_1,)},
     source='rules/base/heroes.yaml:55:5',

@@ -16,6 +16,7 @@ from __future__ import annotations
 from nidavellir.interface.engine import EngineAPI, Event, Gen
 from nidavellir.interface.rules import (
     BasicCoin,
+    Capture,
     CardDef,
     ClassDef,
     DeckEntry,
@@ -24,6 +25,7 @@ from nidavellir.interface.rules import (
     Modifier,
     Order,
     PickSource,
+    Placing,
     RuleSet,
     SpecialCoin,
     SpecialGem,
@@ -34,7 +36,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '1a019d23bf6667c17e84ece59a1e7fd475c0015d561109496d03e47728950dce'
+CONTENT_HASH = 'a62dabdc160790aadf6f7b7bd41f6a77f5f4e29f7a9dd3928d3351374f122be3'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -142,6 +144,7 @@ _CARD_distinction__blacksmith = CardDef(
     kind='distinction',
     cls='blacksmith',
     enters='command',
+    placings=(Placing(card='special-blacksmith', mode='column', column='blacksmith'),),
     when={'won': (_distinction__blacksmith_0,)},
     source='rules/base/distinctions.yaml:23:5',
     layers=('base',),
@@ -614,6 +617,7 @@ _CARD_ylud = CardDef(
     cls='neutral',
     ranks=(0,),
     enters='command',
+    placings=(Placing(card='@self', mode='chosen'),),
     when={'age-end': (_ylud_1,)},
     score=_ylud_2,
     source='rules/base/heroes.yaml:43:5',
@@ -645,6 +649,7 @@ _CARD_thrud = CardDef(
     ranks=(0,),
     points=13,
     enters='chosen',
+    placings=(Placing(card='@self', mode='chosen'), Placing(card='@self', mode='command')),
     when={'game-end': (_thrud_2,)},
     instead={'covered': (_thrud_1,)},
     source='rules/base/heroes.yaml:55:5',
@@ -989,6 +994,7 @@ _CARD_mjollnir = CardDef(
     kind='artifact',
     cls='neutral',
     enters='command',
+    marks=('class',),
     when={'counting': (_mjollnir_0,)},
     score=_mjollnir_1,
     source='rules/thingvellir/artifacts.yaml:65:5',
@@ -1186,6 +1192,7 @@ _CARD_olwyn = CardDef(
     kind='hero',
     cls='neutral',
     points=9,
+    placings=(Placing(card='olwyn-double', mode='chosen'),),
     when={'recruited': (_olwyn_0,)},
     source='rules/thingvellir/heroes.yaml:40:5',
     layers=('thingvellir',),
@@ -1232,6 +1239,7 @@ _CARD_zolkur = CardDef(
     kind='hero',
     cls='neutral',
     points=10,
+    marks=('tokens',),
     when={'recruited': (_zolkur_0,)},
     whenever={'coin-traded': (_zolkur_2,)},
     mods=(Modifier(param='trade_lower', op='+', amount=_zolkur_1),),

@@ -31,6 +31,7 @@ from .journal import (
     TrackMoved,
     deck_place,
 )
+from .placement import column_choices
 from .state import deck_key
 
 _CHOICES: dict[tuple[str, str], CardChoice] = {}
@@ -168,7 +169,7 @@ class CardActions(EngineCore):
         replacement runs after. A card of a kind placed at once (an age end's placing) goes to the
         army instead of the command zone. `joined` fires for a card that comes from outside the army."""
         if dest is COMMAND and self.s.at_once and self.defs[card].kind in self.s.at_once:
-            dest = yield from self.choose_column(p, card, tuple(self.defs[card].column_ranks))
+            dest = yield from self.choose_column(p, card)
         loc = self.where.get(card)
         if loc != (p, dest):
             aside = self._put(p, card, dest)
@@ -223,7 +224,7 @@ class CardActions(EngineCore):
 
     def choose_column(self, p: int, card: int, among: tuple[str, ...] = (),
                       exclude: tuple[str, ...] = ()) -> Gen[str]:
-        options = [c for c in (among or self.rules.classes) if c not in exclude]
+        options = [c for c in column_choices(self.rules, self.defs[card], among) if c not in exclude]
         answer = yield from self.ask(p, "column", options, f"choose a column for {self.defs[card].name}")
         return str(answer)
 

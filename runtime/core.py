@@ -13,6 +13,7 @@ from nidavellir.interface.engine import EngineAPI, Event, Gen
 from nidavellir.interface.rules import CardDef, Modifier
 
 from .journal import GameStarted, Happening
+from .placement import own_column
 from .rules import Rules
 from .scoring import Scores
 from .setup import setup_plan
@@ -246,8 +247,7 @@ class EngineCore:
         return loc[1] if loc else None
 
     def own_column(self, card: int) -> str | None:
-        cls = self.defs[card].cls
-        return cls if cls in self.rules.class_score else COMMAND
+        return own_column(self.rules, self.defs[card])
 
     def ranks(self, p: int, cls: str | None) -> int:
         if cls is None:

@@ -424,8 +424,7 @@ def place_held(e: Engine, step: Step) -> Gen[None]:
                 break
             card = yield from e.choose_card(p, held, "card", f"choose the next {kind} to place", "command")
             assert card is not None
-            d = e.defs[card]
-            dest = yield from e.choose_column(p, card, tuple(d.column_ranks))
+            dest = yield from e.choose_column(p, card)
             yield from e.place(p, card, dest)
 
 

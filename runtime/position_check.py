@@ -2,10 +2,13 @@
 path of the value (or of the mapping key) it is about, for the caller to locate in its file.
 
 What is judged is what the rules data holds: the cards and their copies (for the position's
-player count), the boxes listed in `expansions`, the army columns, a card's state (class, track
-notch, captured cards), the gems, the coins of the supply, the player count and the names. What
-is not judged is whether play could have reached the position (DESIGN §8: "it scores what it is
-given"). Values of the wrong type are skipped: the position schema reports those.
+player count), the boxes listed in `expansions`, the army columns, where each card stands and the
+state it carries (runtime/placement.py derives both from the rules: a card stands only where the
+rules can put it, and carries only the state its rules give it), the gems, the coins of the
+supply, the player count and the names. What is not judged is whether play could have reached the
+position (DESIGN §8: "it scores what it is given"): which cards were dealt, heroes against lines,
+notches against what moved them. Values of the wrong type are skipped: the position schema reports
+those.
 """
 from __future__ import annotations
 
@@ -15,7 +18,9 @@ from dataclasses import dataclass
 from typing import Any, TypeGuard, Union
 
 from nidavellir.errors import shown_char, suggest, unprintable
+from nidavellir.interface.rules import CardDef
 
+from .placement import Standing, can_capture, captures_at_most, standings
 from .rules import Rules
 from .setup import setup_plan
 
@@ -131,20 +136,8 @@ class _Checker:
                 if cls not in self.rules.classes:
                     self.add(f"unknown army column `{clip(cls)}`", at + ("army", cls),
                              suggest(cls, self.rules.classes) or "columns: " + ", ".join(self.rules.classes), key=True)
-                self.card_list(cards, at + ("army", cls))
-                self.columns(cls, cards, at + ("army", cls))
-        self.card_list(pl.get("command_zone"), at + ("command_zone",))
-
-    def columns(self, cls: str, cards: Any, path: JsonPath) -> None:
-        """A card with ranks by column stands only in one of the columns it names."""
-        if not isinstance(cards, list):
-            return
-        for j, item in enumerate(cards):
-            ref = card_ref(item)
-            d = self.rules.cards.get(ref[0]) if ref is not None else None
-            if d is not None and d.column_ranks and cls not in d.column_ranks:
-                self.add(f"`{clip(d.id)}` cannot stand in the {cls} column", path + (j,),
-                         "its columns: " + ", ".join(d.column_ranks))
+                self.card_list(cards, at + ("army", cls), cls if cls in self.rules.classes else "")
+        self.card_list(pl.get("command_zone"), at + ("command_zone",), None)
 
     def name(self, name: str, path: JsonPath, i: int) -> None:
         if not name.strip():
@@ -168,32 +161,66 @@ class _Checker:
         else:
             self.gems[gem] = holder
 
-    def card_list(self, cards: Any, path: JsonPath) -> None:
+    def card_list(self, cards: Any, path: JsonPath, column: str | None) -> None:
+        """The cards of an army column (`column`; "" for an unknown one) or of the command zone (None)."""
         if isinstance(cards, list):
             for j, item in enumerate(cards):
-                self.card(item, path + (j,))
+                self.card(item, path + (j,), column)
 
-    def card(self, item: Any, path: JsonPath) -> None:
+    def card(self, item: Any, path: JsonPath, column: str | None) -> None:
         ref = card_ref(item)
         if ref is None:
             return
         cid, state = ref
         known = self.card_id(cid, path + ("card",) if state else path)
+        standing = standings(self.rules)[cid] if known else None
+        if standing is not None and column != "" and not standing.allows(column):
+            where = "the command zone" if column is None else f"the {column} column"
+            self.add(f"`{clip(cid)}` cannot stand in {where}", path, places(self.rules.cards[cid], standing,
+                                                                             self.rules.classes))
         if not state:
             return
-        if "notch" in state and is_int(state["notch"]) and known:
+        refused = self.state_keys(cid, state, standing, path) if standing is not None else set()
+        if "notch" in state and is_int(state["notch"]) and standing is not None and "notch" not in refused:
             track = self.rules.cards[cid].track
-            if not track:
-                self.add(f"`{clip(cid)}` has no strength track, so no `notch`", path + ("notch",), key=True)
-            elif not 0 <= state["notch"] < len(track):
+            if not 0 <= state["notch"] < len(track):
                 self.add(f"notch {shown_int(state['notch'])} is off `{clip(cid)}`'s track", path + ("notch",),
                          f"its notches are 0 to {len(track) - 1}")
         cls = state.get("class")
-        if isinstance(cls, str) and cls not in self.rules.classes:
+        if isinstance(cls, str) and cls not in self.rules.classes and "class" not in refused:
             self.add(f"unknown class `{clip(cls)}`", path + ("class",),
                      suggest(cls, self.rules.classes) or "classes: " + ", ".join(self.rules.classes))
-        for captured, sub in captured_ids(state.get("captured")):
-            self.card_id(captured, path + ("captured",) + sub)
+        captured = captured_ids(state.get("captured"))
+        for target, sub in captured:  # (each counts as a copy, wherever it is written)
+            if self.card_id(target, path + ("captured",) + sub) and standing is not None \
+                    and "captured" not in refused:
+                self.capture(cid, target, path + ("captured",) + sub)
+        most = captures_at_most(self.rules.cards[cid]) if standing is not None else None
+        if most is not None and len(captured) > most:
+            self.add(f"`{clip(cid)}` captures one card, once per game: {len(captured)} here",
+                     path + ("captured",) + captured[most][1], "keep the card it captured; remove the others")
+
+    def state_keys(self, cid: str, state: dict[str, Any], standing: Standing, path: JsonPath) -> set[str]:
+        """Each state key the card's rules do not give it (DESIGN §8), located at the key; the keys
+        refused (their values are not judged further)."""
+        refused = set()
+        for key in state:
+            if key == "card" or key in standing.state or key not in NO_STATE:
+                continue  # (an unknown key: the schema reports it)
+            hint = carried(standing)
+            if key == "class" and standing.columns:  # DESIGN §9: "it has that column's class"
+                columns = "any" if standing.columns == self.rules.classes else " or ".join(standing.columns)
+                hint = f"its class is that of the army column it stands in ({columns})"
+            self.add(NO_STATE[key].format(card=f"`{clip(cid)}`"), path + (key,), hint, key=True)
+            refused.add(key)
+        return refused
+
+    def capture(self, cid: str, target: str, path: JsonPath) -> None:
+        d, t = self.rules.cards[cid], self.rules.cards[target]
+        if not can_capture(d, t):
+            self.add(f"`{clip(cid)}` cannot capture `{clip(target)}`, {card_nature(t)}", path,
+                     "it captures only " + " or ".join(dict.fromkeys(capture_nature(c.kind, c.cls)
+                                                                     for c in d.captures)))
 
     def card_id(self, cid: str, path: JsonPath) -> bool:
         if cid in self.rules.cards:
@@ -232,6 +259,50 @@ class _Checker:
                 self.add(f"more coins of value {value} than the game has with {n} players ({supply[value]}): "
                          f"{len(paths)} in this position", paths[supply[value]],
                          "basic coins: one set per player; the Royal Treasure; the special coins")
+
+
+# What a card carries no `KEY` for: the message, by key.
+NO_STATE = {
+    "notch": "{card} has no strength track, so no `notch`",
+    "tokens": "{card} holds no tokens, so no `tokens`",
+    "class": "{card} chooses no class, so no `class`",
+    "captured": "{card} captures no card, so no `captured`",
+    "face_down": "{card} cannot turn face down, so no `face_down`",
+    "used": "{card} has no once-per-game power, so no `used`",
+}
+
+
+def places(d: CardDef, standing: Standing, classes: tuple[str, ...]) -> str:
+    """Where a card may stand, for a hint."""
+    parts = []
+    if standing.columns == classes:
+        parts.append("any army column")
+    elif standing.columns:
+        parts.append("the " + " or ".join(standing.columns) + " column")
+    if standing.command:
+        parts.append("the command zone")
+    if not parts:
+        return f"no player holds it: a card of kind `{d.kind}` goes to the discard pile once taken" \
+            if d.enters == "discard" else "no rule puts it in an army or a command zone"
+    return "it may stand in " + " or in ".join(parts)
+
+
+def carried(standing: Standing) -> str:
+    """The state keys a card may carry, for a hint."""
+    if not standing.state:
+        return "it carries no state: write it as its id alone"
+    return "its state: " + ", ".join(f"`{key}`" for key in standing.state)
+
+
+def card_nature(d: CardDef) -> str:
+    """`a hero card of the warrior class`: a card's kind and printed class."""
+    return capture_nature(d.kind, None if d.cls == "neutral" else d.cls)
+
+
+def capture_nature(kind: str | None, cls: str | None) -> str:
+    """`a dwarf card of the warrior class`, `an artifact card`, `a card`."""
+    what = ("an " if kind[:1] in tuple("aeiou") else "a ") + f"{kind} card" if kind else "a card"
+    return what + (f" of the {cls} class" if cls else "")
 
 
 def spans(values: Iterable[int]) -> str:

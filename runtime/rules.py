@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from nidavellir.interface.rules import CardDef, ClassScore, RuleSet, SpecialCoin, SpecialGem
 
 if TYPE_CHECKING:
+    from .placement import Standing
     from .setup import SetupPlan
 
 
@@ -48,6 +49,7 @@ class Rules:
         self.tavern_only = len(sources) == 1 and sources[0].zone == "tavern" and sources[0].who == "any"
         self.setup_plans: dict[int, SetupPlan] = {}  # players -> what setup deals (built on first use)
         self.step_plans: dict[int, Any] = {}         # age -> a flow part's steps with their functions (flow.py)
+        self.standings: Mapping[str, Standing] | None = None  # card id -> where it may stand (placement.py)
 
     @property
     def variant_ids(self) -> list[str]:

@@ -45,7 +45,8 @@ def errors(err: str) -> list[str]:
 
 def test_every_problem_of_a_file_is_reported_and_located(capsys, tmp_path):
     """Issue: "every problem of a file is reported, each located, all of them (not only the first)";
-    "an unknown army column — located at the key, not the list"."""
+    "an unknown army column — located at the key, not the list"; issue 17 §3: a state key the card's
+    rules do not give it is refused at the key (Dwerg chooses no class), its value not judged."""
     path = write(tmp_path, two(
         "  - name: Ana\n"                                       # 2
         "    gem: 9\n"                                          # 3
@@ -60,8 +61,8 @@ def test_every_problem_of_a_file_is_reported_and_located(capsys, tmp_path):
     assert f"{path}:4:16: error: no coin of value 1 in the game" in err
     assert f"{path}:6:7: error: unknown army column `warior`" in err           # the key, column 7
     assert f"{path}:7:24: error: unknown card `huntr`" in err
-    assert f"{path}:8:47: error: unknown class `minr`" in err
-    assert "did you mean `warrior`?" in err and "did you mean `hunter`?" in err and "did you mean `miner`?" in err
+    assert f"{path}:8:40: error: `dwerg` chooses no class, so no `class`" in err
+    assert "did you mean `warrior`?" in err and "did you mean `hunter`?" in err and "minr" not in errors(err)[-1]
     assert len(errors(err)) == 5
     assert "Traceback" not in err
 
@@ -238,7 +239,13 @@ def test_card_state_is_validated_and_located(capsys, tmp_path):
     assert f"{path}:8:28: error: `test-bonus` has no strength track, so no `notch`" in err   # at the key
     assert f"{path}:9:27: error: unknown key `colour`" in err
     assert f"{path}:10:35: error: expected boolean, got integer `1`" in err
-    assert len(errors(err)) == 6
+    # issue 17 §3: the state the card's rules give it, no other (test-giant captures once, a blacksmith;
+    # test-tokens has no once-per-game power)
+    assert f"{path}:7:39: error: `test-giant` cannot capture `hunter`, a dwarf card of the hunter class" in err
+    assert "hint: it captures only a card of the blacksmith class" in err
+    assert f"{path}:7:47: error: `test-giant` captures one card, once per game: 2 here" in err
+    assert f"{path}:10:29: error: `test-tokens` has no once-per-game power, so no `used`" in err
+    assert len(errors(err)) == 9
 
 
 def test_captured_cards_count_as_copies(capsys, tmp_path):
@@ -274,7 +281,7 @@ def test_state_round_trips_through_position_of():
         {"name": "Ana", "gem": 6, "coins": [0, 3, 3],
          "army": {"hunter": ["hunter"]},
          "command_zone": [{"card": "test-track", "notch": 2}, {"card": "test-class", "class": "hunter"},
-                          {"card": "test-giant", "captured": ["blacksmith", "miner:1"]},  # (spent: implied)
+                          {"card": "test-giant", "captured": "blacksmith"},  # (spent: implied)
                           {"card": "test-tokens", "tokens": 2}, "test-swap"]},
         {"name": "Bo", "gem": 4, "coins": [0], "army": {}, "command_zone": []}]}
     e = engine_from_position(rules, data)
@@ -298,15 +305,15 @@ def test_engine_from_position_lists_every_problem():
 
 def test_score_does_not_judge_whether_play_could_reach_the_position(capsys, tmp_path):
     """DESIGN §8: "`score` does not judge whether play could have reached the position (heroes
-    against lines, …): it scores what it is given": heroes without a line, a dwarf in another
-    class's column and a distinction in the army are scored as given."""
-    path = write(tmp_path, two("  - name: Ana\n    coins: [5]\n    army: {warrior: [hunter, kraal, distinction:miner]}\n"
+    against lines, …): it scores what it is given": heroes without a line are scored as given.
+    (Where a card stands is judged: issue 17 §3, tests/test_placement.py.)"""
+    path = write(tmp_path, two("  - name: Ana\n    coins: [5]\n    army: {warrior: [warrior:3, kraal]}\n"
                                "    command_zone: [dwerg, dwerg, dwerg, astrid]\n"))
     code, out, err = score(capsys, path, "--json")
     assert code == 0, err
     b = json.loads(out)["players"][0]["breakdown"]
     assert b["heroes"] == 81 + 5          # three Dwerg brothers, Astrid (the highest coin, 5)
-    assert b["warrior"] == 7 + 0 + 5      # Kraal's ranks, the hunter's 0, the majority's coin
+    assert b["warrior"] == 3 + 7 + 5      # the dwarf's 3, Kraal's ranks, the majority's coin
 
 
 # -- never a traceback; --json lines match the files ------------------------------------------------

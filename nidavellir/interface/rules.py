@@ -45,6 +45,30 @@ class Modifier:
     amount: CardValue
 
 
+# What a `Placing` places besides a card id: the effect's own card, or the card of the event.
+PLACED_SELF, PLACED_SUBJECT = "@self", "@subject"
+
+
+@dataclass(frozen=True, slots=True)
+class Placing:
+    """A card an effect puts in an army column or the command zone (`place CARD in PLACE`): `card`
+    is an id, PLACED_SELF or PLACED_SUBJECT (any card); `mode` and its operands as `CardDef.enters`
+    has them (own | command | chosen | column; `among`: the columns a choice offers, all if empty)."""
+    card: str
+    mode: str
+    column: str | None = None
+    among: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Capture:
+    """What a `capture` effect may take: a card of `kind` and of printed class `cls` (None: any), as
+    its condition requires; `once`: once per game (the card's one power)."""
+    kind: str | None = None
+    cls: str | None = None
+    once: bool = False
+
+
 @dataclass(frozen=True, slots=True)
 class CardDef:
     id: str
@@ -59,6 +83,9 @@ class CardDef:
     enters_among: tuple[str, ...] = ()         # with enters == chosen: the columns offered (all if empty)
     track: tuple[int, ...] = ()                # strength track: the value of each notch
     column_ranks: Mapping[str, tuple[int, ...]] = field(default_factory=_empty)  # column -> its ranks there
+    placings: tuple[Placing, ...] = ()         # the cards its effects put in an army or a command zone
+    captures: tuple[Capture, ...] = ()         # what its effects may capture
+    marks: tuple[str, ...] = ()                # the marks its effects set on it: class, tokens, face_down, used
     params: Mapping[str, int] = field(default_factory=_empty)
     when: Mapping[str, tuple[Trigger, ...]] = field(default_factory=_empty)           # events of this card
     whenever: Mapping[str, tuple[Trigger, ...]] = field(default_factory=_empty)       # events of any card of its owner

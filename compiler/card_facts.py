@@ -1,0 +1,91 @@
+"""What a card's effects say about where cards stand and what the card carries, as data the runtime
+reads without running a handler (`CardDef.placings`, `captures`, `marks`): the cards its effects
+place and where, what it may capture, and the marks its actions set on it."""
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from nidavellir.interface.rules import PLACED_SELF, PLACED_SUBJECT, Capture, Placing
+
+from . import ir
+
+# How a `place … in PLACE` names where the card goes, as `CardDef.enters` does.
+_MODES = {"chosen": "chosen", "another": "chosen", "among": "chosen", "column": "column", "own": "own",
+          "command": "command"}
+
+
+def _expanded(effects: Iterable[ir.Effect]) -> Iterator[ir.Effect]:
+    """The effects as the runtime runs them (a giant's `capture next` is two effects)."""
+    for effect in effects:
+        if isinstance(effect, ir.CaptureNext):
+            yield from ir.capture_effects(effect)
+        else:
+            yield effect
+
+
+def placings(effects: Iterable[ir.Effect]) -> tuple[Placing, ...]:
+    """Every `place CARD in PLACE` (and `move … to …`) of the effects, once each."""
+    out: list[Placing] = []
+    for effect in _expanded(effects):
+        for node in ir.walk(effect):
+            if not isinstance(node, ir.PlaceCard):
+                continue
+            ref, place = node.card, node.place
+            card = PLACED_SUBJECT if ref.subject else PLACED_SELF if ref.card is None else ref.card
+            placing = Placing(card, _MODES[place.mode], place.column, place.among)
+            if placing not in out:
+                out.append(placing)
+    return tuple(out)
+
+
+def captures(effects: Iterable[ir.Effect]) -> tuple[Capture, ...]:
+    """What the effects may capture: each replacement that captures, with the kind and class of the
+    event's card its condition requires (only what a conjunction of `subject_kind is K` and
+    `subject_class is C` says; anything else it tests is not narrowed, so nothing it may capture is
+    left out). A condition no card can meet (two kinds) captures nothing."""
+    out: list[Capture] = []
+    for effect in _expanded(effects):
+        if not isinstance(effect, ir.Replacement):
+            continue
+        if not any(isinstance(n, ir.Simple) and n.name == "capture" for a in effect.actions for n in ir.walk(a)):
+            continue
+        kinds: set[str] = set()
+        classes: set[str] = set()
+        for atom in _conjuncts(effect.cond):
+            if isinstance(atom, ir.Is) and isinstance(atom.subject, ir.Var):
+                if atom.subject.name == "subject_kind":
+                    kinds.add(atom.name)
+                elif atom.subject.name == "subject_class":
+                    classes.add(atom.name)
+        if len(kinds) > 1 or len(classes) > 1:
+            continue
+        capture = Capture(next(iter(kinds), None), next(iter(classes), None), effect.once)
+        if capture not in out:
+            out.append(capture)
+    return tuple(out)
+
+
+def _conjuncts(cond: ir.Expr | None) -> list[ir.Expr]:
+    if cond is None:
+        return []
+    if isinstance(cond, ir.BoolOp) and cond.op == "and":
+        return _conjuncts(cond.left) + _conjuncts(cond.right)
+    return [cond]
+
+
+def marks(effects: Iterable[ir.Effect]) -> tuple[str, ...]:
+    """The marks the effects' actions set on their own card, in the position format's order: `tokens`
+    (`add`/`remove N tokens`), `class` (`choose class`), `face_down` (`turn face down`, which also
+    spends the card's power) and `used` (a power used once per game)."""
+    found: set[str] = set()
+    for effect in _expanded(effects):
+        if isinstance(effect, (ir.Triggered, ir.Replacement)) and effect.once:
+            found.add("used")
+        for node in ir.walk(effect):
+            if isinstance(node, ir.Tokens):
+                found.add("tokens")
+            elif isinstance(node, ir.ChooseClass):
+                found.add("class")
+            elif isinstance(node, ir.Simple) and node.name == "face-down":
+                found |= {"face_down", "used"}
+    return tuple(m for m in ("tokens", "class", "face_down", "used") if m in found)
