@@ -226,7 +226,7 @@ def _card(w: Writer, ref: ir.CardRef, sc: PyScope) -> str:
     if ref.card is None:
         return sc.card
     placed = sc.fresh("placed")
-    w.line(f"{placed} = g.supply_card({ref.card!r})")
+    w.line(f"{placed} = g.supply_card({ref.card!r}, {sc.card})")  # (the effect's card brought it)
     w.line(f"if {placed} is not None:")
     w.indent += 1
     return placed
@@ -260,26 +260,76 @@ def _recruit(a: ir.RecruitHero, sc: PyScope) -> str:
     return f"g.recruit_hero({sc.p}, counted={a.counted!r}, cls={a.cls!r}, another={a.another!r})"
 
 
-def _can_pay(a: ir.Action, sc: PyScope) -> str:
-    """Whether a cost before `then` can be paid now, and a hero to return or recruit after it found
-    (asked before `may`, so that no power is spent for nothing)."""
-    if isinstance(a, ir.Then):
-        rest = a.rest.first if isinstance(a.rest, ir.Then) else a.rest
-        if isinstance(rest, ir.RecruitHero):  # (before the return: the hero returned is not yet available)
-            return f"({_can_pay(a.first, sc)} and g.can_recruit_hero({sc.p}, {rest.cls!r}))"
-        return _can_pay(a.first, sc)
-    if isinstance(a, ir.RecruitHero):
-        return f"g.can_recruit_hero({sc.p}, {a.cls!r}, {a.another!r})"
-    assert isinstance(a, ir.ReturnHero), "the checker allows only these before `then`"
-    return f"g.can_return_hero({sc.p}, {a.cls!r})"
+def _then(rest: ir.Action) -> str:
+    """The `then` argument of a return whose `rest` begins with a recruitment: that recruitment's
+    class and whether it takes another hero (the return then offers only heroes that leave one to
+    recruit); else None."""
+    head = rest.first if isinstance(rest, ir.Then) else rest
+    return repr((head.cls, head.another)) if isinstance(head, ir.RecruitHero) else "None"
 
 
-def _cost(a: ir.Action, sc: PyScope) -> str:
-    """The call of an action that reports whether it happened (before `then`)."""
+def _can_act(a: ir.Action, sc: PyScope) -> str | None:
+    """Python testing, before an effect begins, whether `a` finds something to act on — with the
+    same test the action lists its options by (None: it always acts). A power is offered only when
+    each of its actions passes (DESIGN §9 "Where the powers meet"): so a `may` is never asked, nor a
+    once-per-game power spent, for an action that would do nothing. A pile is read as it is before
+    the effect: cards the effect itself puts under it are not there to look at."""
+    p = sc.p
+    match a:
+        case ir.Then():
+            rest: ir.Action | None = a.rest
+            if isinstance(a.first, ir.ReturnHero):
+                then = _then(a.rest)
+                first = f"g.can_return_hero({p}, {a.first.cls!r}, {then})"
+                if then != "None":  # (the recruitment after the return is what `then` tests)
+                    rest = a.rest.rest if isinstance(a.rest, ir.Then) else None
+            else:
+                first = _can_act(a.first, sc) or "True"
+            more = None if rest is None else _can_act(rest, sc)
+            return first if more is None else f"({first} and {more})"
+        case ir.RecruitHero():
+            return f"g.can_recruit_hero({p}, {a.cls!r}, {a.another!r})"
+        case ir.ReturnHero():
+            return f"g.can_return_hero({p}, {a.cls!r})"
+        case ir.Look() | ir.DiscardTop():
+            return f"(g.deck_size({_deck(a.deck)}) > 0)"
+        case ir.TakeFrom():
+            return f"g.can_take_from({p}, {a.zone!r})"
+        case ir.Discard():
+            return f"(len({card_set(a.cards, sc)}) > 0 and {expr(a.count, sc)} > 0)"
+        case ir.Transform() | ir.Exchange() | ir.DiscardCoin():
+            return _coin_test(a.coins, sc)
+        case ir.TransformSpread():
+            return f"bool(g.transformable_coins({p}, {repr('pouch') if a.pouch else 'None'}))"
+        case ir.PlaceCard():
+            return f"g.in_supply({a.card.card!r})" if not a.card.subject and a.card.card is not None else None
+        case ir.Simple():
+            return {"swap": f"g.can_swap({p})", "reserve": f"g.can_reserve({p})"}.get(a.name)
+        case ir.PlaceUnder() | ir.GainGem() | ir.ChooseClass() | ir.AdvanceTrack() | ir.Tokens() | ir.EachOther():
+            return None  # (each other player: acts for each of them as it can)
+        case _:
+            assert_never(a)
+
+
+def _coin_test(sel: ir.CoinSel, sc: PyScope) -> str:
+    where = "'pouch'" if sel.pouch else "None"
+    if sel.mode == "trading":
+        return f"(g.trading_coin({sc.p}, {where}) is not None)"
+    return f"bool(g.transformable_coins({sc.p}, {where}))"
+
+
+def _can_act_all(actions: tuple[ir.Action, ...], sc: PyScope) -> str | None:
+    tests = [t for a in actions if (t := _can_act(a, sc)) is not None]
+    return " and ".join(tests) if tests else None
+
+
+def _cost(a: ir.Action, sc: PyScope, rest: ir.Action | None = None) -> str:
+    """The call of an action that reports whether it happened (before `then`, with `rest` after)."""
     if isinstance(a, ir.RecruitHero):
         return _recruit(a, sc)
     assert isinstance(a, ir.ReturnHero), "the checker allows only these before `then`"
-    return f"g.return_hero({sc.p}, {a.cls!r})"
+    then = "None" if rest is None else _then(rest)
+    return f"g.return_hero({sc.p}, {a.cls!r}{'' if then == 'None' else f', then={then}'})"
 
 
 def action(w: Writer, a: ir.Action, sc: PyScope, locate: Callable[[int], str]) -> None:
@@ -330,7 +380,7 @@ def action(w: Writer, a: ir.Action, sc: PyScope, locate: Callable[[int], str]) -
         case ir.ReturnHero():
             w.line(f"yield from g.return_hero({sc.p}, {a.cls!r})")
         case ir.Then():
-            w.line(f"if (yield from {_cost(a.first, sc)}):")
+            w.line(f"if (yield from {_cost(a.first, sc, a.rest)}):")
             w.indent += 1
             action(w, a.rest, sc, locate)
         case ir.ChooseClass():
@@ -404,8 +454,9 @@ class CardEmitter:
                 if effect.once:
                     w.line("if g.used(card):")
                     w.line(f"    {stop}")
-                if effect.actions and isinstance(effect.actions[0], ir.Then):  # a cost that cannot be paid: no question
-                    w.line(f"if not {_can_pay(effect.actions[0], sc)}:")
+                test = _can_act_all(effect.actions, sc) if effect.may or effect.once else None
+                if test is not None:  # a power that would do nothing: no question, nothing spent
+                    w.line(f"if not ({test}):")
                     w.line(f"    {stop}")
                 if effect.may:
                     w.line(f"if not (yield from g.may(p, card, {text!r})):")

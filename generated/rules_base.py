@@ -32,7 +32,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = 'd534a7a2901e9bc1c8467910abf609aa41fd81b143ca3bbecd286215191451e4'
+CONTENT_HASH = 'c2d4271f755a454df38908a4a7c95e6de2384a1064c2608616891016aed82926'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -130,7 +130,7 @@ def _distinction__blacksmith_0(g: EngineAPI, p: int, card: int, ev: Event) -> Ge
     '@ rules/base/distinctions.yaml:28:9\nwhen won: place card special-blacksmith in column blacksmith'
     yield from ()
     '@ rules/base/distinctions.yaml:28:20'
-    placed1 = g.supply_card('special-blacksmith')
+    placed1 = g.supply_card('special-blacksmith', card)
     if placed1 is not None:
         yield from g.place(p, placed1, 'blacksmith')
 

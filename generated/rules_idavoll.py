@@ -34,7 +34,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '40d9583fd1c00fdc6667e7a90a33cd600ff9bc9703a67263a6c9754738bfc29e'
+CONTENT_HASH = '7242ce5b5b5ade1b79b77596a06a226877d7fd458ce5c64e0a0c1259e3655e75'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -132,7 +132,7 @@ def _distinction__blacksmith_0(g: EngineAPI, p: int, card: int, ev: Event) -> Ge
     '@ rules/base/distinctions.yaml:28:9\nwhen won: place card special-blacksmith in column blacksmith'
     yield from ()
     '@ rules/base/distinctions.yaml:28:20'
-    placed1 = g.supply_card('special-blacksmith')
+    placed1 = g.supply_card('special-blacksmith', card)
     if placed1 is not None:
         yield from g.place(p, placed1, 'blacksmith')
 
@@ -872,7 +872,7 @@ def _hreasvelg_0(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
     '@ rules/idavoll/mythology.yaml:31:9\nwhen taken: place card gullinbursti in chosen column'
     yield from ()
     '@ rules/idavoll/mythology.yaml:31:22'
-    placed1 = g.supply_card('gullinbursti')
+    placed1 = g.supply_card('gullinbursti', card)
     if placed1 is not None:
         dest2 = yield from g.choose_column(p, placed1)
         yield from g.place(p, placed1, dest2)
@@ -948,6 +948,8 @@ def _frigg_0(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[bool]:
         return False
     if g.used(card):
         return False
+    if not ((g.deck_size(None) > 0)):
+        return False
     if not (yield from g.may(p, card, 'may once per game instead of any picked if subject_kind is dwarf or subject_kind is royal-offering: place subject under current deck; look at 3 from current deck, take 1, rest under deck in chosen order')):
         return False
     g.use(card)
@@ -1006,6 +1008,8 @@ def _freya_0(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
     yield from ()
     if g.used(card):
         return
+    if not (g.can_swap(p)):
+        return
     if not (yield from g.may(p, card, 'may once per game when dwarves-entered: swap chosen tavern cards')):
         return
     g.use(card)
@@ -1032,6 +1036,8 @@ def _loki_0(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
     '@ rules/idavoll/mythology.yaml:85:9\nmay once per game when reservations: reserve chosen tavern card'
     yield from ()
     if g.used(card):
+        return
+    if not (g.can_reserve(p)):
         return
     if not (yield from g.may(p, card, 'may once per game when reservations: reserve chosen tavern card')):
         return
@@ -1060,13 +1066,13 @@ def _odin_0(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
     yield from ()
     if g.used(card):
         return
-    if not (g.can_return_hero(p, 'neutral') and g.can_recruit_hero(p, 'neutral')):
+    if not (g.can_return_hero(p, 'neutral', ('neutral', True))):
         return
     if not (yield from g.may(p, card, 'may once per game when turn-end: return chosen neutral hero then recruit another neutral hero uncounted')):
         return
     g.use(card)
     '@ rules/idavoll/mythology.yaml:92:43'
-    if (yield from g.return_hero(p, 'neutral')):
+    if (yield from g.return_hero(p, 'neutral', then=('neutral', True))):
         '@ rules/idavoll/mythology.yaml:92:75'
         yield from g.recruit_hero(p, counted=False, cls='neutral', another=True)
 
@@ -1703,7 +1709,11 @@ RULES = RuleSet(
         Interpretation(id='animal-scores', text='Nidhogg is a warrior rank of 5 and adds 2 per warrior rank; Garm is two explorer ranks of 9 and 0 and adds 1 per explorer rank (their own included). Ratatosk is a miner rank of 2 points, and each pair of 0-point ranks in the miner column adds 1 to the miner sum before it is multiplied.', source='001 "List of Mythological Animals"; DESIGN §9.', layer='idavoll'),
         Interpretation(id='valkyrie-triggers', text="Ölrun counts Ylud's placement from the command zone into the chosen class's column (she joins the army), but not Ylud or Thrud moving from one column to another; a card of two ranks (Garm) counts once. Brynhildr advances when her owner's top bid lets them choose first, the Camp included, and not when they find only cards reserved by another player. Svafa counts the points by which the new coin betters the coin given up, as the treasure gives it.", source='001 "Ölrun", "Brynhildr", "Svafa"; DESIGN §9 (a choice where 001 is silent).', layer='idavoll'),
         Interpretation(id='frigg-and-piles', text="A declined power of Frigg stays for a later pick; a royal offering she acts on goes under the deck without its effect; she does not act on a card kept from the Explorer distinction's draw. Cards put under a pile in the order chosen go one after another: the last chosen ends at the very bottom.", source='001 "Frigg" - "place 1 of the cards below the deck"; DESIGN §9 (a choice where 001 is silent).', layer='idavoll'),
-        Interpretation(id='odin-neutral-heroes', text="Odin returns a neutral hero of the command zone (Thrud or Ylud in a column have that column's class); his power is not offered when no other neutral hero could be recruited.", source='001 "Odin" - "recruit another Neutral Hero instead"; DESIGN §9.', layer='idavoll'),
+        Interpretation(id='odin-neutral-heroes', text="Odin returns a neutral hero of the command zone (Thrud or Ylud in a column have that column's class). His power is offered only when a hero his owner could put back leaves a neutral hero to recruit that is neither that hero nor one of its copies (a Dwerg for a Dwerg); only such heroes may be put back.", source='001 "Odin" - "recruit another Neutral Hero instead"; DESIGN §9 (Where the powers meet) - "Odin is offered only when a neutral hero other than the returned card\'s copies and itself could be recruited".', layer='idavoll'),
+        Interpretation(id='powers-that-do-nothing', text="A god's power, like any effect that asks before it acts, is offered only when each of its actions finds something to act on: a hero to put back and one to recruit after it, two taverns holding cards that may be swapped, a card to reserve, a card in the pile it looks at (besides the one it puts there itself). A power that would do nothing is not offered, and so not spent.", source='DESIGN §9 (Where the powers meet) - "her power does nothing and is not spent".', layer='idavoll'),
+        Interpretation(id='frigg-short-deck', text='Frigg with fewer than 3 cards in the age deck looks at those there are, the card she put under them among them. With no card there she would only draw her own card back: her power is not offered.', source='DESIGN §9 (Where the powers meet) - "Frigg with fewer than 3 cards in the age deck looks at those there are (0: her power does nothing and is not spent)".', layer='idavoll'),
+        Interpretation(id='count-after-arrival', text="A card counts only what happens after it reaches its owner: an event or a step of the turn that began before it arrived does not move or wake it. Hildr taken by Skymir's draw while the Pioneer's draw of the explorer distinction is resolved does not move for that distinction, only for those won later.", source='DESIGN §9 (Where the powers meet) - "A valkyrie counts only what happens after she reaches her owner\'s command zone".', layer='idavoll'),
+        Interpretation(id='reserved-card-bound', text="Loki's reservation binds the card where it lies for the turn: only its reserver may take it, and no effect or rule moves it otherwise. Freya cannot swap it; with Thingvellir and 2 players a top bidder who goes to the Camp discards another tavern card.", source='DESIGN §9 (Where the powers meet) - "Loki\'s reservation binds the card where it lies: Freya cannot swap a reserved card"; 001 "Loki" - "No one but you can recruit this card".', layer='idavoll'),
         Interpretation(id='discarded-animals', text='An animal discarded from the army (Höfud may take Nidhogg) leaves the game like untaken mythology cards.', source='002 "Höfud" - "any card in the Warrior column except a Hero card"; DESIGN §9.', layer='idavoll'),
     ),
     warnings=(),

@@ -36,7 +36,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = 'a62dabdc160790aadf6f7b7bd41f6a77f5f4e29f7a9dd3928d3351374f122be3'
+CONTENT_HASH = '7c052d79cd2ac9534ffee3efb9d5f25206df3a1944ed04f271e6e716f5f1ff84'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -134,7 +134,7 @@ def _distinction__blacksmith_0(g: EngineAPI, p: int, card: int, ev: Event) -> Ge
     '@ rules/base/distinctions.yaml:28:9\nwhen won: place card special-blacksmith in column blacksmith'
     yield from ()
     '@ rules/base/distinctions.yaml:28:20'
-    placed1 = g.supply_card('special-blacksmith')
+    placed1 = g.supply_card('special-blacksmith', card)
     if placed1 is not None:
         yield from g.place(p, placed1, 'blacksmith')
 
@@ -1174,13 +1174,13 @@ def _olwyn_0(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
     yield from ()
     chosen_columns1: list[str] = []
     '@ rules/thingvellir/heroes.yaml:46:26'
-    placed2 = g.supply_card('olwyn-double')
+    placed2 = g.supply_card('olwyn-double', card)
     if placed2 is not None:
         dest3 = yield from g.choose_column(p, placed2)
         chosen_columns1.append(dest3)
         yield from g.place(p, placed2, dest3)
     '@ rules/thingvellir/heroes.yaml:46:68'
-    placed4 = g.supply_card('olwyn-double')
+    placed4 = g.supply_card('olwyn-double', card)
     if placed4 is not None:
         dest5 = yield from g.choose_column(p, placed4, exclude=tuple(chosen_columns1))
         chosen_columns1.append(dest5)
@@ -1668,6 +1668,7 @@ RULES = RuleSet(
         Interpretation(id='dwarf-cards-for-discards', text="For Dagda's, Bonfur's and Brísingamens' discards every army card that is not a hero is a dwarf card: dwarves, mercenaries, Olwyn's doubles, Vegvisir and the special Blacksmith.", source='002 "Olwyn" - "can be destroyed by the powers of Dagda, Bonfur, Brísingamens, and Höfud"; DESIGN §9.', layer='thingvellir'),
         Interpretation(id='end-of-age-order', text="The end of an age runs in this order. Age 1: mercenary enlistment, Ylud, the distinctions, the Camp discarded. Age 2: mercenary enlistment, Ylud, Thrud to the command zone, Brísingamens' discard, the points counted (Mjöllnir's class), final scoring.", source='002 "End of Each Age".', layer='thingvellir'),
         Interpretation(id='camp-cards-discarded', text='A Camp card discarded from an army (a mercenary or Vegvisir under Dagda, Bonfur, Höfud or Brísingamens) goes to the camp discard: no effect explores it.', source='002 "Glossary" - "Camp cards are not part of the discard pile that can be explored by this effect"; "The Camp is made up of Artifact and Mercenary cards".', layer='thingvellir'),
+        Interpretation(id='returned-hero-brings-back', text="A hero put back among the heroes (by Idavoll's Odin) takes back to the reserve the cards its effect brought: Olwyn's doubles still in her owner's army leave with her, and whoever recruits her later places them. A double that has already left the army (discarded by Dagda, Bonfur, Brísingamens or Höfud) stays where it went, and her next recruiter places only those in the reserve.", source='DESIGN §9 (Where the powers meet) - "a returned hero takes back to the reserve the cards it brought (Olwyn\'s two doubles leave the army with her, and whoever recruits her later gets them)"; the discarded double is a choice where the sources are silent.', layer='thingvellir'),
         Interpretation(id='mjollnir-class', text="Mjöllnir's class is chosen when the points are counted, after Brísingamens' discard.", source='002 "Mjöllnir" - "At the end of Age 2, when counting points ... the class of your choice"; DESIGN §8 (a position scored with Mjöllnir but no class takes the class that scores most).', layer='thingvellir'),
         Interpretation(id='zolkur-next-trade', text="Zolkur - the owner's next coin trade discards the lower coin; then his power is spent.", source='002 "Zolkur"; DESIGN §9.', layer='thingvellir'),
     ),

@@ -38,7 +38,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = 'a8cae91d7f03b0f165c9ae70da64388414de1e60dc213839624fbc2edd77eaaa'
+CONTENT_HASH = '20418640f6b852e76b5bc8ad8a50f791b356a373fa38ad317eeed75dedea215b'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -136,7 +136,7 @@ def _distinction__blacksmith_0(g: EngineAPI, p: int, card: int, ev: Event) -> Ge
     '@ rules/base/distinctions.yaml:28:9\nwhen won: place card special-blacksmith in column blacksmith'
     yield from ()
     '@ rules/base/distinctions.yaml:28:20'
-    placed1 = g.supply_card('special-blacksmith')
+    placed1 = g.supply_card('special-blacksmith', card)
     if placed1 is not None:
         yield from g.place(p, placed1, 'blacksmith')
 
@@ -1176,13 +1176,13 @@ def _olwyn_0(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
     yield from ()
     chosen_columns1: list[str] = []
     '@ rules/thingvellir/heroes.yaml:46:26'
-    placed2 = g.supply_card('olwyn-double')
+    placed2 = g.supply_card('olwyn-double', card)
     if placed2 is not None:
         dest3 = yield from g.choose_column(p, placed2)
         chosen_columns1.append(dest3)
         yield from g.place(p, placed2, dest3)
     '@ rules/thingvellir/heroes.yaml:46:68'
-    placed4 = g.supply_card('olwyn-double')
+    placed4 = g.supply_card('olwyn-double', card)
     if placed4 is not None:
         dest5 = yield from g.choose_column(p, placed4, exclude=tuple(chosen_columns1))
         chosen_columns1.append(dest5)
@@ -1452,7 +1452,7 @@ def _hreasvelg_0(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
     '@ rules/idavoll/mythology.yaml:31:9\nwhen taken: place card gullinbursti in chosen column'
     yield from ()
     '@ rules/idavoll/mythology.yaml:31:22'
-    placed1 = g.supply_card('gullinbursti')
+    placed1 = g.supply_card('gullinbursti', card)
     if placed1 is not None:
         dest2 = yield from g.choose_column(p, placed1)
         yield from g.place(p, placed1, dest2)
@@ -1528,6 +1528,8 @@ def _frigg_0(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[bool]:
         return False
     if g.used(card):
         return False
+    if not ((g.deck_size(None) > 0)):
+        return False
     if not (yield from g.may(p, card, 'may once per game instead of any picked if subject_kind is dwarf or subject_kind is royal-offering: place subject under current deck; look at 3 from current deck, take 1, rest under deck in chosen order')):
         return False
     g.use(card)
@@ -1586,6 +1588,8 @@ def _freya_0(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
     yield from ()
     if g.used(card):
         return
+    if not (g.can_swap(p)):
+        return
     if not (yield from g.may(p, card, 'may once per game when dwarves-entered: swap chosen tavern cards')):
         return
     g.use(card)
@@ -1612,6 +1616,8 @@ def _loki_0(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
     '@ rules/idavoll/mythology.yaml:85:9\nmay once per game when reservations: reserve chosen tavern card'
     yield from ()
     if g.used(card):
+        return
+    if not (g.can_reserve(p)):
         return
     if not (yield from g.may(p, card, 'may once per game when reservations: reserve chosen tavern card')):
         return
@@ -1640,13 +1646,13 @@ def _odin_0(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
     yield from ()
     if g.used(card):
         return
-    if not (g.can_return_hero(p, 'neutral') and g.can_recruit_hero(p, 'neutral')):
+    if not (g.can_return_hero(p, 'neutral', ('neutral', True))):
         return
     if not (yield from g.may(p, card, 'may once per game when turn-end: return chosen neutral hero then recruit another neutral hero uncounted')):
         return
     g.use(card)
     '@ rules/idavoll/mythology.yaml:92:43'
-    if (yield from g.return_hero(p, 'neutral')):
+    if (yield from g.return_hero(p, 'neutral', then=('neutral', True))):
         '@ rules/idavoll/mythology.yaml:92:75'
         yield from g.recruit_hero(p, counted=False, cls='neutral', another=True)
 
@@ -2325,6 +2331,7 @@ RULES = RuleSet(
         Interpretation(id='dwarf-cards-for-discards', text="For Dagda's, Bonfur's and Brísingamens' discards every army card that is not a hero is a dwarf card: dwarves, mercenaries, Olwyn's doubles, Vegvisir and the special Blacksmith.", source='002 "Olwyn" - "can be destroyed by the powers of Dagda, Bonfur, Brísingamens, and Höfud"; DESIGN §9.', layer='thingvellir'),
         Interpretation(id='end-of-age-order', text="The end of an age runs in this order. Age 1: mercenary enlistment, Ylud, the distinctions, the Camp discarded. Age 2: mercenary enlistment, Ylud, Thrud to the command zone, Brísingamens' discard, the points counted (Mjöllnir's class), final scoring.", source='002 "End of Each Age".', layer='thingvellir'),
         Interpretation(id='camp-cards-discarded', text='A Camp card discarded from an army (a mercenary or Vegvisir under Dagda, Bonfur, Höfud or Brísingamens) goes to the camp discard: no effect explores it.', source='002 "Glossary" - "Camp cards are not part of the discard pile that can be explored by this effect"; "The Camp is made up of Artifact and Mercenary cards".', layer='thingvellir'),
+        Interpretation(id='returned-hero-brings-back', text="A hero put back among the heroes (by Idavoll's Odin) takes back to the reserve the cards its effect brought: Olwyn's doubles still in her owner's army leave with her, and whoever recruits her later places them. A double that has already left the army (discarded by Dagda, Bonfur, Brísingamens or Höfud) stays where it went, and her next recruiter places only those in the reserve.", source='DESIGN §9 (Where the powers meet) - "a returned hero takes back to the reserve the cards it brought (Olwyn\'s two doubles leave the army with her, and whoever recruits her later gets them)"; the discarded double is a choice where the sources are silent.', layer='thingvellir'),
         Interpretation(id='mjollnir-class', text="Mjöllnir's class is chosen when the points are counted, after Brísingamens' discard.", source='002 "Mjöllnir" - "At the end of Age 2, when counting points ... the class of your choice"; DESIGN §8 (a position scored with Mjöllnir but no class takes the class that scores most).', layer='thingvellir'),
         Interpretation(id='zolkur-next-trade', text="Zolkur - the owner's next coin trade discards the lower coin; then his power is spent.", source='002 "Zolkur"; DESIGN §9.', layer='thingvellir'),
         Interpretation(id='mythology-deck', text='In turns 1 to 3 of Age 1 the Dancing Dragon is filled from the mythology deck (20 cards, shuffled), as many cards as a tavern takes; so the Age 1 deck lasts one turn longer (5 turns with 2 or 3 players, 4 with 4 or 5). The mythology cards not dealt stay aside, face down, for Skymir; mythology cards left in the tavern leave the game.', source='001 "Idavoll Expansion" - "Age 1 therefore has an additional round"; DESIGN §9.', layer='idavoll'),
@@ -2338,7 +2345,11 @@ RULES = RuleSet(
         Interpretation(id='animal-scores', text='Nidhogg is a warrior rank of 5 and adds 2 per warrior rank; Garm is two explorer ranks of 9 and 0 and adds 1 per explorer rank (their own included). Ratatosk is a miner rank of 2 points, and each pair of 0-point ranks in the miner column adds 1 to the miner sum before it is multiplied.', source='001 "List of Mythological Animals"; DESIGN §9.', layer='idavoll'),
         Interpretation(id='valkyrie-triggers', text="Ölrun counts Ylud's placement from the command zone into the chosen class's column (she joins the army), but not Ylud or Thrud moving from one column to another; a card of two ranks (Garm) counts once. Brynhildr advances when her owner's top bid lets them choose first, the Camp included, and not when they find only cards reserved by another player. Svafa counts the points by which the new coin betters the coin given up, as the treasure gives it.", source='001 "Ölrun", "Brynhildr", "Svafa"; DESIGN §9 (a choice where 001 is silent).', layer='idavoll'),
         Interpretation(id='frigg-and-piles', text="A declined power of Frigg stays for a later pick; a royal offering she acts on goes under the deck without its effect; she does not act on a card kept from the Explorer distinction's draw. Cards put under a pile in the order chosen go one after another: the last chosen ends at the very bottom.", source='001 "Frigg" - "place 1 of the cards below the deck"; DESIGN §9 (a choice where 001 is silent).', layer='idavoll'),
-        Interpretation(id='odin-neutral-heroes', text="Odin returns a neutral hero of the command zone (Thrud or Ylud in a column have that column's class); his power is not offered when no other neutral hero could be recruited.", source='001 "Odin" - "recruit another Neutral Hero instead"; DESIGN §9.', layer='idavoll'),
+        Interpretation(id='odin-neutral-heroes', text="Odin returns a neutral hero of the command zone (Thrud or Ylud in a column have that column's class). His power is offered only when a hero his owner could put back leaves a neutral hero to recruit that is neither that hero nor one of its copies (a Dwerg for a Dwerg); only such heroes may be put back.", source='001 "Odin" - "recruit another Neutral Hero instead"; DESIGN §9 (Where the powers meet) - "Odin is offered only when a neutral hero other than the returned card\'s copies and itself could be recruited".', layer='idavoll'),
+        Interpretation(id='powers-that-do-nothing', text="A god's power, like any effect that asks before it acts, is offered only when each of its actions finds something to act on: a hero to put back and one to recruit after it, two taverns holding cards that may be swapped, a card to reserve, a card in the pile it looks at (besides the one it puts there itself). A power that would do nothing is not offered, and so not spent.", source='DESIGN §9 (Where the powers meet) - "her power does nothing and is not spent".', layer='idavoll'),
+        Interpretation(id='frigg-short-deck', text='Frigg with fewer than 3 cards in the age deck looks at those there are, the card she put under them among them. With no card there she would only draw her own card back: her power is not offered.', source='DESIGN §9 (Where the powers meet) - "Frigg with fewer than 3 cards in the age deck looks at those there are (0: her power does nothing and is not spent)".', layer='idavoll'),
+        Interpretation(id='count-after-arrival', text="A card counts only what happens after it reaches its owner: an event or a step of the turn that began before it arrived does not move or wake it. Hildr taken by Skymir's draw while the Pioneer's draw of the explorer distinction is resolved does not move for that distinction, only for those won later.", source='DESIGN §9 (Where the powers meet) - "A valkyrie counts only what happens after she reaches her owner\'s command zone".', layer='idavoll'),
+        Interpretation(id='reserved-card-bound', text="Loki's reservation binds the card where it lies for the turn: only its reserver may take it, and no effect or rule moves it otherwise. Freya cannot swap it; with Thingvellir and 2 players a top bidder who goes to the Camp discards another tavern card.", source='DESIGN §9 (Where the powers meet) - "Loki\'s reservation binds the card where it lies: Freya cannot swap a reserved card"; 001 "Loki" - "No one but you can recruit this card".', layer='idavoll'),
         Interpretation(id='discarded-animals', text='An animal discarded from the army (Höfud may take Nidhogg) leaves the game like untaken mythology cards.', source='002 "Höfud" - "any card in the Warrior column except a Hero card"; DESIGN §9.', layer='idavoll'),
     ),
     warnings=(),

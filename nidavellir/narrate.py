@@ -208,7 +208,8 @@ class Narrator:
 
     def _hero_returned(self, h: j.Happening) -> str:
         assert isinstance(h, j.HeroReturned)
-        return f"{self.who(h.player)} put {self.card(h.card)} back among the heroes{self.because(h)}"
+        taking = f", and {self.cards(h.brought)} to the supply" if h.brought else ""
+        return f"{self.who(h.player)} put {self.card(h.card)} back among the heroes{taking}{self.because(h)}"
 
     def _discarded(self, h: j.Happening) -> str:
         assert isinstance(h, j.Discarded)

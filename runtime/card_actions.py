@@ -148,13 +148,24 @@ class CardActions(EngineCore):
         return first[answer.card]
 
     # -- placing -----------------------------------------------------------------------------
-    def supply_card(self, cid: str) -> int | None:
-        """Take a card of the supply (None when none is left)."""
+    def supply_card(self, cid: str, by: int = -1) -> int | None:
+        """Take a card of the supply (None when none is left); `by`: the card whose effect takes it,
+        which then brought it (`brought`: it takes it back when it returns among the heroes)."""
         card = next((c for c in self.s.supply if self.s.cards[c] == cid), None)
         if card is not None:
             self.s.supply.remove(card)
             self.s.resolving.append(card)
+            if by >= 0:
+                self.s.marks.setdefault(by, {}).setdefault("brought", []).append(card)
         return card
+
+    def in_supply(self, cid: str) -> bool:
+        return any(self.s.cards[c] == cid for c in self.s.supply)
+
+    def brought(self, card: int) -> list[int]:
+        """The cards `card`'s effects took from the supply, while its owner still has them."""
+        p = self.owner(card)
+        return [c for c in self.mark(card, "brought", None) or () if p >= 0 and self.owner(c) == p]
 
     def _lift(self, card: int) -> None:
         """Take a card out of its army column or command zone (or out of `resolving`)."""
@@ -195,6 +206,9 @@ class CardActions(EngineCore):
             origin = self.aside_from.pop(card, origin)  # (a card that stepped aside moves from its column)
             self.journal.append(Placed(*self.now, player=p, cause=self.cause(), card=self.s.cards[card],
                                        column=COMMAND_ZONE if dest is None else dest, origin=origin))
+        loc = self.where.get(card)
+        kept = loc is not None and loc[0] == p or self.stepping_aside.get(card) == p
+        since = self.arrived.get(card, 0)  # (a card moving among p's own places has not newly arrived)
         self._lift(card)
         covered = -1
         if dest is not COMMAND:
@@ -206,6 +220,8 @@ class CardActions(EngineCore):
                 self._lift(covered)
                 self.s.resolving.append(covered)
         self.attach(p, card, dest)
+        if kept:
+            self.arrived[card] = since
         return covered
     def deck(self, deck: int | str | None) -> list[int]:
         """A deck: an age's (None: the current age's), or a zone's face-down pile by id (a zone with a
@@ -214,6 +230,13 @@ class CardActions(EngineCore):
             zones = self.s.zones
             return zones[deck] if deck in zones else zones.setdefault(deck_key(deck, self.s.age), [])
         return self.s.decks.setdefault(self.s.age if deck is None else deck, [])
+
+    def deck_size(self, deck: int | str | None) -> int:
+        """How many cards a deck holds (`deck` as `deck` names it; asking creates no pile)."""
+        s = self.s
+        if isinstance(deck, str):
+            return len(s.zones[deck] if deck in s.zones else s.zones.get(deck_key(deck, s.age), ()))
+        return len(s.decks.get(s.age if deck is None else deck, ()))
 
     def put_under_deck(self, card: int, deck: int | str | None) -> None:
         if self.journal is not None:  # (a card put back from where everyone saw it)
@@ -301,14 +324,21 @@ class CardActions(EngineCore):
             return self.s.box
         return self.s.zones[name]
 
+    def takable(self, p: int, cards: list[int]) -> list[int]:
+        """The cards of `cards` p may take: all but those another player reserved (`bound`)."""
+        return [c for c in cards if not self.bound(c, p)] if self.s.reserved else cards
+
+    def can_take_from(self, p: int, zone: str) -> bool:
+        return bool(self.takable(p, self.zone(zone)))
+
     def take_from(self, p: int, zone: str, count: int) -> Gen[None]:
         """Choose `count` cards of a shared zone (fewer if it holds fewer), then take them one by one
-        in the order the player chooses."""
+        in the order the player chooses; a card reserved by another player stays (`bound`)."""
         cards = self.zone(zone)
         chosen: list[int] = []
         for i in range(count):
-            card = yield from self.choose_card(p, cards, "card", f"choose a card to take from the {zone} "
-                                                                 f"({i + 1} of {count})", zone)
+            card = yield from self.choose_card(p, self.takable(p, cards), "card", f"choose a card to take from "
+                                                                                f"the {zone} ({i + 1} of {count})", zone)
             if card is None:
                 break
             cards.remove(card)
@@ -374,26 +404,6 @@ class CardActions(EngineCore):
         if self.journal is not None:
             self.journal.append(Captured(*self.now, player=p, card=self.s.cards[card], subject=self.s.cards[subject]))
         yield from self.emit(p, "captured", card)
-
-    def swap_tavern_cards(self, p: int) -> Gen[None]:
-        """Swap a card of one tavern with a card of another."""
-        s = self.s
-        first: dict[Option, tuple[int, int]] = {}
-        for t, tav in enumerate(s.taverns):
-            for c in tav:
-                first[card_choice(s.cards[c], self.rules.tavern_ids[t])] = (t, c)
-        if len({t for t, _ in first.values()}) < 2:
-            return
-        a = yield from self.ask(p, "card", list(first), "choose a tavern card to swap")
-        ta, ca = first[a]
-        second = {k: v for k, v in first.items() if v[0] != ta}
-        b = yield from self.ask(p, "card", list(second), "choose the card to swap it with")
-        tb, cb = second[b]
-        s.taverns[ta][s.taverns[ta].index(ca)], s.taverns[tb][s.taverns[tb].index(cb)] = cb, ca
-        if self.journal is not None:
-            ids = self.rules.tavern_ids
-            self.journal.append(Swapped(*self.now, player=p, cause=self.cause(), first=s.cards[ca], first_at=ids[ta],
-                                        second=s.cards[cb], second_at=ids[tb]))
 
     # -- discarding ----------------------------------------------------------------------------
     def choose_cards(self, p: int, cards: list[int], count: int, purpose: str, at: str | None = None) -> Gen[list[int]]:
@@ -510,43 +520,118 @@ class CardActions(EngineCore):
         if self.may_recruit(p):
             yield from self.check_heroes(p)
 
-    def can_return_hero(self, p: int, cls: str) -> bool:
-        return any(self.defs[c].kind == "hero" and self.defs[c].cls == cls for c in self.s.players[p].command)
+    def hero_returns(self, p: int, cls: str, then: tuple[str | None, bool] | None = None) -> list[int]:
+        """The heroes of class `cls` in p's command zone that p may put back; with `then` (a class or
+        None, and `another`), only those after whose return `recruitable` — the test the recruitment
+        itself makes — leaves a hero to recruit (DESIGN §9 "Where the powers meet": Odin is offered
+        only when a hero other than the returned card's copies could be recruited)."""
+        heroes = [c for c in self.s.players[p].command if self.defs[c].kind == "hero" and self.defs[c].cls == cls]
+        if then is None:
+            return heroes
+        rcls, another = then
+        return [h for h in heroes if self._recruitable_after_return(p, h, rcls, another)]
+
+    def _recruitable_after_return(self, p: int, hero: int, cls: str | None, another: bool) -> bool:
+        """Whether, `hero` put back, p could recruit a hero of `cls` (`another`: not of its copies).
+        The return is made and undone: the recruitment's requirements read the state it leaves."""
+        pl = self.s.players[p]
+        at, since = pl.command.index(hero), self.arrived.get(hero, 0)
+        self.detach(hero)
+        self.s.heroes.append(hero)
+        try:
+            return bool(self.recruitable(p, cls, hero if another else -1))
+        finally:
+            self.s.heroes.pop()
+            self.attach(p, hero, COMMAND)
+            pl.command.insert(at, pl.command.pop())
+            self._owned[p] = None
+            self.arrived[hero] = since
+
+    def can_return_hero(self, p: int, cls: str, then: tuple[str | None, bool] | None = None) -> bool:
+        return bool(self.hero_returns(p, cls, then))
 
     def can_recruit_hero(self, p: int, cls: str | None = None, another: bool = False) -> bool:
         return bool(self.recruitable(p, cls, self.returned.get(p, -1) if another else -1))
 
-    def return_hero(self, p: int, cls: str) -> Gen[bool]:
-        """Put back a hero of class `cls` from p's command zone among the available heroes; False if
-        p has none."""
-        heroes = [c for c in self.s.players[p].command if self.defs[c].kind == "hero" and self.defs[c].cls == cls]
-        card = yield from self.choose_card(p, heroes, "card", f"choose a {cls} hero to put back", "command")
+    def return_hero(self, p: int, cls: str, then: tuple[str | None, bool] | None = None) -> Gen[bool]:
+        """Put back a hero of class `cls` from p's command zone among the available heroes, chosen
+        among `hero_returns`; False if there is none. The cards it brought (`brought`) go back to the
+        supply with it; one that has left p's army and command zone (discarded) stays where it is."""
+        card = yield from self.choose_card(p, self.hero_returns(p, cls, then), "card",
+                                           f"choose a {cls} hero to put back", "command")
         if card is None:
             return False
+        brought = self.brought(card)
         if self.journal is not None:
-            self.journal.append(HeroReturned(*self.now, player=p, cause=self.cause(), card=self.s.cards[card]))
+            self.journal.append(HeroReturned(*self.now, player=p, cause=self.cause(), card=self.s.cards[card],
+                                             brought=tuple(self.s.cards[c] for c in brought)))
         self._lift(card)
         self.s.marks.pop(card, None)
         self.s.heroes.append(card)
+        for c in brought:
+            self._lift(c)
+            self.s.marks.pop(c, None)
+            self.s.supply.append(c)
         self.returned[p] = card
         return True
 
     # -- reservations --------------------------------------------------------------------------
+    def bound(self, card: int, taker: int = -1) -> bool:
+        """Whether `card` is bound where it lies for a move by `taker` (-1: a move that is no one's
+        taking, such as a swap or a discard): a card reserved this turn may be taken from its tavern
+        only by the player who reserved it, and no other effect moves it (DESIGN §9: "Loki's
+        reservation binds the card where it lies"); once out of the taverns it is bound no more."""
+        holder = self.s.reserved.get(card)
+        return holder is not None and holder != taker and any(card in tavern for tavern in self.s.taverns)
+
+    def _tavern_options(self) -> dict[Option, tuple[int, int]]:
+        """The tavern cards no reservation binds, one option per card and tavern: option -> (tavern,
+        card)."""
+        s = self.s
+        out: dict[Option, tuple[int, int]] = {}
+        for t, tavern in enumerate(s.taverns):
+            for c in tavern:
+                if not self.bound(c):
+                    out.setdefault(card_choice(s.cards[c], self.rules.tavern_ids[t]), (t, c))
+        return out
+
+    def _swap_options(self) -> dict[Option, tuple[int, int]]:
+        """The cards a swap may move: unreserved tavern cards, when two taverns hold some."""
+        first = self._tavern_options()
+        return first if len({t for t, _ in first.values()}) >= 2 else {}
+
+    def can_swap(self, p: int) -> bool:
+        return bool(self._swap_options())
+
+    def swap_tavern_cards(self, p: int) -> Gen[None]:
+        """Swap a card of one tavern with a card of another; a reserved card does not move."""
+        s = self.s
+        first = self._swap_options()
+        if not first:
+            return
+        a = yield from self.ask(p, "card", list(first), "choose a tavern card to swap")
+        ta, ca = first[a]
+        second = {k: v for k, v in first.items() if v[0] != ta}
+        b = yield from self.ask(p, "card", list(second), "choose the card to swap it with")
+        tb, cb = second[b]
+        s.taverns[ta][s.taverns[ta].index(ca)], s.taverns[tb][s.taverns[tb].index(cb)] = cb, ca
+        if self.journal is not None:
+            ids = self.rules.tavern_ids
+            self.journal.append(Swapped(*self.now, player=p, cause=self.cause(), first=s.cards[ca], first_at=ids[ta],
+                                        second=s.cards[cb], second_at=ids[tb]))
+
+    def can_reserve(self, p: int) -> bool:
+        return bool(self._tavern_options())
+
     def reserve_tavern_card(self, p: int) -> Gen[None]:
         """p reserves a tavern card for the turn: only p may take it."""
         s = self.s
-        cards = [c for tavern in s.taverns for c in tavern if c not in s.reserved]
-        options: dict[Option, int] = {}
-        for t, tavern in enumerate(s.taverns):
-            for c in tavern:
-                if c in cards:
-                    options.setdefault(card_choice(s.cards[c], self.rules.tavern_ids[t]), c)
+        options = self._tavern_options()
         if not options:
             return
         answer = yield from self.ask(p, "card", list(options), "choose a tavern card to reserve")
-        s.reserved[options[answer]] = p
+        where, chosen = options[answer]
+        s.reserved[chosen] = p
         if self.journal is not None:
-            chosen = options[answer]
-            where = next(t for t, held in enumerate(s.taverns) if chosen in held)
             self.journal.append(Reserved(*self.now, player=p, cause=self.cause(), card=s.cards[chosen],
                                          tavern=self.rules.tavern_ids[where]))

@@ -58,6 +58,8 @@ class EngineCore:
         self.pouch_shown: set[int] = set()  # players whose pouch a coin trade showed this turn
         self.returned: dict[int, int] = {}  # player -> the hero they last returned (`recruit another`)
         self.stepping_aside: dict[int, int] = {}  # a card lifted to step aside (covered) -> its owner
+        self.clock = 0                     # ticks at each arrival and each event's start (see `listens`)
+        self.arrived: dict[int, int] = {}  # owned card -> the tick it reached its owner (none: before all)
         self._hero_kinds: dict[tuple[int, ...], tuple[int, ...]] = {}  # available heroes -> one of each kind
         self.saving = False                # keep the state at each turn's start (for Game.copy)
         self.journal: list[Happening] | None = None  # what happens, kept only when asked (runtime/journal.py)
@@ -153,6 +155,8 @@ class EngineCore:
                 d = self.defs[card]
                 ranks[dest] = ranks.get(dest, 0) + (len(d.ranks_in(dest)) if d.column_ranks else d.nranks)
         self.where[card] = (p, dest)
+        self.clock += 1
+        self.arrived[card] = self.clock
         self._owned[p] = None
         d = self.defs[card]
         if d.mods:
@@ -393,12 +397,22 @@ class EngineCore:
             self._listeners[p] = index
         return index
 
+    def listens(self, card: int, start: int) -> bool:
+        """Whether `card` hears an event that began at tick `start`: only if it reached its owner
+        before (DESIGN §9 "Where the powers meet": a card counts only what happens after it reaches
+        its owner). An event begins when the runtime fires it: a card placed just before its own
+        `joined` or `recruited` fires has arrived; one that an effect of the event brings has not."""
+        return self.arrived.get(card, 0) < start
+
     def emit(self, p: int, event: str, subject: int = -1, amount: int = 0) -> Gen[None]:
-        """Fire `event`: the subject's own `when` effects, then the `whenever` effects of p's cards.
+        """Fire `event`: the subject's own `when` effects, then the `whenever` effects of p's cards
+        that p held when the event began (`listens`).
 
         Effects of one player's cards run in command-zone order, then army columns in class
         order, bottom to top."""
         ev = Event(event, subject, amount)
+        self.clock += 1
+        start = self.clock
         if subject >= 0:
             for handler in self.defs[subject].when.get(event, ()):
                 run = handler(self.api, p, subject, ev)
@@ -406,6 +420,8 @@ class EngineCore:
         if p >= 0 and event in self.rules.owner_events:
             index = self._index(p)
             for card in list(index.get(("whenever", event), _NONE)):
+                if not self.listens(card, start) or self.where.get(card, (None,))[0] != p:
+                    continue
                 for handler in self.defs[card].whenever.get(event, ()):
                     run = handler(self.api, p, card, ev)
                     yield from (run if self.journal is None else self._caused(card, run))
@@ -453,11 +469,16 @@ class EngineCore:
 
     def window(self, name: str, order: list[int] | None = None) -> Gen[None]:
         """A timing window of the flow: every player's cards that wait for it, players by gem (or in
-        the step's `order`)."""
+        the step's `order`); a card that reaches a player while the window runs does not act in it
+        (`listens`)."""
         if name not in self.rules.reacting:
             return
+        self.clock += 1
+        start = self.clock
         for p in self.player_order() if order is None else order:
             for card in list(self.listeners(p, "window", name)):
+                if not self.listens(card, start):
+                    continue
                 d = self.defs[card]
                 for handler in d.when.get(name, ()) + d.whenever.get(name, ()):
                     if self.where.get(card, (None,))[0] == p:

@@ -280,7 +280,8 @@ def picks(e: Engine, step: Step) -> Gen[None]:
             replaced = picked_replaced and src.zone == "tavern" and e.replaceable("picked", card, p)
             yield from (_replace_pick(e, p, card) if replaced else e.take_card(p, card))
             if top and src.discard and (not src.discard_players or e.n in src.discard_players):
-                for gone in (yield from e.choose_cards(p, list(tavern), src.discard, f"discard from {tname}", tid)):
+                free = [c for c in tavern if not e.bound(c)]  # (a reserved card stays where it lies)
+                for gone in (yield from e.choose_cards(p, free, src.discard, f"discard from {tname}", tid)):
                     tavern.remove(gone)
                     if e.journal is not None:
                         e.journal.append(Discarded(*e.now, player=p, card=s.cards[gone], at=tid, into=e.discard_into(gone)))
@@ -303,12 +304,8 @@ def _replace_pick(e: Engine, p: int, card: int) -> Gen[None]:
 
 
 def _offered(e: Engine, p: int, src: PickSource) -> list[int]:
-    """The cards of a source p may take: those no other player reserved this turn."""
-    cards = e.zone(src.zone)
-    reserved = e.s.reserved
-    if not reserved:
-        return cards
-    return [c for c in cards if reserved.get(c, p) == p]
+    """The cards of a source p may take: those no other player reserved this turn (`bound`)."""
+    return e.takable(p, e.zone(src.zone))
 
 
 def _may_use(e: Engine, src: PickSource, p: int, top: bool, top_used: set[str]) -> bool:

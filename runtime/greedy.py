@@ -64,6 +64,7 @@ class Saved:
         self.rng = e.rng.getstate()
         self.returned = dict(e.returned)
         self.pouch_shown = set(e.pouch_shown)
+        self.arrived = dict(e.arrived)
         self.scores = e.scores
 
     def restore(self, e: Engine) -> None:
@@ -74,6 +75,7 @@ class Saved:
         e.rng.setstate(self.rng)
         e.returned = dict(self.returned)
         e.pouch_shown = set(self.pouch_shown)
+        e.arrived = dict(self.arrived)  # (the clock runs on: events begun later see every card)
         e.scores = self.scores
 
 

@@ -183,9 +183,11 @@ class Recruited(Happening):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HeroReturned(Happening):
-    """A hero put back among the available heroes."""
+    """A hero put back among the available heroes, with the cards it brought (`brought`: they leave
+    the army or command zone for the supply)."""
     kind: ClassVar[str] = "hero-returned"
     card: str
+    brought: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
