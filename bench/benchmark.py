@@ -188,6 +188,17 @@ def league_api() -> tuple[Callable[..., Any], Callable[..., Any], Callable[..., 
     from nidavellir.stats import shares, wilson
 
     return seatings, shares, wilson, (make_bot, observe), tuple(BOTS)
+def bot_seeder() -> Callable[[int, int], int]:
+    """The seed of seat i's bot in game `seed` (internal): runtime/streams.py's `bot_seed`, or on a
+    revision from before the random streams, seed * 1000 + i (its deals differ too: games of such
+    a revision are not identical to this one's by design)."""
+    try:
+        from nidavellir.runtime.streams import bot_seed
+    except ImportError:
+        return lambda seed, i: seed * 1000 + i
+    return bot_seed
+
+
 # ================================================================ end of package names
 
 
@@ -254,18 +265,19 @@ def play_random(rules: Any, players: int, seeds: range) -> tuple[float, int, lis
     """Play `seeds` with a random bot in every seat; return (seconds, decisions, fingerprints).
 
     The bots choose as the project's RandomBot does: seat i of game `seed` draws from
-    random.Random(seed * 1000 + i) and answers options[rng.randrange(len(options))].
+    random.Random(bot_seed(seed, i)) and answers options[rng.randrange(len(options))].
     A fingerprint is the (player, kind, chosen index, number of options) of every decision
     plus the final totals, so it does not depend on how options are represented.
     Only the public API is used: compare-mode workers run this on other revisions too.
     """
     game_class = public_game()
+    seeder = bot_seeder()
     fingerprints = []
     decisions = 0
     start = time.perf_counter()
     for seed in seeds:
         g = game_class(rules, players, seed)
-        rngs = [random.Random(seed * 1000 + i) for i in range(players)]
+        rngs = [random.Random(seeder(seed, i)) for i in range(players)]
         trace = []
         while (d := g.pending) is not None:
             options = d.options
@@ -322,11 +334,11 @@ class BotClock:
 
 
 def play_seated(rules: Any, seating: tuple[str, ...], seed: int, clock: BotClock) -> list[int]:
-    """One game as `nidavellir league` plays it (seat i's bot seeded seed * 1000 + i), each bot's
+    """One game as `nidavellir league` plays it (seat i's bot seeded bot_seed(seed, i)), each bot's
     `choose` timed; the totals by seat."""
     _, _, _, (make_bot, observe), _ = league_api()
     game = public_game()(rules, len(seating), seed)
-    bots = [make_bot(spec, seed * 1000 + i) for i, spec in enumerate(seating)]
+    bots = [make_bot(spec, bot_seeder()(seed, i)) for i, spec in enumerate(seating)]
     while (d := game.pending) is not None:
         obs = observe(game)
         start = time.perf_counter()

@@ -5,7 +5,7 @@
                                     [--expansions E,…] [--seed 1] [--workers 1] [--json]
 
 Game i (seeds S, S+1, …) seats the bot in seat i mod players (the seats alternate) and the other
-bot in every other seat; seat k of game `seed` is seeded seed * 1000 + k, as `nidavellir play`
+bot in every other seat; seat k of game `seed` is seeded bot_seed(seed, k), as `nidavellir play`
 seeds its bots. A script, never a test: it prints figures and exits 0.
 
   share      the bot's share of the wins (a tie for the first place shares the win), with a 95 %
@@ -35,10 +35,11 @@ def play(job: tuple[str, str, int, tuple[str, ...], int, int]) -> dict[str, Any]
     from nidavellir.runtime.bots import make_bot
     from nidavellir.runtime.game import Game
     from nidavellir.runtime.observation import observe
+    from nidavellir.runtime.streams import bot_seed
 
     bot_spec, other_spec, players, boxes, seed, seat = job
     rules = load_rules(boxes)
-    bots = [make_bot(bot_spec if k == seat else other_spec, seed * 1000 + k) for k in range(players)]
+    bots = [make_bot(bot_spec if k == seat else other_spec, bot_seed(seed, k)) for k in range(players)]
     game = Game(rules, players, seed)
     times: list[float] = []
     while (d := game.pending) is not None:

@@ -26,6 +26,12 @@ COLOURS = ("auto", "always", "never")
 SHELLS = ("bash", "zsh", "fish")
 RECORD_FORMATS = ("parquet", "jsonl")  # nidavellir/sim/records.FORMATS (a test keeps them equal)
 MAX_BLEED_MM = 1.6  # the widest bleed any paper fits (compiler/docs/sheet_layout.max_bleed; a test keeps them equal)
+# Bounds of the numbers that size work (a typo of a few zeros is a usage error, not days of games or
+# a thousand processes) and of the seeds (every game's seed S … S+G−1 fits a record's 64-bit field)
+MAX_GAMES = 10 ** 9
+MAX_SEED = 10 ** 18
+MAX_JOBS = 256
+MAX_CHUNK = 1000
 
 EXIT_CODES = """\
 exit codes:
@@ -164,6 +170,24 @@ def _bots(text: str) -> tuple[str, ...]:
         raise argparse.ArgumentTypeError(str(err)) from None
 
 
+def _whole(what: str, low: int, high: int) -> Callable[[str], int]:
+    """A whole number from `low` to `high` (`what` names it in the error: "a number of games")."""
+    def value(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:  # (also a number of more digits than int() reads)
+            n = None
+        if n is None or not low <= n <= high:
+            raise argparse.ArgumentTypeError(f"{what} from {_grouped(low)} to {_grouped(high)}, "
+                                             f"not `{visible(text[:40])}{'…' if len(text) > 40 else ''}`")
+        return n
+    return value
+
+
+def _grouped(n: int) -> str:
+    return f"{n:,}".replace("-", "−") if abs(n) < 10 ** 6 else f"{'−' if n < 0 else ''}10^{len(str(abs(n))) - 1}"
+
+
 def _bleed(text: str) -> float:
     try:
         mm = float(text)
@@ -243,9 +267,10 @@ def parser() -> argparse.ArgumentParser:
         """--players, --games and --seed of a command that plays games S, S+1, …"""
         p.add_argument("--players", type=int, default=players, metavar="N",
                        help=f"number of players (default {players})")
-        p.add_argument("--games", type=int, default=games, metavar="G",
-                       help=f"{what}, seeds S, S+1, … (default {games})")
-        p.add_argument("--seed", type=int, default=1, metavar="S", help="seed of the first game (default 1)")
+        p.add_argument("--games", type=_whole("a number of games", 1, MAX_GAMES), default=games, metavar="G",
+                       help=f"{what}, seeds S, S+1, … (default {games}; at most 10^9)")
+        p.add_argument("--seed", type=_whole("a seed", -MAX_SEED, MAX_SEED), default=1, metavar="S",
+                       help="seed of the first game (default 1; from −10^18 to 10^18)")
 
     def seat_bots(p: argparse.ArgumentParser) -> None:
         _completes(p.add_argument("--bots", type=_bots, default=("random",), metavar="B,…",
@@ -326,12 +351,13 @@ def parser() -> argparse.ArgumentParser:
              "file or id; repeatable, applied in order"), _variant_names)
     seat_bots(simulate)
     where = simulate.add_mutually_exclusive_group()
-    where.add_argument("--jobs", type=int, default=None, metavar="J",
-                       help="worker processes (default: every core; 1 plays in this process)")
+    where.add_argument("--jobs", type=_whole("a number of processes", 1, MAX_JOBS), default=None, metavar="J",
+                       help=f"worker processes (default: every core; 1 plays in this process; at most {MAX_JOBS})")
     where.add_argument("--ray", default=None, metavar="ADDRESS",
                        help="run on a Ray cluster: auto, an address (HEAD:6379, ray://HEAD:10001), or local")
-    simulate.add_argument("--chunk", type=int, default=None, metavar="K",
-                          help="games per task (default: from the games and workers; the records are the same)")
+    simulate.add_argument("--chunk", type=_whole("a number of games per task", 1, MAX_CHUNK), default=None,
+                          metavar="K", help="games per task (default: from the games and workers, at most 20; the "
+                                            f"records are the same; at most {MAX_CHUNK})")
     simulate.add_argument("--format", type=_one_of("records format", RECORD_FORMATS), choices=RECORD_FORMATS,
                           default=None, metavar="parquet|jsonl",
                           help="the records' format (default parquet, or the one DIR already holds)")
@@ -349,8 +375,9 @@ def parser() -> argparse.ArgumentParser:
                     "taken, by which seat, its mean points and its taker's win rate; and with two rule sets "
                     "the paired differences, the figures that moved significantly first.")
     _completes(report.add_argument("dir", metavar="DIR"), _files())
-    report.add_argument("--jobs", type=int, default=None, metavar="J",
-                        help="processes reading the records (default: every core; the summary is the same)")
+    report.add_argument("--jobs", type=_whole("a number of processes", 1, MAX_JOBS), default=None, metavar="J",
+                        help=f"processes reading the records (default: every core; the summary is the same; at "
+                             f"most {MAX_JOBS})")
     report.add_argument("--json", action="store_true", help="print the summary as one JSON object")
 
     score = command(

@@ -46,8 +46,6 @@ def _colour(args: argparse.Namespace) -> bool:
 def play(args: argparse.Namespace) -> int:
     """Play the games; with more than one, a summary at the end (after the tables on stdout, or with
     --json on stderr when it is a terminal) and, on a terminal, their progress on stderr."""
-    if args.games < 1:
-        raise CommandError("--games must be at least 1")
     bots = list(args.bots)
     rules = load_rules(tuple(args.expansions), tuple(args.variant))
     colour = _colour(args)
@@ -98,8 +96,6 @@ def league(args: argparse.Namespace) -> int:
     table (or with --json one JSON object); on a terminal, the progress on stderr."""
     from .league import LeagueError, play_league, seatings
 
-    if args.games < 1:
-        raise CommandError("--games must be at least 1")
     rules = load_rules(tuple(args.expansions), tuple(args.variant))
     colour = _colour(args)
     for warning in rules.warnings:

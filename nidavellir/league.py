@@ -10,7 +10,8 @@ seat order (the gem each seat is dealt, who bids first).
 
 Each seating plays the same seeds S, S+1, …, S+G-1 (so every seating meets the same deals), each
 game as `nidavellir play` plays it: seat i of game `seed` is the bot of that seat seeded
-`seed * 1000 + i`, so `play --bots <the seating> --seed <seed>` replays any league game.
+`bot_seed(seed, i)` (runtime/streams.py), so `play --bots <the seating> --seed <seed>` replays any
+league game.
 
 A bot's games are its seats: a bot in two seats of one game counts two games, each with its share
 of the win (nidavellir/stats.py: a tie of k winners gives each 1/k). Its win rate is its wins over

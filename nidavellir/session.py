@@ -1,6 +1,6 @@
 """Playing and replaying games: bots, the terminal seat and the decision log.
 
-The log is JSON lines: per game a header `{"nidavellir_log": 1, "seed", "players", "expansions",
+The log is JSON lines: per game a header `{"nidavellir_log": 2, "seed", "players", "expansions",
 "variants", "variant_files", "rules", "seats"}`, then one line per decision `{"p", "kind", "answer",
 "age", "turn"}` (`p` is the deciding seat, from 0). `variants` are the variant paths as given;
 `variant_files` adds, for each, its absolute path, its path from the log's folder and the SHA-256
@@ -26,9 +26,10 @@ from nidavellir.runtime.observation import Observer
 from nidavellir.runtime.position import position_of
 from nidavellir.runtime.position_check import is_int
 from nidavellir.runtime.rules import Rules
+from nidavellir.runtime.streams import bot_seed
 from nidavellir.rulesets import load_rules
 
-LOG_VERSION = 1
+LOG_VERSION = 2  # 2: the seed deals by a random stream per source (runtime/streams.py); 1 dealt otherwise
 MAX_ANSWER_DEPTH = 16   # an answer is at most a list of objects; deeper is not an answer
 
 
@@ -53,7 +54,7 @@ def play_game(session: Session, players: int, seed: int, bots: list[str], human:
     if human is not None:
         names[human - 1] = "You"
     game = Game(session.rules, names, seed, journal=human is not None)  # (the seat tells what happened)
-    seats = [make_bot(bots[i % len(bots)], seed * 1000 + i) for i in range(players)]
+    seats = [make_bot(bots[i % len(bots)], bot_seed(seed, i)) for i in range(players)]
     terminal = None
     if human is not None:
         from .terminal import TerminalSeat, card_texts
@@ -261,6 +262,10 @@ def _start(path: str, number: int, entry: dict[str, Any], replayed: Replayed, jo
     elif version > LOG_VERSION:
         bad(f"this log is of format {version}, newer than this program reads ({LOG_VERSION})",
             "replay it with the program that wrote it")
+    elif version < LOG_VERSION:
+        bad(f"this log is of format {version}: its seed dealt the game from one random stream, as nidavellir "
+            "did before every deck, the gems and each bot drew from a stream of their own (format 2); here "
+            "it would deal another game", "replay it with the program that wrote it")
     seed = entry.get("seed")
     if not is_int(seed):
         bad(f"the header's `seed` must be an integer, not {shown_value(seed)}" if "seed" in entry

@@ -376,7 +376,7 @@ class CardActions(EngineCore):
             for c in left:
                 self.s.resolving.remove(c)
             pile.extend(left)
-            self.rng.shuffle(pile)
+            self.reshuffle(pile, where)
         else:
             back = []
             while left:

@@ -3,7 +3,6 @@ events, and the queries compiled expressions read. No card is known here: cards 
 their compiled handlers, modifiers and data."""
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TypeVar
 
@@ -18,6 +17,7 @@ from .rules import Rules
 from .scoring import Scores
 from .setup import setup_plan
 from .state import Coin, Player, State
+from .streams import AGE_DECK, GEMS, RESHUFFLE, ZONE_DECK, stream
 
 if TYPE_CHECKING:
     from .flow import Snapshot
@@ -43,8 +43,8 @@ class EngineCore:
 
     def __init__(self, rules: Rules, names: Sequence[str], seed: int):
         self.rules = rules
-        self.rng = random.Random(seed)
         self.seed = seed
+        self.chance = seed                 # the root of the game's random streams (a sampled world: its own)
         self.n = len(names)
         self.s = State()
         self.defs: list[CardDef] = []      # instance id -> definition (parallel to s.cards)
@@ -85,13 +85,14 @@ class EngineCore:
 
     def setup(self) -> None:
         """Deal the game: gems, coins, the shuffled age decks, heroes, distinctions, the supply.
-        What does not depend on the seed is built once per rule set and player count (SetupPlan)."""
+        What does not depend on the seed is built once per rule set and player count (SetupPlan);
+        the gems and each deck are shuffled by their own stream (runtime/streams.py)."""
         r, s, n = self.rules, self.s, self.n
         if not r.allows(n):
             raise SetupError(f"these rules play with {r.min_players} to {r.max_players} players, not {n}")
         plan = setup_plan(r, n)
         gems = list(plan.gems)
-        self.rng.shuffle(gems)
+        stream(self.chance, GEMS).shuffle(gems)
         for i, name in enumerate(self.names):
             s.players.append(Player(name=name, gem=gems[i], slots=[None] * len(r.tavern_ids),
                                     hand=list(plan.hands[i])))
@@ -103,17 +104,24 @@ class EngineCore:
         self.defs = list(plan.defs)
         for age, cards in plan.decks.items():
             deck = list(cards)
-            self.rng.shuffle(deck)
+            stream(self.chance, AGE_DECK, str(age)).shuffle(deck)
             s.decks[age] = deck
         for zone, cards in plan.zones.items():
             pile = list(cards)
-            self.rng.shuffle(pile)
+            stream(self.chance, ZONE_DECK, zone).shuffle(pile)
             s.zones[zone] = pile
         s.heroes, s.distinctions, s.supply = list(plan.heroes), list(plan.distinctions), list(plan.supply)
         s.taverns = [[] for _ in r.tavern_ids]
         self.reindex()
         if self.journal is not None:
             self.journal.append(GameStarted(0, 0, gems=tuple(pl.gem for pl in s.players)))
+
+    def reshuffle(self, pile: list[int], deck: str) -> None:
+        """Shuffle a deck in play (cards shuffled back into it) with a stream of its own, by the deck
+        and how many times it was reshuffled before (counted in the state: copies go on alike)."""
+        done = self.s.reshuffles.get(deck, 0)
+        self.s.reshuffles[deck] = done + 1
+        stream(self.chance, RESHUFFLE, f"{deck}#{done}").shuffle(pile)
 
     # -- the journal: when, who, and who caused what ------------------------------------------
     @property

@@ -606,10 +606,10 @@ class Snapshot:
         self.point = point
         self.state = engine.s.copy()
         self.where = dict(engine.where)
-        self.rng = engine.rng.getstate()
+        self.chance = engine.chance
 
     def restore(self, engine: Engine) -> None:
         engine.s, engine.where = self.state.copy(), dict(self.where)
         engine.defs = [engine.rules.cards[cid] for cid in engine.s.cards]
         engine.reindex()
-        engine.rng.setstate(self.rng)
+        engine.chance = self.chance

@@ -61,7 +61,6 @@ class Saved:
         self.state = e.s.copy()
         self.where = dict(e.where)
         self.ndefs = len(e.defs)
-        self.rng = e.rng.getstate()
         self.returned = dict(e.returned)
         self.pouch_shown = set(e.pouch_shown)
         self.arrived = dict(e.arrived)
@@ -72,7 +71,6 @@ class Saved:
         e.where = dict(self.where)
         del e.defs[self.ndefs:]
         e.reindex()
-        e.rng.setstate(self.rng)
         e.returned = dict(self.returned)
         e.pouch_shown = set(self.pouch_shown)
         e.arrived = dict(self.arrived)  # (the clock runs on: events begun later see every card)

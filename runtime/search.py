@@ -58,6 +58,8 @@ from .game import Game
 from .observation import NoWorld, Observation
 
 DEFAULT_PLAYOUTS = 200
+MAX_PLAYOUTS = 10 ** 6   # a budget's bounds (per decision): a typo of some zeros is an error, not a day's search
+MAX_SECONDS = 3600.0
 EXPLORATION = 0.7        # UCB1's constant, for rewards in [0, 1]
 WIN_WEIGHT = 0.7         # the reward: the win's share; the margin has the rest
 MARGIN_SCALE = 30.0      # the margin (Bravery Value points) at which tanh reaches 0.76
@@ -76,23 +78,24 @@ class SearchBudgetError(ValueError):
 
 
 def parse_budget(text: str) -> tuple[int | None, float | None]:
-    """`200` -> (200 playouts, None); `2s`, `1.5s`, `500ms` -> (None, seconds)."""
-    t = text.strip().lower()
-    try:
-        if t.endswith("ms"):
-            seconds = float(t[:-2]) / 1000
-        elif t.endswith("s"):
-            seconds = float(t[:-1])
-        else:
-            if not (t.isascii() and t.isdigit()) or int(t) < 1:
-                raise ValueError(t)
-            return int(t), None
-    except ValueError:
-        raise SearchBudgetError(f"a search budget is a number of playouts (`200`) or a time per decision "
-                                f"(`2s`, `500ms`), not `{text.strip()}`") from None
-    if not (seconds > 0 and math.isfinite(seconds)):
-        raise SearchBudgetError(f"a search budget in time is more than 0 s, not `{text.strip()}`")
-    return None, seconds
+    """`200` -> (200 playouts, None); `2s`, `1.5s`, `500ms` -> (None, seconds); within the bounds."""
+    t, shown = text.strip().lower(), text.strip()[:40]
+    not_one = SearchBudgetError(f"a search budget is a number of playouts (`200`) or a time per decision "
+                                f"(`2s`, `500ms`), not `{shown}`")
+    if t.endswith("s"):
+        try:
+            seconds = float(t[:-2]) / 1000 if t.endswith("ms") else float(t[:-1])
+        except ValueError:
+            raise not_one from None
+        if not 0 < seconds <= MAX_SECONDS:  # (also refuses nan and inf)
+            raise SearchBudgetError(f"a search budget in time is more than 0 s and at most {MAX_SECONDS:g} s per "
+                                    f"decision, not `{shown}`")
+        return None, seconds
+    if not (t.isascii() and t.isdigit()) or not t.strip("0"):
+        raise not_one
+    if len(t.lstrip("0")) > 7 or int(t) > MAX_PLAYOUTS:
+        raise SearchBudgetError(f"a search budget is at most {MAX_PLAYOUTS:,} playouts per decision, not `{shown}`")
+    return int(t), None
 
 
 class SearchBot:

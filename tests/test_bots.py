@@ -8,6 +8,7 @@ from nidavellir.runtime.bots import BOTS, BotSpecError, make_bot, parse_spec, sp
 from nidavellir.runtime.game import Game
 from nidavellir.runtime.invariants import violations
 from nidavellir.runtime.observation import observe
+from nidavellir.runtime.streams import bot_seed
 
 from nidavellir.interface.decisions import find_option
 from nidavellir.league import play_league
@@ -20,7 +21,7 @@ BOXES = [(), ("thingvellir",), ("idavoll",), ("thingvellir", "idavoll")]
 def play(rules, n: int, seed: int, specs) -> tuple[Game, list]:
     """A whole game, each seat's bot seeded as `play` seeds it; every answer is checked to be one
     of the options offered."""
-    seats = [make_bot(specs[i % len(specs)], seed * 1000 + i) for i in range(n)]
+    seats = [make_bot(specs[i % len(specs)], bot_seed(seed, i)) for i in range(n)]
     game = Game(rules, n, seed)
     answers = []
     while game.pending is not None:

@@ -157,7 +157,7 @@ def test_score_schema_error_is_located(capsys, tmp_path):
     (["play", "--bots", "clever"], "unknown bot `clever`"),
     (["play", "--human", "4", "--players", "3"], "--human must name a seat"),
     (["play", "--expansions", "asgard"], "unknown expansion `asgard`"),
-    (["play", "--games", "0"], "--games must be at least 1"),
+    (["play", "--games", "0"], "argument --games: a number of games from 1 to 10^9, not `0`"),
 ])
 def test_bad_options_are_explained(capsys, args, message):
     """Issue 9: "consistent exit codes (0 ok, 1 the input is wrong, 2 usage)": a bad option value is usage."""

@@ -13,6 +13,7 @@ from nidavellir.runtime.observation import observe
 from nidavellir.runtime.invariants import violations
 from nidavellir.runtime.position import engine_from_position, run_without_choices
 from nidavellir.runtime.scoring import final_scores
+from nidavellir.runtime.streams import bot_seed
 from nidavellir.session import result_of
 
 RULES = load_rules()
@@ -21,7 +22,7 @@ GAMES_PER_COUNT = 200
 
 def play(n: int, seed: int, bots=("random",), rules=RULES, check_every: int = 1) -> Game:
     kinds = {"random": RandomBot, "greedy": GreedyBot}
-    seats = [kinds[bots[i % len(bots)]](seed * 1000 + i) for i in range(n)]
+    seats = [kinds[bots[i % len(bots)]](bot_seed(seed, i)) for i in range(n)]
     game = Game(rules, n, seed)
     step = 0
     while game.pending is not None:

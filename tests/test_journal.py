@@ -95,7 +95,10 @@ def test_every_card_taken_is_recorded_once_with_where_it_went(base_game):
                 boards[h.player][h.origin].remove(h.card)
             boards[h.player].setdefault(h.column, []).append(h.card)
         elif isinstance(h, j.Discarded) and h.player >= 0 and h.at not in BASE.tavern_ids:
-            boards[h.player][h.at].remove(h.card)  # (from an army column or the command zone)
+            # from an army column (003 Dagda: "discard the last Dwarf card … from two other columns":
+            # the top copy of that card) or the command zone
+            pile = boards[h.player][h.at]
+            del pile[len(pile) - 1 - pile[::-1].index(h.card)]
         elif isinstance(h, j.HeroReturned):
             column = next(c for c, cards in boards[h.player].items() if h.card in cards)
             boards[h.player][column].remove(h.card)

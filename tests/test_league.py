@@ -156,7 +156,7 @@ def test_league_is_deterministic(capsys):
     (("--bots", "greedy:5"), "the bot `greedy` takes no budget"),
     (("--bots", "gredy"), "unknown bot `gredy`"),
     (("--bots", "random,greedy,random", "--players", "2"), "3 bots listed for 2 seats"),
-    (("--games", "0"), "--games must be at least 1"),
+    (("--games", "0"), "argument --games: a number of games from 1 to 10^9, not `0`"),
     (("--players", "7"), "--players must be between 2 and 5"),
 ])
 def test_league_refuses_bad_options_with_a_message(capsys, args, message):

@@ -74,7 +74,8 @@ def test_a_log_replays_to_the_same_results(capsys, log):
     ({"expansions": ["asgard"]}, "unknown expansion `asgard`"),
     ({"expansions": "thingvellir"}, "the header's `expansions` must be a list of strings"),
     ({"variants": [3]}, "the header's `variants` must be a list of strings, not [3]"),
-    ({"nidavellir_log": 2}, "this log is of format 2, newer than this program reads (1)"),
+    ({"nidavellir_log": 3}, "this log is of format 3, newer than this program reads (2)"),
+    ({"nidavellir_log": 1}, "this log is of format 1: its seed dealt the game from one random stream"),
     ({"nidavellir_log": "1"}, "`nidavellir_log` is the log format version, a positive integer, not \"1\""),
 ])
 def test_header_fields_are_validated_and_located(capsys, tmp_path, log, change, message):

@@ -12,6 +12,7 @@ from nidavellir.runtime.bots import make_bot
 from nidavellir.runtime.game import Game
 from nidavellir.runtime.observation import observe
 from nidavellir.runtime.scoring import player_score
+from nidavellir.runtime.streams import bot_seed
 
 from nidavellir.rulesets import load_rules
 from nidavellir.session import Session, play_game
@@ -19,6 +20,7 @@ from nidavellir.sim import records
 from nidavellir.sim.backends import Inline, Pool, chunk_size
 from nidavellir.sim.facts import held_points, record_of
 from nidavellir.sim.plan import Plan, PlanError, differences, sides
+from nidavellir.sim.provenance import Expected
 from nidavellir.sim.worker import Task, run
 
 BOXES = [(), ("thingvellir",), ("idavoll",), ("thingvellir", "idavoll")]
@@ -26,7 +28,7 @@ BOXES = [(), ("thingvellir",), ("idavoll",), ("thingvellir", "idavoll")]
 
 def finished(expansions: tuple[str, ...], players: int, seed: int) -> Game:
     game = Game(load_rules(expansions), players, seed, journal=True)
-    seats = [make_bot("random", seed * 1000 + k) for k in range(players)]
+    seats = [make_bot("random", bot_seed(seed, k)) for k in range(players)]
     while game.pending is not None:
         game.answer(seats[game.pending.player].choose(observe(game)))
     return game
@@ -56,7 +58,7 @@ def test_every_card_held_at_the_end_is_a_fact_of_its_holder(expansions):
 
 def test_record_matches_the_game_play_plays():
     """A simulation's game is `nidavellir play`'s game of the same seed and bots (seat k seeded
-    seed * 1000 + k), so that any game of a simulation replays alone: same totals, breakdowns."""
+    bot_seed(seed, k)), so that any game of a simulation replays alone: same totals, breakdowns."""
     rules = load_rules(("thingvellir",))
     for seed in (7, 8):
         result = play_game(Session(rules, ("thingvellir",), ()), 3, seed, ["random"], None, None)
@@ -110,9 +112,8 @@ def plan(fmt: str, games: int = 12, variants: tuple[str, ...] = ("generous-offer
 
 
 def written(out: Path, p: Plan, backend, size: int, start: int = 0) -> list[dict]:
-    w = records.writer(out, p.fmt)
-    tasks = [Task(a, min(a + size, p.games)) for a in range(start, p.games, size)]
-    for done in backend.run(p.job(), tasks):
+    w = records.writer(out, p.fmt, Expected(p.manifest()))
+    for done in backend.run(p.job(), p.tasks(start, size)):
         w.write(done.payload, done.rows)
     w.close()
     backend.close()
@@ -160,9 +161,29 @@ def test_a_jsonl_chunk_cut_short_is_cut_away(tmp_path):
     lines = records.where(tmp_path / "full", "jsonl").read_bytes().splitlines(keepends=True)
     # the first chunk (both rule sets), then the second chunk's rule set 0 and half a line
     path.write_bytes(b"".join(lines[:8] + lines[8:12]) + lines[12][:40])
-    assert records.complete_games(out, "jsonl", 2) == 4
+    assert records.complete_games(out, "jsonl", Expected(p.manifest())) == 4
     assert len(path.read_bytes().splitlines()) == 8
     assert by_game(written(out, p, Inline(), 4, start=4)) == by_game(full)
+
+
+def test_a_jsonl_chunk_cut_anywhere_resumes_from_the_last_whole_chunk(tmp_path):
+    """Resuming reads the records as a stream, remembering where every rule set last had the same
+    games: a chunk cut anywhere (here within its second rule set's games) is cut away whole, and
+    records out of the order simulate writes are refused with their line."""
+    p = plan("jsonl")
+    full = written(tmp_path / "full", p, Inline(), 4)
+    lines = records.where(tmp_path / "full", "jsonl").read_bytes().splitlines(keepends=True)
+    out = tmp_path / "cut"
+    out.mkdir()
+    path = records.where(out, "jsonl")
+    path.write_bytes(b"".join(lines[:14]))   # chunk 1 whole; chunk 2: rule set 0, and 2 of rule set 1's 4
+    assert records.complete_games(out, "jsonl", Expected(p.manifest())) == 4
+    assert path.read_bytes() == b"".join(lines[:8])
+    assert by_game(written(out, p, Inline(), 4, start=4)) == by_game(full)
+    path.write_bytes(b"".join(lines[:4] + lines[5:8]))   # rule set 1 without its game 0
+    with pytest.raises(records.RecordsError, match=r"games.jsonl:5: not the record simulate writes there "
+                                                   r"\(rule set 1, game 1;"):
+        records.complete_games(out, "jsonl", Expected(p.manifest()))
 
 
 def test_parquet_parts_resume_from_whole_chunks(tmp_path):
@@ -171,11 +192,11 @@ def test_parquet_parts_resume_from_whole_chunks(tmp_path):
     p = plan("parquet")
     full = written(tmp_path / "full", p, Inline(), 4)
     out = tmp_path / "cut"
-    w = records.ParquetWriter(records.where(out, "parquet"))
+    w = records.ParquetWriter(records.where(out, "parquet"), Expected(p.manifest()))
     w.write(run(p.job(), Task(0, 4)).payload, 8)
     w.close()
     (records.where(out, "parquet") / "part-00001.tmp").write_bytes(b"half a part")
-    assert records.complete_games(out, "parquet", 2) == 4
+    assert records.complete_games(out, "parquet", Expected(p.manifest())) == 4
     assert not list(records.where(out, "parquet").glob("*.tmp"))
     assert by_game(written(out, p, Inline(), 4, start=4)) == by_game(full)
 
@@ -186,11 +207,12 @@ def test_an_unreadable_part_is_named(tmp_path):
     folder.mkdir()
     (folder / "part-00000.parquet").write_bytes(b"not parquet")
     with pytest.raises(records.RecordsError, match="part-00000.parquet: unreadable"):
-        records.complete_games(tmp_path, "parquet", 2)
+        records.complete_games(tmp_path, "parquet", Expected(plan("parquet").manifest()))
     bad = records.where(tmp_path, "jsonl")
-    bad.write_text('{"set": 0, "game": 0}\nnot json\n')
+    first = run(plan("jsonl").job(), Task(0, 1)).payload.splitlines(keepends=True)[0]
+    bad.write_bytes(first + b"not json\n")
     with pytest.raises(records.RecordsError, match=r"games.jsonl:2: not a simulation record"):
-        records.complete_games(tmp_path, "jsonl", 1)
+        records.complete_games(tmp_path, "jsonl", Expected(plan("jsonl").manifest()))
 
 
 def test_another_simulation_in_the_folder_is_named_by_its_differences():

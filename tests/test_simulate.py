@@ -230,7 +230,7 @@ def test_bad_folders_and_options(tmp_path, capsys):
     code, _, err = run_cli(capsys, "report", str(tmp_path / "missing"))
     assert code == 2 and "not a folder" in err
     code, _, err = run_cli(capsys, "simulate", "--games", "0", "--out", str(tmp_path / "x"))
-    assert code == 2 and "--games must be at least 1" in err
+    assert code == 2 and "argument --games: a number of games from 1 to 10^9, not `0`" in err
     code, _, err = run_cli(capsys, "simulate", "--jobs", "2", "--ray", "auto", "--out", str(tmp_path / "x"))
     assert code == 2 and "not allowed with argument" in err
     code, _, err = run_cli(capsys, "simulate", "--variant", "no-such-rule", "--out", str(tmp_path / "x"))
@@ -257,7 +257,7 @@ def test_records_that_are_not_the_simulation_s_are_named(tmp_path, capsys):
     assert run_cli(capsys, "simulate", "--games", "3", "--jobs", "1", "--format", "jsonl", "--out", str(out))[0] == 0
     path = out / "games.jsonl"
     good = path.read_text(encoding="utf-8")
-    for bad, said in [('{"set": 4, "game": 0}\n', "record 4"), ("[1, 2]\n", "record 4"),
+    for bad, said in [('{"set": 4, "game": 0}\n', "games.jsonl:4:"), ("[1, 2]\n", "games.jsonl:4:"),
                       (good.splitlines(keepends=True)[0], "a second record of game 0")]:
         path.write_text(good + bad, encoding="utf-8")
         code, _, err = run_cli(capsys, "report", str(out))

@@ -12,6 +12,7 @@ from nidavellir.interface.rules import SOURCE_MARKER
 from nidavellir.runtime.engine import Engine
 from nidavellir.runtime.flow import troop_evaluation
 from nidavellir.runtime.game import Game, RulesRuntimeError, marker_above
+from nidavellir.runtime.streams import bot_seed
 
 
 def test_failure_in_handler_names_the_rules_line_of_the_action(monkeypatch):
@@ -86,7 +87,7 @@ def _wins_crown_jeweler(seed: int) -> bool:
     from nidavellir.runtime.bots import RandomBot
     from nidavellir.runtime.observation import observe
     game = Game(BASE, 3, seed)
-    bots = [RandomBot(seed * 1000 + i) for i in range(3)]
+    bots = [RandomBot(bot_seed(seed, i)) for i in range(3)]
     while game.pending is not None:
         d = game.pending
         game.answer(bots[d.player].choose(observe(game)))

@@ -21,12 +21,7 @@ def simulate(args: argparse.Namespace, warn: Any) -> int:
     from .plan import Plan, read_manifest, sides
     from .run import simulate as run
 
-    if args.games < 1:
-        raise CommandError("--games must be at least 1")
-    if args.jobs is not None and args.jobs < 1:
-        raise CommandError("--jobs must be at least 1")
-    if args.chunk is not None and args.chunk < 1:
-        raise CommandError("--chunk must be at least 1")
+    # (--games, --seed, --jobs and --chunk are in their bounds: nidavellir/cli.py)
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise CommandError(f"--out {out}: not a folder")
@@ -67,8 +62,6 @@ def report(args: argparse.Namespace) -> int:
     from .run import report as make
 
     out = Path(args.dir)
-    if args.jobs is not None and args.jobs < 1:
-        raise CommandError("--jobs must be at least 1")
     if not out.is_dir():
         raise CommandError(f"{out}: not a folder")
     reading = Stage(sys.stderr, is_terminal(sys.stderr), READING, AFTER_READING)

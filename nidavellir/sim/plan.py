@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import linecache
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,7 +24,7 @@ from nidavellir.errors import NidavellirError
 from nidavellir.runtime.rules import Rules
 
 from .records import FORMATS
-from .worker import Job, RuleSource
+from .worker import Job, RuleSource, Task
 
 MANIFEST = "simulation.json"
 VERSION = 1
@@ -61,10 +61,16 @@ class Plan:
         """What the workers need; this process keeps its loaded rules for the workers it forks."""
         from .worker import preload
 
-        sources = tuple(source_of(s.rules) for s in self.sides)
+        sources = tuple(source_of(s.rules, s.label) for s in self.sides)
         for side, rs in zip(self.sides, sources):
             preload(rs, side.rules)
         return Job(sources, self.players, self.bots, self.seed, self.fmt)
+
+    def tasks(self, start: int, size: int) -> Iterator[Task]:
+        """Game indexes start … games − 1 in tasks of `size` games, each made when it is taken:
+        the plan of any number of games costs no memory."""
+        for first in range(start, self.games, size):
+            yield Task(first, min(first + size, self.games))
 
     def manifest(self) -> dict[str, Any]:
         from nidavellir.session import variant_record
@@ -91,14 +97,14 @@ def breakdown_parts(rules: Rules) -> list[str]:
     return [*rules.classes, "heroes", *dict.fromkeys(rules.ruleset.score_parts.values()), "coins"]
 
 
-def source_of(rules: Rules) -> RuleSource:
+def source_of(rules: Rules, label: str) -> RuleSource:
     """A rule set's compiled module source (the committed file's, or the one compiled and cached)."""
     module = rules.module
     name = getattr(module, "__file__", None)
     lines = linecache.getlines(name) if name else []
     if not lines:
         raise PlanError(f"the compiled source of the rules {rules.content_hash[:12]} is not at hand")
-    return RuleSource(rules.content_hash, "".join(lines))
+    return RuleSource(rules.content_hash, "".join(lines), label)
 
 
 def sides(expansions: tuple[str, ...], variants: Sequence[str], against: Sequence[str]) -> tuple[Side, ...]:
@@ -165,8 +171,8 @@ def _manifest_problem(data: dict[str, Any]) -> str | None:
     sets = data.get("rule_sets")
     if (not isinstance(sets, list) or not 1 <= len(sets) <= 2
             or any(not isinstance(rs, dict) or rs.get("index") != i or not isinstance(rs.get("label"), str)
-                   for i, rs in enumerate(sets))):
-        return "`rule_sets` must list one or two rule sets, indexed 0 and 1, each with a label"
+                   or not isinstance(rs.get("content_hash"), str) for i, rs in enumerate(sets))):
+        return "`rule_sets` must list one or two rule sets, indexed 0 and 1, each with a label and a content hash"
     cards = data.get("cards", {})
     if not isinstance(cards, dict) or not all(isinstance(v, dict) for v in cards.values()):
         return "`cards` must map card ids to their name, kind and class"

@@ -22,6 +22,9 @@ from typing import Any, Protocol
 
 from nidavellir.errors import NidavellirError
 
+from .provenance import FIELDS as PROVENANCE
+from .provenance import Expected
+
 FORMATS = ("parquet", "jsonl")
 PARQUET_DIR = "games.parquet"
 JSONL_FILE = "games.jsonl"
@@ -40,7 +43,7 @@ def schema() -> Any:
                       ("player", pa.int8()), ("age", pa.int8()), ("turn", pa.int16()),
                       ("how", pa.string()), ("points", pa.int32())])
     return pa.schema([
-        ("set", pa.int16()), ("game", pa.int64()), ("seed", pa.int64()), ("players", pa.int8()),
+        ("set", pa.int16()), ("label", pa.string()), ("content_hash", pa.string()), ("game", pa.int64()), ("seed", pa.int64()), ("players", pa.int8()),
         ("seats", pa.list_(pa.string())), ("bots", pa.list_(pa.string())),
         ("totals", pa.list_(pa.int32())), ("shares", pa.list_(pa.float64())),
         ("breakdown", pa.list_(pa.map_(pa.string(), pa.int32()))),
@@ -73,76 +76,112 @@ def where(out: Path, fmt: str) -> Path:
 
 # -- resuming ----------------------------------------------------------------------------------
 
-def complete_games(out: Path, fmt: str, sets: int) -> int:
+def complete_games(out: Path, fmt: str, expected: Expected) -> int:
     """How many game indexes (0, 1, …, k−1) every rule set has on disk; records beyond them (a
-    chunk cut short) are removed, and leftover temporary parts deleted."""
+    chunk cut short) are removed, and leftover temporary parts deleted. Every record (and part) is
+    checked against what the manifest says it was played with. Read as a stream: memory does not
+    grow with the games."""
     if fmt == "jsonl":
-        return _resume_jsonl(where(out, fmt), sets)
-    return _resume_parquet(where(out, fmt), sets)
+        return _resume_jsonl(where(out, fmt), expected)
+    return _resume_parquet(where(out, fmt), expected)
 
 
-def _prefix(seen: dict[int, set[int]], sets: int) -> int:
-    k = 0
-    while all(k in seen.get(s, ()) for s in range(sets)):
-        k += 1
-    return k
+class _Order:
+    """The records of each rule set must come as simulate writes them: game 0, 1, 2, … (a chunk of
+    indexes of every rule set in turn); `balanced` once every rule set has the same games."""
+
+    def __init__(self, sets: int, path: Path):
+        self.next = [0] * sets
+        self.path = path
+
+    def add(self, s: Any, g: Any, place: str) -> None:
+        if not (isinstance(s, int) and 0 <= s < len(self.next) and g == self.next[s]):
+            raise RecordsError(f"{place}: not the record simulate writes there (rule set {s!r}, game {g!r}; "
+                               "the records are not in the order a simulation writes them); move "
+                               f"{self.path.name} away to start again")
+        self.next[s] += 1
+
+    @property
+    def balanced(self) -> bool:
+        return all(k == self.next[0] for k in self.next)
 
 
-def _resume_jsonl(path: Path, sets: int) -> int:
+def _resume_jsonl(path: Path, expected: Expected) -> int:
+    """Read line by line, remembering only where every rule set last had the same games."""
     if not path.exists():
         return 0
-    seen: dict[int, set[int]] = {}
-    ends: list[tuple[int, int]] = []  # (byte offset after the line, its game index)
-    offset = 0
+    order = _Order(len(expected.sets), path)
+    keep = games = offset = 0   # (the byte offset after the last balanced line, its games)
     with path.open("rb") as f:
         for n, line in enumerate(f, 1):
             if not line.endswith(b"\n"):
                 break  # cut short
             try:
                 r = json.loads(line)
-                s, g = int(r["set"]), int(r["game"])
+                s, g = r["set"], r["game"]
             except (ValueError, KeyError, TypeError):
                 raise RecordsError(f"{path}:{n}: not a simulation record; move the file away to start "
                                    "again") from None
-            seen.setdefault(s, set()).add(g)
+            problem = expected.record_problem(r)
+            if problem:
+                raise RecordsError(f"{path}:{n}: {problem}")
+            order.add(s, g, f"{path}:{n}")
             offset += len(line)
-            ends.append((offset, g))
-    k = _prefix(seen, sets)
-    cut = next((i for i, (_, g) in enumerate(ends) if g >= k), len(ends))
-    if any(g < k for _, g in ends[cut:]):
-        raise RecordsError(f"{path}: the records are not in the order a simulation writes them; "
-                           "move the file away to start again")
-    keep = ends[cut - 1][0] if cut else 0
+            if order.balanced:
+                keep, games = offset, order.next[0]
     if keep != path.stat().st_size:
         with path.open("r+b") as f:
             f.truncate(keep)
-    return k
+    return games
 
 
 def parts(folder: Path) -> list[Path]:
     return sorted(folder.glob("part-*.parquet"))
 
 
-def _resume_parquet(folder: Path, sets: int) -> int:
+def part_metadata(part: Path) -> dict[bytes, bytes] | None:
+    """A Parquet part's schema metadata (None: it has none)."""
+    import pyarrow.parquet as pq  # type: ignore[import-untyped,unused-ignore]
+
+    try:
+        meta = pq.read_schema(part).metadata
+    except (OSError, ValueError) as err:  # (pyarrow's ArrowInvalid is a ValueError)
+        raise RecordsError(f"{part}: unreadable ({err}); delete it to play its games again") from None
+    return dict(meta) if meta else None
+
+
+def check_part(part: Path, expected: Expected) -> None:
+    """Refuse a part whose metadata disagrees with the manifest (named with the field)."""
+    problem = expected.part_problem(part_metadata(part))
+    if problem:
+        raise RecordsError(f"{part}: {problem}")
+
+
+def _resume_parquet(folder: Path, expected: Expected) -> int:
+    """Part by part (each holds whole chunks), checking each record's place and provenance."""
     if not folder.exists():
         return 0
     import pyarrow.parquet as pq  # type: ignore[import-untyped,unused-ignore]
 
     for tmp in folder.glob("*.tmp"):
         tmp.unlink()
-    seen: dict[int, set[int]] = {}
+    order = _Order(len(expected.sets), folder)
     for part in parts(folder):
+        check_part(part, expected)
         try:
-            table = pq.read_table(part, columns=["set", "game"])
-        except (OSError, ValueError, KeyError) as err:  # (pyarrow's ArrowInvalid is a ValueError)
+            table = pq.read_table(part, columns=["set", "game", *PROVENANCE])
+        except (OSError, ValueError, KeyError) as err:
             raise RecordsError(f"{part}: unreadable ({err}); delete it to play its games again") from None
-        for s, g in zip(table.column("set").to_pylist(), table.column("game").to_pylist()):
-            seen.setdefault(s, set()).add(g)
-    k = _prefix(seen, sets)
-    if any(g >= k for games in seen.values() for g in games):  # (parts hold whole chunks)
+        columns = [table.column(name).to_pylist() for name in ("set", "game", *PROVENANCE)]
+        for n, (s, g, *values) in enumerate(zip(*columns), 1):
+            problem = expected.record_problem({"set": s, "game": g, **dict(zip(PROVENANCE, values))})
+            if problem:
+                raise RecordsError(f"{part}: record {n}: {problem}")
+            order.add(s, g, f"{part}: record {n}")
+    if not order.balanced:  # (parts hold whole chunks)
         raise RecordsError(f"{folder}: its parts do not hold the first games of every rule set; "
                            "move the folder away to start again")
-    return k
+    return order.next[0]
 
 
 # -- writing -----------------------------------------------------------------------------------
@@ -161,11 +200,13 @@ class JsonlWriter:
 
 
 class ParquetWriter:
-    """Chunks gathered into parts of about PART_ROWS records (or fewer at `flush`)."""
+    """Chunks gathered into parts of about PART_ROWS records (or fewer at `flush`), each part
+    stamped with what its records were played with (provenance.py)."""
 
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path, expected: Expected):
         folder.mkdir(parents=True, exist_ok=True)
         self.folder = folder
+        self.metadata = expected.metadata()
         existing = parts(folder)
         self.next = int(existing[-1].stem.split("-")[1]) + 1 if existing else 0
         self.batches: list[Any] = []
@@ -186,7 +227,7 @@ class ParquetWriter:
         import pyarrow as pa  # type: ignore[import-untyped,unused-ignore]
         import pyarrow.parquet as pq  # type: ignore[import-untyped,unused-ignore]
 
-        table = pa.Table.from_batches(self.batches, schema=schema())
+        table = pa.Table.from_batches(self.batches, schema=schema()).replace_schema_metadata(self.metadata)
         final = self.folder / f"part-{self.next:05d}.parquet"
         tmp = final.with_suffix(".tmp")
         pq.write_table(table, tmp, compression="zstd")
@@ -198,8 +239,8 @@ class ParquetWriter:
         self.flush()
 
 
-def writer(out: Path, fmt: str) -> Writer:
-    return JsonlWriter(where(out, fmt)) if fmt == "jsonl" else ParquetWriter(where(out, fmt))
+def writer(out: Path, fmt: str, expected: Expected) -> Writer:
+    return JsonlWriter(where(out, fmt)) if fmt == "jsonl" else ParquetWriter(where(out, fmt), expected)
 
 
 # -- reading -----------------------------------------------------------------------------------
@@ -236,7 +277,7 @@ def read_part(part: Path) -> Iterator[dict[str, Any]]:
                            "(or move the folder away: a part of another version of nidavellir?)") from None
 
 
-SCALARS = ("set", "game", "seed", "players", "turns", "decisions")
+SCALARS = ("set", "label", "content_hash", "game", "seed", "players", "turns", "decisions")
 LISTS = ("seats", "bots", "totals", "shares")
 FACT_FIELDS = ("card", "kind", "class", "player", "age", "turn", "how", "points")
 

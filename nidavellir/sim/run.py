@@ -19,7 +19,7 @@ from nidavellir.errors import NidavellirError
 from . import records
 from .backends import Backend, chunk_size
 from .plan import Plan, PlanError, differences, read_manifest, write_manifest
-from .worker import Task
+from .provenance import Expected
 
 if TYPE_CHECKING:
     from .aggregate import Aggregator
@@ -63,6 +63,7 @@ def play(plan: Plan, out: Path, backend: Backend, chunk: int | None = None,
     manifest = plan.manifest()
     old = read_manifest(out)
     sets = len(plan.sides)
+    expected = Expected(manifest)
     if old is None:
         found = [f for f in (records.where(out, fmt) for fmt in records.FORMATS) if f.exists()]
         if found:
@@ -75,15 +76,14 @@ def play(plan: Plan, out: Path, backend: Backend, chunk: int | None = None,
             raise PlanError(f"{out} holds another simulation ({'; '.join(problems)}): choose another --out, "
                             "or move that folder away")
         manifest["games"] = max(plan.games, int(old.get("games", 0)))
-        start = records.complete_games(out, plan.fmt, sets)
+        start = records.complete_games(out, plan.fmt, expected)
     write_manifest(out, manifest)
     end = max(start, plan.games)
     size = chunk or chunk_size(end - start, backend.workers)
-    tasks = [Task(a, min(a + size, end)) for a in range(start, end, size)]
     total, done = (end - start) * sets, 0
-    writer = records.writer(out, plan.fmt)
+    writer = records.writer(out, plan.fmt, expected)
     try:
-        for result in backend.run(plan.job(), tasks):
+        for result in backend.run(plan.job(), plan.tasks(start, size)):
             writer.write(result.payload, result.rows)
             done += result.rows
             if progress is not None:
@@ -123,7 +123,7 @@ def report(out: Path, render: bool = True, reading: Callable[[int, int], None] |
     elif fmt == "jsonl":
         aggregator, digest, count = _count(manifest, [(path, records.read(out, fmt))], reading, expected)
     else:
-        aggregator, digest, count = _count(manifest, _of_parts(parts), reading, expected)
+        aggregator, digest, count = _count(manifest, _of_parts(parts, Expected(manifest)), reading, expected)
     summary = aggregator.summary()
     summary["records"] = {"count": count, "digest": f"{digest % 2 ** 256:064x}", "format": fmt,
                           "path": path.name}
@@ -142,8 +142,14 @@ def report(out: Path, render: bool = True, reading: Callable[[int, int], None] |
 Sources = list[tuple[Path, Iterator[dict[str, Any]]]]  # a file and its records
 
 
-def _of_parts(parts: list[Path]) -> Sources:
-    return [(part, records.read_part(part)) for part in parts]
+def _of_parts(parts: list[Path], expected: Expected) -> Sources:
+    return [(part, _checked(part, expected)) for part in parts]
+
+
+def _checked(part: Path, expected: Expected) -> Iterator[dict[str, Any]]:
+    """A part's records, once its metadata agrees with the manifest."""
+    records.check_part(part, expected)
+    yield from records.read_part(part)
 
 
 def _count(manifest: dict[str, Any], sources: Sources, reading: Callable[[int, int], None] | None = None,
@@ -153,16 +159,20 @@ def _count(manifest: dict[str, Any], sources: Sources, reading: Callable[[int, i
     from .aggregate import Aggregator
 
     aggregator = Aggregator(manifest)
+    stamp = Expected(manifest)
     digest = count = 0
     for where, stream in sources:
         for n, record in enumerate(stream, 1):
+            place = f"{where}:{n}" if where.suffix == ".jsonl" else f"{where}: record {n}"
             try:
                 if not isinstance(record, dict):
                     raise TypeError("not an object")
+                problem = stamp.record_problem(record)
+                if problem:
+                    raise records.RecordsError(f"{place}: {problem}")
                 aggregator.add(record)
             except (ValueError, KeyError, TypeError, IndexError) as err:
-                raise records.RecordsError(f"{where}: record {n} is not a record of this simulation "
-                                           f"({err})") from None
+                raise records.RecordsError(f"{place}: not a record of this simulation ({err})") from None
             digest += int.from_bytes(hashlib.sha256(canonical(record)).digest(), "big")
             count += 1
             if reading is not None and count % READ_STEP == 0:
@@ -174,7 +184,7 @@ def _count(manifest: dict[str, Any], sources: Sources, reading: Callable[[int, i
 
 def _count_parts(job: tuple[dict[str, Any], list[Path]]) -> tuple[Aggregator, int, int]:
     manifest, parts = job
-    return _count(manifest, _of_parts(parts))
+    return _count(manifest, _of_parts(parts, Expected(manifest)))
 
 
 def _in_parallel(manifest: dict[str, Any], parts: list[Path], workers: int,

@@ -3,8 +3,9 @@
 A worker gets the rule sets as compiled module sources (not file names), so that a machine of a
 Ray cluster plays exactly the rules the command compiled, with or without the variant files; each
 source is run once per process and checked against its content hash. A game depends only on its
-rule set, seed and bots: seat k of game `seed` is bot `bots[k]` seeded `seed * 1000 + k`, as
-`nidavellir play --seed S --bots …` plays it, so any game of a simulation replays alone.
+rule set, seed and bots: seat k of game `seed` is bot `bots[k]` seeded `bot_seed(seed, k)`
+(runtime/streams.py), as `nidavellir play --seed S --bots …` plays it, so any game of a simulation
+replays alone.
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from nidavellir.runtime.bots import make_bot
 from nidavellir.runtime.game import Game
 from nidavellir.runtime.observation import observe
 from nidavellir.runtime.rules import Rules
+from nidavellir.runtime.streams import bot_seed
 
 from .facts import record_of
 from .records import encode
@@ -24,9 +26,11 @@ from .records import encode
 
 @dataclass(frozen=True)
 class RuleSource:
-    """A rule set as a worker receives it: its compiled module's source and content hash."""
+    """A rule set as a worker receives it: its compiled module's source and content hash, and its
+    label (the records name it)."""
     content_hash: str
     source: str
+    label: str
 
 
 @dataclass(frozen=True)
@@ -102,14 +106,14 @@ def run(job: Job, task: Task) -> Done:
     for index, rs in enumerate(job.rule_sets):
         rules = rules_of_source(rs)
         for game_index in range(task.start, task.end):
-            records.append(play(rules, index, game_index, job.seed + game_index, bots))
+            records.append(play(rules, index, game_index, job.seed + game_index, bots, rs.label))
     return Done(encode(records, job.fmt), len(records))
 
 
-def play(rules: Rules, set_index: int, game_index: int, seed: int, bots: list[str]) -> dict[str, Any]:
+def play(rules: Rules, set_index: int, game_index: int, seed: int, bots: list[str], label: str = "") -> dict[str, Any]:
     """One game by bots, to its record."""
     game = Game(rules, len(bots), seed, journal=True)
-    seats = [make_bot(bot, seed * 1000 + k) for k, bot in enumerate(bots)]
+    seats = [make_bot(bot, bot_seed(seed, k)) for k, bot in enumerate(bots)]
     while game.pending is not None:
         game.answer(seats[game.pending.player].choose(observe(game)))
-    return record_of(game, set_index, game_index, bots)
+    return record_of(game, set_index, game_index, bots, label)
