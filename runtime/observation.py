@@ -154,7 +154,8 @@ def _world(game: Game, p: int, rng: random.Random) -> Game | None:
     """One draw of a world for player p: the state saved at the start of this turn with its
     face-down decks shuffled anew (the cards drawn since stay where they were, so the same cards
     come out), replayed with the answers given since, where another player's bid keeps what has
-    been revealed of it and draws the rest; None if it does not come back to p's decision."""
+    been revealed of it and draws the rest, and a coin another player chose where p cannot see it is
+    any unseen coin of its value; None if it does not come back to p's decision."""
     from .flow import Snapshot, play
     from .game import Game as GameType
 
@@ -169,7 +170,7 @@ def _world(game: Game, p: int, rng: random.Random) -> Game | None:
     for key, deck in [*((f"age {a}", d) for a, d in then.decks.items()),
                       *((k, then.zones[k]) for k in face_down(we) if k in then.zones)]:
         _reshuffle(deck, now_decks.get(key, []), rng)
-    we.rng.seed(rng.getrandbits(64))
+    we.chance = rng.getrandbits(64)  # its own streams: reshuffles unlike the true game's
     world.checkpoint_here(Snapshot(saved.point, we), given)  # its copies resume from this world
     world.begin(play(we, saved.point))
     shown = e.bids_revealed
@@ -193,6 +194,13 @@ def _world(game: Game, p: int, rng: random.Random) -> Game | None:
             else:
                 unseen = [o for o in d.options if isinstance(o, CoinChoice) and o.at not in seen]
                 choice = unseen[rng.randrange(len(unseen))] if unseen else None
+        elif player != p and isinstance(answer, CoinChoice) and _unseen(e, player, answer.at):
+            # a coin chosen where p cannot see it (a hidden bid, the pouch, the hand): any coin of its
+            # value lying unseen, drawn whether or not the world put it where the truth has it (so
+            # neither the choice nor the draws tell the truth)
+            same = [o for o in d.options if isinstance(o, CoinChoice) and o.value == answer.value
+                    and _unseen(e, player, o.at)]
+            choice = same[rng.randrange(len(same))] if same else None
         elif find_option(d.options, answer) is None:
             choice = _alike(d.options, answer, rng)
         if choice is None:
@@ -202,6 +210,15 @@ def _world(game: Game, p: int, rng: random.Random) -> Game | None:
     if d is None or real is None or d.player != p or d.kind != real.kind:
         return None
     return world
+
+
+def _unseen(e: Engine, q: int, at: str) -> bool:
+    """Whether a coin of player q lying at `at` lies where the others cannot see it (as `view_of`
+    hides it: on a tavern whose bids are not revealed, in a pouch no trade has shown, in the hand)."""
+    taverns = e.rules.tavern_ids
+    if at in taverns:
+        return taverns.index(at) >= e.bids_revealed
+    return at == "hand" or (at == "pouch" and q not in e.pouch_shown)
 
 
 def _alike(options: tuple[Option, ...], answer: Option, rng: random.Random) -> Option | None:

@@ -113,9 +113,11 @@ def test_a_bots_choice_does_not_depend_on_what_it_cannot_see(boxes):
         assert obs2.decision == obs.decision
         assert GreedyBot(k).choose(obs) == GreedyBot(k).choose(obs2)
         assert RandomBot(k).choose(obs) == RandomBot(k).choose(obs2)
+        r1, r2 = random.Random(k), random.Random(k)
         try:
-            w1, w2 = obs.sample(random.Random(k)), obs2.sample(random.Random(k))
+            w1, w2 = obs.sample(r1), obs2.sample(r2)
         except NoWorld:
             continue
         assert w1.state == w2.state
+        assert r1.getstate() == r2.getstate()  # nor does how many draws it took (a search goes on drawing)
     assert checked > 30
