@@ -15,12 +15,14 @@ from nidavellir.interface.rules import CardDef
 
 from . import card_facts, ir
 from .check import Names, Problem, check_effect, check_formula
+from .cycles import Site, check_cycles
 from .diagnostics import Diagnostic, Diagnostics, Location
 from .dsl import DslSyntaxError, parse_effect, parse_expr
 from .emit import CardEmitter, Ctor, Ref, class_formula, escaped, literal, module, slug
 from .flowdata import FLOW_PARTS, FlowData
 from .layers import Layer, Merged, Origin, load_layer, merge
 from .names import CLASS_RESERVED, reserved_words, what_it_is
+from .places import CardFacts, Places
 from .sources import COMPILER_VERSION, grammar_text
 from .structure import check_structure, players
 from .texts import check_texts, english_keys
@@ -97,6 +99,8 @@ class _Compiler:
         self.class_tables: list[Ctor] = []
         self.used_events: set[str] = set()
         self.used_params: set[str] = set(RUNTIME_PARAMS)
+        self.facts: dict[str, CardFacts] = {}                 # card id -> what the cycle checker reads
+        self.effect_origins: dict[tuple[str, int], Origin] = {}  # (card id, effect index) -> its DSL string
 
     def err(self, origin: Origin | None, message: str, hint: str | None = None) -> None:
         self.diags.error(origin.loc if origin else self._nowhere(), message, hint)
@@ -127,6 +131,7 @@ class _Compiler:
         params = self.params(data_cards)
         self.flow.check(set(params))
         self.unused(params)
+        check_cycles(self.facts, Places(self.facts, game, m.decks, m.zone_decks), self.diags, self.locate_site)
         check_texts(m, self.diags, english_keys)
         self.diags.raise_if_any()
         data = {
@@ -233,6 +238,7 @@ class _Compiler:
         among: tuple[str, ...] = ()
         emitter = CardEmitter(cid)
         compiled_effects = []
+        facts = CardFacts(cid, kind or "", cls, card.get("copies", 1), "")
         for i, text in enumerate(card.get("effects", [])):
             eff_origin = at("effects").at(i) if "effects" in origin else origin["@"]
             effect = self.parse(text, eff_origin)
@@ -240,9 +246,11 @@ class _Compiler:
                 continue
             problems = check_effect(effect, names)
             self.report(problems, eff_origin)
-            if problems:
+            if any(not prob.warning for prob in problems):
                 continue
             compiled_effects.append((text, effect))
+            facts.effects.append((i, effect))
+            self.effect_origins[(cid, i)] = eff_origin
             self.note_uses(effect)
             if isinstance(effect, ir.Enters):
                 place = effect.place
@@ -250,6 +258,9 @@ class _Compiler:
                 enters, among = (mode, place.column), place.among
             emitter.effect(i, effect, str(eff_origin.loc), text, _locator(eff_origin))
         self.effects[cid] = compiled_effects
+        facts.enters, facts.enters_column, facts.among = enters[0], enters[1], among
+        facts.column_ranks = tuple(column_ranks)
+        self.facts[cid] = facts
         data = {
             "id": cid,
             "name": card.get("name") or _default_name(cid),
@@ -298,9 +309,15 @@ class _Compiler:
                     and isinstance(node.args[0], ir.Var):
                 self.used_params.add(node.args[0].name)
 
+    def locate_site(self, site: Site) -> Location:
+        """Where an offset of a card's effect is written."""
+        origin = self.effect_origins[(site.card, site.index)]
+        return origin.loaded.locate_in_string(origin.path, site.pos)
+
     def report(self, problems: list[Problem], origin: Origin) -> None:
         for prob in problems:
-            self.diags.error(origin.loaded.locate_in_string(origin.path, prob.pos), prob.message, prob.hint)
+            say = self.diags.warning if prob.warning else self.diags.error
+            say(origin.loaded.locate_in_string(origin.path, prob.pos), prob.message, prob.hint)
 
     def parse(self, text: str, origin: Origin) -> ir.Effect | None:
         try:
@@ -325,9 +342,9 @@ class _Compiler:
                 continue
             problems = check_formula(expr, names)
             self.report(problems, origin)
-            if not problems:
+            if all(prob.warning for prob in problems):
                 self.note_uses(expr)
-                name, lines = class_formula(c["id"], expr, str(origin.loc), text)
+                name, lines = class_formula(c["id"], expr, str(origin.loc), text, _locator(origin))
                 self.class_blocks.append(lines)
                 self.class_tables.append(Ctor("ClassDef", (
                     ("id", c["id"]), ("name", c.get("name", c["id"])), ("formula", text), ("score", Ref(name)),

@@ -121,6 +121,7 @@ class PyScope:
     ev: str = "ev"
     col: str = "col"
     counter: list[int] = field(default_factory=lambda: [0])
+    locate: Callable[[int], str] = field(default=lambda pos: "<rules>")  # `file:line:col` of a DSL offset
     chosen_coins: str | None = None    # list of the coins the effect chose (for `other coin`)
     chosen_columns: str | None = None  # list of the columns it chose (for `another chosen column`)
 
@@ -153,7 +154,10 @@ def expr(node: ir.Expr, sc: PyScope) -> str:
             return expand(fn.emit, sc.names(), args)
         case ir.BinOp():
             if node.op == "/":
-                return f"_div({expr(node.left, sc)}, {expr(node.right, sc)})"
+                if isinstance(node.right, ir.Num) and node.right.value != 0:  # (the checker refuses `/ 0`)
+                    return f"({expr(node.left, sc)} // {node.right.value!r})"
+                where = sc.locate(node.right.pos)
+                return f"_div({expr(node.left, sc)}, {expr(node.right, sc)}, {where!r})"
             return f"({expr(node.left, sc)} {node.op} {expr(node.right, sc)})"
         case ir.Compare():
             return f"({expr(node.left, sc)} {node.op} {expr(node.right, sc)})"
@@ -191,7 +195,7 @@ def _coins(w: Writer, sel: ir.CoinSel, purpose: str, sc: PyScope) -> tuple[str, 
     or with `each`, a list of coins) and whether it is a list."""
     where = "'pouch'" if sel.pouch else "None"
     if sel.mode == "each":
-        return f"list(g.transformable_coins({sc.p}, {where}))", True
+        return f"g.each_coin({sc.p}, {where})", True
     coin = sc.fresh("coin")
     if sel.mode in ("chosen", "other"):
         exclude = f", tuple({sc.chosen_coins})" if sel.mode == "other" and sc.chosen_coins else ""
@@ -366,7 +370,7 @@ def action(w: Writer, a: ir.Action, sc: PyScope, locate: Callable[[int], str]) -
             picked, each = sc.fresh("picked"), sc.fresh("card")
             w.line(f"{picked} = yield from g.choose_cards({sc.p}, {card_set(a.cards, sc)}, {expr(a.count, sc)}, "
                    "'discard')")
-            w.line(f"for {each} in {picked}:")
+            w.line(f"for {each} in g.each_card({picked}):")
             w.line(f"    yield from g.discard_card({sc.p}, {each})")
         case ir.DiscardTop():
             w.line(f"g.discard_top({_deck(a.deck)})")
@@ -436,7 +440,7 @@ class CardEmitter:
     def effect(self, index: int | str, effect: ir.Effect, loc: str, text: str, locate: Callable[[int], str]) -> None:
         name = f"_{slug(self.cid)}_{index}"
         w, code = self.w, self.code
-        sc = PyScope()
+        sc = PyScope(locate=locate)
         match effect:
             case ir.Triggered() | ir.Replacement():
                 replacement = isinstance(effect, ir.Replacement)
@@ -530,14 +534,15 @@ class CardEmitter:
         return out
 
 
-def class_formula(cls: str, node: ir.Expr, loc: str, text: str) -> tuple[str, list[str]]:
+def class_formula(cls: str, node: ir.Expr, loc: str, text: str,
+                  locate: Callable[[int], str]) -> tuple[str, list[str]]:
     """The function of a class's scoring formula: its name and lines."""
     name = f"_class_{slug(cls)}"
     w = Writer()
     w.line(f"def {name}(g: EngineAPI, p: int, col: str) -> int:")
     w.indent += 1
     w.marker(loc, text)
-    w.line(f"return {expr(node, PyScope())}")
+    w.line(f"return {expr(node, PyScope(locate=locate))}")
     w.indent -= 1
     w.line()
     return name, w.lines

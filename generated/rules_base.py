@@ -32,7 +32,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = 'c2d4271f755a454df38908a4a7c95e6de2384a1064c2608616891016aed82926'
+CONTENT_HASH = '9cf25250635a97ef99aa8659490d8e563bc085952c48c7e6d72536d9dcb36659'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -52,7 +52,7 @@ def _class_miner(g: EngineAPI, p: int, col: str) -> int:
 
 def _class_blacksmith(g: EngineAPI, p: int, col: str) -> int:
     '@ rules/base/game.yaml:36:14\nranks * (ranks + 5) / 2'
-    return _div((g.ranks(p, col) * (g.ranks(p, col) + 5)), 2)
+    return ((g.ranks(p, col) * (g.ranks(p, col) + 5)) // 2)
 
 
 def _class_explorer(g: EngineAPI, p: int, col: str) -> int:
@@ -703,7 +703,7 @@ def _dagda_1(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
     yield from ()
     '@ rules/base/heroes.yaml:81:26'
     picked1 = yield from g.choose_cards(p, g.last_cards(p, card, 'dwarf', True), g.param(p, 'dagda_discards'), 'discard')
-    for card2 in picked1:
+    for card2 in g.each_card(picked1):
         yield from g.discard_card(p, card2)
 
 _CARD_dagda = CardDef(
@@ -744,7 +744,7 @@ def _bonfur_1(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
     yield from ()
     '@ rules/base/heroes.yaml:94:26'
     picked1 = yield from g.choose_cards(p, g.last_cards(p, card, 'dwarf', True), g.param(p, 'bonfur_discards'), 'discard')
-    for card2 in picked1:
+    for card2 in g.each_card(picked1):
         yield from g.discard_card(p, card2)
 
 _CARD_bonfur = CardDef(

@@ -34,7 +34,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '7242ce5b5b5ade1b79b77596a06a226877d7fd458ce5c64e0a0c1259e3655e75'
+CONTENT_HASH = '7c34be7089854f62f1c9bc36d01f2fa46874c97037efe42ad71e7fee89c39bca'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -49,12 +49,12 @@ def _class_hunter(g: EngineAPI, p: int, col: str) -> int:
 
 def _class_miner(g: EngineAPI, p: int, col: str) -> int:
     '@ rules/idavoll/game.yaml:37:14\n(points + param(miner_zero_pairs) * (zero_ranks / 2)) * ranks'
-    return ((g.points(p, col) + (g.param(p, 'miner_zero_pairs') * _div(g.zero_ranks(p, col), 2))) * g.ranks(p, col))
+    return ((g.points(p, col) + (g.param(p, 'miner_zero_pairs') * (g.zero_ranks(p, col) // 2))) * g.ranks(p, col))
 
 
 def _class_blacksmith(g: EngineAPI, p: int, col: str) -> int:
     '@ rules/base/game.yaml:36:14\nranks * (ranks + 5) / 2'
-    return _div((g.ranks(p, col) * (g.ranks(p, col) + 5)), 2)
+    return ((g.ranks(p, col) * (g.ranks(p, col) + 5)) // 2)
 
 
 def _class_explorer(g: EngineAPI, p: int, col: str) -> int:
@@ -705,7 +705,7 @@ def _dagda_1(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
     yield from ()
     '@ rules/base/heroes.yaml:81:26'
     picked1 = yield from g.choose_cards(p, g.last_cards(p, card, 'dwarf', True), g.param(p, 'dagda_discards'), 'discard')
-    for card2 in picked1:
+    for card2 in g.each_card(picked1):
         yield from g.discard_card(p, card2)
 
 _CARD_dagda = CardDef(
@@ -746,7 +746,7 @@ def _bonfur_1(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
     yield from ()
     '@ rules/base/heroes.yaml:94:26'
     picked1 = yield from g.choose_cards(p, g.last_cards(p, card, 'dwarf', True), g.param(p, 'bonfur_discards'), 'discard')
-    for card2 in picked1:
+    for card2 in g.each_card(picked1):
         yield from g.discard_card(p, card2)
 
 _CARD_bonfur = CardDef(
@@ -1251,7 +1251,7 @@ def _hrungnir_1(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
     '@ rules/idavoll/mythology.yaml:122:9\nwhen captured: transform each coin by 2'
     yield from ()
     '@ rules/idavoll/mythology.yaml:122:25'
-    for coin1 in list(g.transformable_coins(p, None)):
+    for coin1 in g.each_coin(p, None):
         yield from g.transform(p, coin1, 2)
 
 _CARD_hrungnir = CardDef(

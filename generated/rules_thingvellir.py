@@ -36,7 +36,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '7c052d79cd2ac9534ffee3efb9d5f25206df3a1944ed04f271e6e716f5f1ff84'
+CONTENT_HASH = '689d9b6fbae86be9bb6855d0d727769a8545af1c86c04733646bf5af3f3f3b2f'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -56,7 +56,7 @@ def _class_miner(g: EngineAPI, p: int, col: str) -> int:
 
 def _class_blacksmith(g: EngineAPI, p: int, col: str) -> int:
     '@ rules/base/game.yaml:36:14\nranks * (ranks + 5) / 2'
-    return _div((g.ranks(p, col) * (g.ranks(p, col) + 5)), 2)
+    return ((g.ranks(p, col) * (g.ranks(p, col) + 5)) // 2)
 
 
 def _class_explorer(g: EngineAPI, p: int, col: str) -> int:
@@ -707,7 +707,7 @@ def _dagda_1(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
     yield from ()
     '@ rules/base/heroes.yaml:81:26'
     picked1 = yield from g.choose_cards(p, g.last_cards(p, card, 'dwarf', True), g.param(p, 'dagda_discards'), 'discard')
-    for card2 in picked1:
+    for card2 in g.each_card(picked1):
         yield from g.discard_card(p, card2)
 
 _CARD_dagda = CardDef(
@@ -748,7 +748,7 @@ def _bonfur_1(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
     yield from ()
     '@ rules/base/heroes.yaml:94:26'
     picked1 = yield from g.choose_cards(p, g.last_cards(p, card, 'dwarf', True), g.param(p, 'bonfur_discards'), 'discard')
-    for card2 in picked1:
+    for card2 in g.each_card(picked1):
         yield from g.discard_card(p, card2)
 
 _CARD_bonfur = CardDef(
@@ -931,7 +931,7 @@ def _vidofnir_vedrfolnir_1(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[No
     if not g.trading_in_pouch(p):
         return
     '@ rules/thingvellir/artifacts.yaml:48:42'
-    for coin1 in list(g.transformable_coins(p, 'pouch')):
+    for coin1 in g.each_coin(p, 'pouch'):
         yield from g.transform(p, coin1, 5)
 
 _CARD_vidofnir_vedrfolnir = CardDef(
@@ -959,7 +959,7 @@ def _brisingamens_1(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
     yield from ()
     '@ rules/thingvellir/artifacts.yaml:60:31'
     picked1 = yield from g.choose_cards(p, g.army_cards(p, card, 'dwarf', False), 1, 'discard')
-    for card2 in picked1:
+    for card2 in g.each_card(picked1):
         yield from g.discard_card(p, card2)
 
 _CARD_brisingamens = CardDef(
@@ -1011,7 +1011,7 @@ def _hofud_0(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
     for player1 in g.other_players(p):
         '@ rules/thingvellir/artifacts.yaml:76:40'
         picked2 = yield from g.choose_cards(player1, g.army_cards(player1, card, 'non-hero', False, 'warrior'), 1, 'discard')
-        for card3 in picked2:
+        for card3 in g.each_card(picked2):
             yield from g.discard_card(player1, card3)
 
 _CARD_hofud = CardDef(

@@ -38,7 +38,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '20418640f6b852e76b5bc8ad8a50f791b356a373fa38ad317eeed75dedea215b'
+CONTENT_HASH = 'fd10688bd66d54b55cdeae712a56c6eb2e5b573323a32bd85237be25a77e9fa8'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -53,12 +53,12 @@ def _class_hunter(g: EngineAPI, p: int, col: str) -> int:
 
 def _class_miner(g: EngineAPI, p: int, col: str) -> int:
     '@ rules/idavoll/game.yaml:37:14\n(points + param(miner_zero_pairs) * (zero_ranks / 2)) * ranks'
-    return ((g.points(p, col) + (g.param(p, 'miner_zero_pairs') * _div(g.zero_ranks(p, col), 2))) * g.ranks(p, col))
+    return ((g.points(p, col) + (g.param(p, 'miner_zero_pairs') * (g.zero_ranks(p, col) // 2))) * g.ranks(p, col))
 
 
 def _class_blacksmith(g: EngineAPI, p: int, col: str) -> int:
     '@ rules/base/game.yaml:36:14\nranks * (ranks + 5) / 2'
-    return _div((g.ranks(p, col) * (g.ranks(p, col) + 5)), 2)
+    return ((g.ranks(p, col) * (g.ranks(p, col) + 5)) // 2)
 
 
 def _class_explorer(g: EngineAPI, p: int, col: str) -> int:
@@ -709,7 +709,7 @@ def _dagda_1(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
     yield from ()
     '@ rules/base/heroes.yaml:81:26'
     picked1 = yield from g.choose_cards(p, g.last_cards(p, card, 'dwarf', True), g.param(p, 'dagda_discards'), 'discard')
-    for card2 in picked1:
+    for card2 in g.each_card(picked1):
         yield from g.discard_card(p, card2)
 
 _CARD_dagda = CardDef(
@@ -750,7 +750,7 @@ def _bonfur_1(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
     yield from ()
     '@ rules/base/heroes.yaml:94:26'
     picked1 = yield from g.choose_cards(p, g.last_cards(p, card, 'dwarf', True), g.param(p, 'bonfur_discards'), 'discard')
-    for card2 in picked1:
+    for card2 in g.each_card(picked1):
         yield from g.discard_card(p, card2)
 
 _CARD_bonfur = CardDef(
@@ -933,7 +933,7 @@ def _vidofnir_vedrfolnir_1(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[No
     if not g.trading_in_pouch(p):
         return
     '@ rules/thingvellir/artifacts.yaml:48:42'
-    for coin1 in list(g.transformable_coins(p, 'pouch')):
+    for coin1 in g.each_coin(p, 'pouch'):
         yield from g.transform(p, coin1, 5)
 
 _CARD_vidofnir_vedrfolnir = CardDef(
@@ -961,7 +961,7 @@ def _brisingamens_1(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
     yield from ()
     '@ rules/thingvellir/artifacts.yaml:60:31'
     picked1 = yield from g.choose_cards(p, g.army_cards(p, card, 'dwarf', False), 1, 'discard')
-    for card2 in picked1:
+    for card2 in g.each_card(picked1):
         yield from g.discard_card(p, card2)
 
 _CARD_brisingamens = CardDef(
@@ -1013,7 +1013,7 @@ def _hofud_0(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
     for player1 in g.other_players(p):
         '@ rules/thingvellir/artifacts.yaml:76:40'
         picked2 = yield from g.choose_cards(player1, g.army_cards(player1, card, 'non-hero', False, 'warrior'), 1, 'discard')
-        for card3 in picked2:
+        for card3 in g.each_card(picked2):
             yield from g.discard_card(player1, card3)
 
 _CARD_hofud = CardDef(
@@ -1831,7 +1831,7 @@ def _hrungnir_1(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
     '@ rules/idavoll/mythology.yaml:122:9\nwhen captured: transform each coin by 2'
     yield from ()
     '@ rules/idavoll/mythology.yaml:122:25'
-    for coin1 in list(g.transformable_coins(p, None)):
+    for coin1 in g.each_coin(p, None):
         yield from g.transform(p, coin1, 2)
 
 _CARD_hrungnir = CardDef(

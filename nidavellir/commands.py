@@ -18,7 +18,7 @@ from nidavellir.compiler.diagnostics import (
     colour_wanted,
     paint,
 )
-from nidavellir.errors import NidavellirError, visible
+from nidavellir.errors import NidavellirError, RulesRuntimeError, visible
 from nidavellir.rulesets import load_rules
 
 from .progress import Progress, is_terminal
@@ -210,9 +210,13 @@ def _score_file(path: str, variants: tuple[str, ...]) -> tuple[Diagnostics, Scor
         diags.items = in_file_order(diags.items, [loaded.path])
         return diags, None
     e = engine_from_position(rules, data)
-    for window in rules.ruleset.before_scoring:
-        run_without_choices(e, window)
-    return diags, final_scores(e)
+    try:
+        for window in rules.ruleset.before_scoring:
+            run_without_choices(e, window)
+        return diags, final_scores(e)
+    except RulesRuntimeError as err:  # the rules fail on this position: no place in it, the rules' place in the message
+        diags.error(None, str(err))
+        return diags, None
 
 
 def _position_rules(loaded: Loaded, variants: tuple[str, ...], diags: Diagnostics) -> Rules | None:

@@ -16,6 +16,12 @@ class NidavellirError(Exception):
     """A problem in what the user gave the program; `str()` is the message to show."""
 
 
+class RulesRuntimeError(NidavellirError, RuntimeError):
+    """Rules that compiled failed in play: the message starts with the rules file, line and column
+    of the effect (a compiled handler that failed, a division by zero, effects that feed each other
+    without end)."""
+
+
 def suggest(name: str, candidates: Iterable[object]) -> str | None:
     """Return "did you mean `x`?" for the closest candidate (difflib, cutoff 0.6;
     a match ignoring case wins), or None."""

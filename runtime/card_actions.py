@@ -345,6 +345,9 @@ class CardActions(EngineCore):
             self.s.resolving.append(card)
             chosen.append(card)
         while chosen:
+            chosen = [c for c in chosen if c in self.s.resolving]  # (skip one an earlier card's effect moved)
+            if not chosen:
+                break
             card = chosen[0] if len(chosen) == 1 else (
                 yield from self.choose_card(p, chosen, "card", "choose the card to take next", "taken"))
             assert card is not None
@@ -390,7 +393,7 @@ class CardActions(EngineCore):
             self.journal.append(PutUnder(*self.now, player=p, cause=self.cause(), seen_by=frozenset((p,)),
                                          cards=tuple(self.s.cards[c] for c in back), deck=where, count=len(back),
                                          shuffled=rest == "shuffled"))
-        for c in kept:
+        for c in self.each_card(kept):
             if self.journal is not None:
                 self.journal.append(Took(*self.now, player=p, cause=self.cause(), card=self.s.cards[c], at=where))
             yield from self.take_card(p, c)

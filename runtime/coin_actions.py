@@ -1,6 +1,8 @@
 """Primitive actions on coins and gems: transform, trade, exchange, discard; the treasure's rule."""
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from nidavellir.interface.decisions import CoinChoice, Option
 from nidavellir.interface.engine import Gen
 
@@ -64,6 +66,14 @@ class CoinActions(EngineCore):
             order = [c for c in pl.slots if c is not None] + pl.pouch + pl.hand
         return [c for c in order if coins[c].transformable and c not in exclude]
 
+    def each_coin(self, p: int, where: str | None = None) -> Iterator[int]:
+        """Each transformable coin (`where`: of the pouch), in board order, as they are now; a coin that
+        an effect of an earlier one replaced or took away is skipped."""
+        coins = self.transformable_coins(p, where)
+        left = self.coins_left
+        start = {c: left.get(c, 0) for c in coins}  # (a coin that left and came back is another coin)
+        return self.each_member(coins, lambda c: left.get(c, 0) == start[c] and c in self.transformable_coins(p, where))
+
     def lowest_transformable(self, p: int, where: str | None = None) -> int | None:
         coins = self.transformable_coins(p, where)
         return min(coins, key=lambda c: self.s.coins[c].value) if coins else None
@@ -101,6 +111,7 @@ class CoinActions(EngineCore):
 
     def _return_coin(self, coin: int) -> None:
         """003 "Discarding Coins": a treasure coin goes back to the treasure, any other to the box."""
+        self.coins_left[coin] = self.coins_left.get(coin, 0) + 1
         c = self.s.coins[coin]
         if c.origin == TREASURE:
             self.s.treasure.setdefault(c.value, []).append(coin)
@@ -176,6 +187,7 @@ class CoinActions(EngineCore):
             self.journal.append(CoinExchanged(*self.now, player=p, cause=self.cause(), old=self.s.coins[coin].value,
                                               new=self.s.coins[new].value, special=special_id))
         self._replace_coin(p, coin, new)
+        self.coins_left[coin] = self.coins_left.get(coin, 0) + 1
         self.s.coin_box.append(coin)
 
     def coin_trade(self, p: int, trading: int) -> Gen[None]:

@@ -3,8 +3,8 @@ events, and the queries compiled expressions read. No card is known here: cards 
 their compiled handlers, modifiers and data."""
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, TypeVar
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from nidavellir.errors import NidavellirError
 from nidavellir.interface.decisions import Decision, Option
@@ -12,6 +12,7 @@ from nidavellir.interface.engine import EngineAPI, Event, Gen
 from nidavellir.interface.rules import CardDef, Modifier
 
 from .journal import GameStarted, Happening
+from .loops import MAX_CASCADE, Running, cascade_error
 from .placement import own_column
 from .rules import Rules
 from .scoring import Scores
@@ -63,7 +64,9 @@ class EngineCore:
         self._hero_kinds: dict[tuple[int, ...], tuple[int, ...]] = {}  # available heroes -> one of each kind
         self.saving = False                # keep the state at each turn's start (for Game.copy)
         self.journal: list[Happening] | None = None  # what happens, kept only when asked (runtime/journal.py)
-        self.causes: list[int] = []        # while journalling: the cards whose effects run, innermost last
+        self.causes: list[int] = []        # the cards whose effects run, innermost last
+        self.cascade: list[Running] = []   # the handlers and values running, innermost last (runtime/loops.py)
+        self.coins_left: dict[int, int] = {}  # coin -> how often it left a player (each_coin skips those that did)
         self.aside_from: dict[int, str] = {}  # while journalling: a card stepping aside -> the column it left
         self.saved: Snapshot | None = None  # the last such snapshot
         # Indexes of what players own, kept up to date by attach/detach (None: build from the state
@@ -135,20 +138,43 @@ class EngineCore:
         return NOBODY if loc is None else loc[0]
 
     def actor(self) -> int:
-        """The owner of the card whose effect is running (NOBODY: none), while journalling."""
+        """The owner of the card whose effect is running (NOBODY: none)."""
         return self.owner(self.causes[-1]) if self.causes else NOBODY
 
     def cause(self) -> str | None:
-        """The card whose effect is running (innermost), while journalling."""
+        """The card whose effect is running (innermost)."""
         return self.s.cards[self.causes[-1]] if self.causes else None
 
-    def _caused(self, card: int, run: Gen[T]) -> Gen[T]:
-        """Run a card's handler with the card as the cause of what it does (journalling only)."""
+    def _enter(self, card: int, fn: Callable[..., Any]) -> None:
+        """One level deeper in the cascade: past MAX_CASCADE, the loop's located error."""
+        if len(self.cascade) >= MAX_CASCADE:
+            raise cascade_error([*self.cascade, (self.s.cards[card], fn)])
+        self.cascade.append((self.s.cards[card], fn))
+
+    def _caused(self, card: int, handler: Callable[..., Gen[T]], ev: Event, p: int) -> Gen[T]:
+        """Run a card's handler: the card is the cause of what it does, the handler a level of the
+        cascade while it runs."""
+        self._enter(card, handler)
         self.causes.append(card)
         try:
-            return (yield from run)
+            return (yield from handler(self.api, p, card, ev))
         finally:
             self.causes.pop()
+            self.cascade.pop()
+
+    def value(self, fn: Callable[[EngineAPI, int, int], T], p: int, card: int) -> T:
+        """A card's compiled value (a modifier's amount, a score, a requirement) for p: a level of the
+        cascade while it is worked out."""
+        self._enter(card, fn)
+        try:
+            return fn(self.api, p, card)
+        finally:
+            self.cascade.pop()
+
+    def card_score(self, p: int, card: int) -> int:
+        """What a card's own score expression gives (0 without one)."""
+        score = self.defs[card].score
+        return 0 if score is None else self.value(score, p, card)
 
     # -- what players own: the army, the command zone, and their indexes ----------------------
     def attach(self, p: int, card: int, dest: str | None) -> None:
@@ -276,7 +302,7 @@ class EngineCore:
             d = defs[c]
             total += sum(d.ranks_in(cls)) if d.column_ranks else d.rank_points
             if d.score is not None and not d.score_once:
-                total += d.score(self.api, p, c)
+                total += self.value(d.score, p, c)
         return total
 
     def lines(self, p: int) -> int:
@@ -323,7 +349,7 @@ class EngineCore:
                     mods.setdefault(mod.param, []).append((c, mod))
             self._mods[p] = mods
         for c, mod in mods.get(name, ()):
-            amount = mod.amount(self.api, p, c)
+            amount = self.value(mod.amount, p, c)
             value = amount if mod.op == "=" else value + amount if mod.op == "+" else value - amount
         return value
 
@@ -377,6 +403,28 @@ class EngineCore:
         return [c for cls in self._set_columns(card, other, only)
                 for c in self.s.players[p].army.get(cls, ()) if self.is_kind(c, kind)]
 
+    # -- iterating a set that effects may change ---------------------------------------------
+    # Every action that goes through a set of cards or coins one by one goes through the set as it is
+    # when the action starts, and skips a member that an effect of an earlier member took out of it.
+    def each_member(self, members: Iterable[T], still: Callable[[T], bool]) -> Iterator[T]:
+        """Each of `members` (a snapshot taken now), skipping one for which `still` is false by its turn."""
+        for member in list(members):
+            if still(member):
+                yield member
+
+    def still_owned(self, p: int, cards: Iterable[int]) -> Iterator[int]:
+        """Each of `cards`, skipping one p no longer owns by its turn."""
+        where = self.where
+        return self.each_member(cards, lambda c: where.get(c, (NOBODY,))[0] == p)
+
+    def each_card(self, cards: list[int]) -> Iterator[int]:
+        """Each of `cards`, skipping one that is no longer where it was (an army column, a command zone,
+        or none: the cards being resolved)."""
+        start = {c: self.where.get(c) for c in cards}
+        resolving = {c for c in cards if c in self.s.resolving}
+        return self.each_member(cards, lambda c: self.where.get(c) == start[c]
+                                and (c not in resolving or c in self.s.resolving))
+
     # -- events ------------------------------------------------------------------------------
     def listeners(self, p: int, role: str, event: str) -> list[int]:
         """p's cards, in `owned` order, with effects on `event` in a role: `whenever`, `instead`
@@ -423,31 +471,27 @@ class EngineCore:
         start = self.clock
         if subject >= 0:
             for handler in self.defs[subject].when.get(event, ()):
-                run = handler(self.api, p, subject, ev)
-                yield from (run if self.journal is None else self._caused(subject, run))
+                yield from self._caused(subject, handler, ev, p)
         if p >= 0 and event in self.rules.owner_events:
             index = self._index(p)
-            for card in list(index.get(("whenever", event), _NONE)):
-                if not self.listens(card, start) or self.where.get(card, (None,))[0] != p:
+            for card in self.still_owned(p, index.get(("whenever", event), _NONE)):
+                if not self.listens(card, start):
                     continue
                 for handler in self.defs[card].whenever.get(event, ()):
-                    run = handler(self.api, p, card, ev)
-                    yield from (run if self.journal is None else self._caused(card, run))
+                    yield from self._caused(card, handler, ev, p)
 
     def replace(self, p: int, event: str, subject: int) -> Gen[bool]:
         """Offer `event` on `subject` to replacement effects: the subject's own `instead of`, then
         `instead of any` on p's cards. The first that applies replaces it: True."""
         ev = Event(event, subject)
         for handler in self.defs[subject].instead.get(event, ()):
-            run = handler(self.api, p, subject, ev)
-            if (yield from (run if self.journal is None else self._caused(subject, run))):
+            if (yield from self._caused(subject, handler, ev, p)):
                 return True
         if p >= 0 and event in self.rules.owner_replacements:
             index = self._index(p)
-            for card in list(index.get(("instead", event), _NONE)):
+            for card in self.still_owned(p, index.get(("instead", event), _NONE)):
                 for handler in self.defs[card].instead_any.get(event, ()):
-                    run = handler(self.api, p, card, ev)
-                    if (yield from (run if self.journal is None else self._caused(card, run))):
+                    if (yield from self._caused(card, handler, ev, p)):
                         return True
         return False
 
@@ -484,14 +528,13 @@ class EngineCore:
         self.clock += 1
         start = self.clock
         for p in self.player_order() if order is None else order:
-            for card in list(self.listeners(p, "window", name)):
+            for card in self.still_owned(p, self.listeners(p, "window", name)):
                 if not self.listens(card, start):
                     continue
                 d = self.defs[card]
                 for handler in d.when.get(name, ()) + d.whenever.get(name, ()):
                     if self.where.get(card, (None,))[0] == p:
-                        run = handler(self.api, p, card, Event(name))
-                        yield from (run if self.journal is None else self._caused(card, run))
+                        yield from self._caused(card, handler, Event(name), p)
 
     def player_order(self) -> list[int]:
         """Players by gem, highest first: the order simultaneous effects run in (a new list)."""

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any, TypedDict
 
 from nidavellir.errors import NidavellirError
+from nidavellir.errors import RulesRuntimeError as RulesRuntimeError  # (its public home was here)
 from nidavellir.interface.decisions import Decision, Option, find_option, to_json
 from nidavellir.interface.engine import Gen
 from nidavellir.interface.rules import SOURCE_MARKER
@@ -17,10 +18,6 @@ from .flow import Snapshot, play
 from .rules import Rules
 from .scoring import Scores
 from .state import State
-
-
-class RulesRuntimeError(NidavellirError, RuntimeError):
-    """A compiled handler failed; the message names the rules file and line of the effect."""
 
 
 class LogEntry(TypedDict):

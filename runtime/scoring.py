@@ -40,13 +40,13 @@ def player_score(e: Engine, p: int) -> PlayerScore:
                 if d.id in seen_once:
                     continue
                 seen_once.add(d.id)
-            breakdown[part] += d.score(e, p, card)
+            breakdown[part] += e.card_score(p, card)
     for cls in e.rules.classes:  # once-per-set scores of army cards go with the command zone's
         for card in pl.army.get(cls, ()):
             d = e.defs[card]
             if d.score is not None and d.score_once and d.id not in seen_once:
                 seen_once.add(d.id)
-                breakdown[parts.get(d.kind, "heroes")] += d.score(e, p, card)
+                breakdown[parts.get(d.kind, "heroes")] += e.card_score(p, card)
     gem = e.rules.special_gems.get(pl.gem)
     gem_bonus = gem.points if gem is not None else 0
     breakdown["coins"] = e.coins_total(p) + gem_bonus

@@ -59,6 +59,50 @@ EVENTS: dict[str, EventSpec] = {e.name: e for e in (
 )}
 
 
+# What the engine actions compiled effects call can fire, so that the checker sees effects that
+# feed themselves (compiler/cycles.py). Per action (an `EngineAPI` method), the events it may fire
+# (a test checks them against what the runtime's code fires, through every call it makes), which card
+# each is about, and what each firing uses up, if anything: a loop through it stops when that runs out.
+# The card an event is about:
+CARD = "card"    # the card the action is given (a card placed, a card discarded)
+OWN = "own"      # the card whose effect acts (a giant that captures)
+ARMY = "army"    # another card of the army (the one a placed card lands on)
+PILE = "pile"    # a card of the pile or deck the action takes from
+HERO = "hero"    # a hero from those available
+NO_CARD = ""     # no card
+# What a firing uses up (and the actions that give it back, so that a loop can go on):
+TREASURE, HEROES, LINES, PILES, DECKS, SUPPLY = "treasure", "heroes", "lines", "piles", "decks", "supply"
+USED_UP = {TREASURE: "the treasure has no better coin", HEROES: "no hero is left to recruit",
+           LINES: "no new line is completed", PILES: "the pile runs out of cards",
+           DECKS: "the deck runs out of cards", SUPPLY: "the supply runs out of the card"}
+
+
+@dataclass(frozen=True, slots=True)
+class Fires:
+    event: str
+    about: str                 # CARD, OWN, ARMY, PILE, HERO or NO_CARD
+    uses: str | None = None    # what each firing uses up (None: nothing; a loop through it can run forever)
+
+
+ACTION_EVENTS: dict[str, tuple[Fires, ...]] = {
+    "transform": (Fires("coin-bettered", NO_CARD, TREASURE),),   # a better coin each time, never more than the best
+    "transform_spread": (Fires("coin-bettered", NO_CARD, TREASURE),),
+    # (a hero for a complete line: each new line recruits once, and lines once counted stay counted)
+    "place": (Fires("joined", CARD), Fires("covered", ARMY), Fires("recruited", HERO, LINES)),
+    "take_from": (Fires("taken", PILE, PILES), Fires("joined", PILE, PILES), Fires("covered", ARMY, PILES),
+                  Fires("recruited", HERO, LINES)),
+    "look": (Fires("taken", PILE, DECKS), Fires("joined", PILE, DECKS), Fires("covered", ARMY, DECKS),
+             Fires("recruited", HERO, LINES)),
+    "recruit_hero": (Fires("recruited", HERO, HEROES), Fires("joined", HERO, HEROES), Fires("covered", ARMY, HEROES),
+                     Fires("recruited", HERO, LINES)),
+    "discard_card": (Fires("discarded", CARD),),   # (only `instead of` it: the card stays, nothing is used up)
+    "capture": (Fires("captured", OWN),),
+}
+ACTION_USES: dict[str, str] = {"supply_card": SUPPLY}   # actions that use something up and fire nothing
+ACTION_GIVES_BACK: dict[str, str] = {"return_hero": HEROES, "discard_card": PILES, "discard_top": PILES,
+                                     "put_under_deck": DECKS}
+
+
 def window_spec(name: str) -> EventSpec:
     """A flow window as an event: every player's cards, no subject card, never replaced."""
     return EventSpec(name, f"the flow window `{name}`", frozenset({WHEN, WHENEVER}), subject=False)

@@ -1,0 +1,468 @@
+"""Effects that feed themselves, found before a game.
+
+Two graphs of the rules:
+
+- **values**: a param reads what the amounts of its modifiers read; a card's score reads `param(x)`
+  and `points(CLASS)`, which counts the scores of the cards that can stand in that column. A cycle
+  here is a value that needs itself: once it is worked out, that never ends.
+- **events**: an effect on an event runs actions, and an action can fire events
+  (`nidavellir.interface.events.ACTION_EVENTS` declares them for each engine action, and the actions
+  an effect calls are read from the code the emitter writes for it), which run the effects on them.
+  An edge into a card's own event (`when taken`, `when recruited`) is left out when the card could
+  not be its subject: a card that never lies in the discard pile is never taken from it.
+
+A cycle with nothing on the way that can stop it is an error, located at each member with the chain
+in words; one that something can stop (a condition, `may`, once per game, a choice, a finite
+resource such as the treasure's better coins or the available heroes, unless the loop itself gives
+that resource back) is a warning. The runtime stops what gets past this (runtime/loops.py).
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from nidavellir.interface.events import (
+    ACTION_EVENTS, ACTION_GIVES_BACK, ACTION_USES, ARMY, CARD, EVENTS, HERO, INSTEAD, INSTEAD_ANY, NO_CARD, OWN, PILE,
+    HEROES, SUPPLY, USED_UP, WHEN, WHENEVER, Fires,
+)
+
+from . import ir
+from .check import form_text
+from .diagnostics import Diagnostics, Location
+from .emit import PyScope, Writer, action as emit_action
+from .places import ANY, Cards, CardFacts, Places
+
+Node = tuple[str, ...]   # ("param", name), ("score", card), ("effect", card, index, part)
+
+
+@dataclass(frozen=True)
+class Site:
+    """Where a step of a cycle is written: a card's effect and an offset in its DSL string."""
+    card: str
+    index: int
+    pos: int
+
+
+@dataclass(frozen=True)
+class Edge:
+    source: Node
+    target: Node
+    site: Site
+    how: str                    # the step in words, `{}` where its target's name goes
+    stops: tuple[str, ...] = ()  # what on this step can stop the loop
+    uses: str | None = None     # what each step uses up
+    needs: str | None = None    # what must be given back for the step to come again (its subject was used up)
+
+
+@dataclass
+class Info:
+    name: str
+    stops: tuple[str, ...] = ()
+    gives_back: set[str] = field(default_factory=set)
+
+
+@dataclass
+class Graph:
+    values: bool                 # a graph of values (reads) rather than of events
+    nodes: dict[Node, Info] = field(default_factory=dict)
+    edges: dict[Node, list[Edge]] = field(default_factory=dict)
+
+    def add(self, edge: Edge) -> None:
+        self.edges.setdefault(edge.source, []).append(edge)
+
+
+# -- the value graph ------------------------------------------------------------------------------
+
+def _reads(e: ir.Expr, conditional: bool = False) -> Iterator[tuple[ir.Call, bool]]:
+    """`param(...)` and `points(...)` calls in `e`, each with whether a condition decides it is read."""
+    match e:
+        case ir.Call():
+            if e.name in ("param", "points"):
+                yield e, conditional
+            for a in e.args:
+                yield from _reads(a, conditional)
+        case ir.BinOp() | ir.Compare():
+            yield from _reads(e.left, conditional)
+            yield from _reads(e.right, conditional)
+        case ir.BoolOp():
+            yield from _reads(e.left, conditional)
+            yield from _reads(e.right, True)
+        case ir.IfElse():
+            yield from _reads(e.cond, conditional)
+            yield from _reads(e.then, True)
+            yield from _reads(e.otherwise, True)
+        case ir.Not():
+            yield from _reads(e.operand, conditional)
+        case ir.Is():
+            yield from _reads(e.subject, conditional)
+        case _:
+            return
+
+
+def value_graph(cards: dict[str, CardFacts], places: Places) -> Graph:
+    g = Graph(values=True)
+    scores = {cid: (i, eff) for cid, c in cards.items() for i, eff in c.effects
+              if isinstance(eff, ir.Score) and not eff.once}  # (`score once` is not counted by `points`)
+
+    def reads_of(node: Node, cid: str, index: int, expr: ir.Expr) -> None:
+        for call, conditional in _reads(expr):
+            stops = ("a condition decides the read",) if conditional else ()
+            site = Site(cid, index, call.pos)
+            arg = call.args[0] if call.args else None
+            if call.name == "param" and isinstance(arg, ir.Var):
+                target: Node = ("param", arg.name)
+                g.nodes.setdefault(target, Info(f"`{arg.name}`"))
+                g.add(Edge(node, target, site, "reads {}", stops))
+                continue
+            column = arg.name if isinstance(arg, ir.Var) and arg.name in places.classes else None
+            for other in scores:
+                if places.may_stand_in(other, column):
+                    target = ("score", other)
+                    g.nodes.setdefault(target, Info(f"the score of `{other}`"))
+                    through = arg.name if isinstance(arg, ir.Var) else ""
+                    g.add(Edge(node, target, site, f"reads {{}} (through `points({through})`)", stops))
+
+    for cid, c in cards.items():
+        for index, eff in c.effects:
+            if isinstance(eff, ir.Modifier):
+                node: Node = ("param", eff.param)
+                g.nodes.setdefault(node, Info(f"`{eff.param}`"))
+                reads_of(node, cid, index, eff.amount)
+            elif isinstance(eff, ir.Score):
+                node = ("score", cid)
+                g.nodes.setdefault(node, Info(f"the score of `{cid}`"))
+                reads_of(node, cid, index, eff.expr)
+    return g
+
+
+# -- the event graph ------------------------------------------------------------------------------
+
+_VERBS = {ir.Transform: "transform", ir.TransformSpread: "transform", ir.PlaceCard: "place", ir.TakeFrom: "take",
+          ir.Look: "look at", ir.RecruitHero: "recruit", ir.Discard: "discard", ir.Simple: "capture"}
+_CALL = re.compile(r"\bg\.([a-z_]+)\(")
+
+
+@lru_cache(maxsize=4096)
+def engine_calls(a: ir.Action) -> frozenset[str]:
+    """The engine actions the code the emitter writes for `a` calls."""
+    w = Writer()
+    emit_action(w, a, PyScope(), lambda pos: "")
+    return frozenset(_CALL.findall("\n".join(w.lines)))
+
+
+def _leaves(actions: tuple[ir.Action, ...]) -> Iterator[ir.Action]:
+    for a in actions:
+        if isinstance(a, ir.Then):
+            yield from _leaves((a.first, a.rest))
+        elif isinstance(a, ir.EachOther):
+            yield from _leaves((a.action,))
+        else:
+            yield a
+
+
+@dataclass(frozen=True)
+class _Effect:
+    card: str
+    index: int
+    effect: ir.Triggered | ir.Replacement
+
+    @property
+    def form(self) -> str:
+        e = self.effect
+        if isinstance(e, ir.Replacement):
+            return INSTEAD_ANY if e.owner else INSTEAD
+        return WHENEVER if e.owner else WHEN
+
+
+def _effects(cards: dict[str, CardFacts]) -> Iterator[tuple[Node, _Effect]]:
+    for cid, c in cards.items():
+        for index, eff in c.effects:
+            parts: list[tuple[str, ir.Triggered | ir.Replacement]] = []
+            if isinstance(eff, (ir.Triggered, ir.Replacement)):
+                parts = [("", eff)]
+            elif isinstance(eff, ir.CaptureNext):
+                capture, declined = ir.capture_effects(eff)
+                parts = [("capture", capture), ("declined", declined)]
+            for part, e in parts:
+                if e.event in EVENTS:  # (a flow window is fired by the flow alone)
+                    yield ("effect", cid, str(index), part), _Effect(cid, index, e)
+
+
+def _maybe(cond: ir.Expr | None, card: str, places: Places, cards: dict[str, CardFacts]) -> bool:
+    """Whether `cond` may hold for an event about `card` (False: its test of the subject's kind or
+    class rules it out)."""
+    if cond is None:
+        return True
+    match cond:
+        case ir.BoolOp():
+            left, right = _maybe(cond.left, card, places, cards), _maybe(cond.right, card, places, cards)
+            return (left and right) if cond.op == "and" else (left or right)
+        case ir.Is() if isinstance(cond.subject, ir.Var) and card in cards:
+            c = cards[card]
+            if cond.subject.name == "subject_kind":
+                return c.kind == cond.name
+            if cond.subject.name == "subject_class":
+                return cond.name == c.cls or places.may_stand_in(card, cond.name)
+            return True
+        case _:
+            return True
+
+
+def event_graph(cards: dict[str, CardFacts], places: Places) -> Graph:
+    g = Graph(values=False)
+    effects = dict(_effects(cards))
+    on: dict[str, list[Node]] = {}
+    for node, eff in effects.items():
+        e = eff.effect
+        stops = []
+        name = f"`{eff.card}`'s `{form_text(eff.form, e.event)}`"
+        if e.cond is not None:
+            stops.append(f"{name} finds its condition false")
+        if e.may:
+            stops.append(f"its owner declines {name}")
+        if e.once:
+            stops.append(f"{name} has been used (once per game)")
+        g.nodes[node] = Info(name, tuple(stops))
+        on.setdefault(e.event, []).append(node)
+    for node, eff in effects.items():
+        for leaf in _leaves(eff.effect.actions):
+            calls = engine_calls(leaf)
+            g.nodes[node].gives_back |= {ACTION_GIVES_BACK[c] for c in calls if c in ACTION_GIVES_BACK}
+            used = {ACTION_USES[c] for c in calls if c in ACTION_USES}
+            for fired in (f for c in sorted(calls) for f in ACTION_EVENTS.get(c, ())):
+                if isinstance(leaf, ir.PlaceCard) and leaf.place.mode == "command":
+                    continue  # a card placed in the command zone joins no army and covers nothing
+                if fired.event == "joined" and eff.effect.event == "covered" and isinstance(leaf, ir.PlaceCard) \
+                        and (leaf.card.card is None or leaf.card.subject):
+                    continue  # the covered card steps aside: it moves within the army, it does not join it
+                _fire(g, node, eff, leaf, fired, used, on, effects, cards, places)
+    return g
+
+
+def _subjects(fired: Fires, eff: _Effect, leaf: ir.Action, cards: dict[str, CardFacts],
+              places: Places) -> tuple[Cards, frozenset[str]]:
+    """The cards the fired event can be about (ANY: any card) and the cards it cannot be about."""
+    placed = None
+    if isinstance(leaf, ir.PlaceCard) and not leaf.card.subject:
+        placed = leaf.card.card or eff.card
+    if fired.about == CARD:
+        if isinstance(leaf, ir.PlaceCard):
+            return (ANY, frozenset()) if placed is None else (frozenset({placed}), frozenset())
+        if isinstance(leaf, ir.Discard):
+            return places.card_set(leaf.cards), frozenset()
+        return ANY, frozenset()
+    if fired.about == OWN:
+        return frozenset({eff.card}), frozenset()
+    if fired.about == ARMY:  # the card a placed card lands on: not that card itself (unless it has copies)
+        but = frozenset({placed}) if placed is not None and cards[placed].copies == 1 else frozenset()
+        return frozenset(cid for cid in cards if places.may_stand_in(cid, None)), but
+    if fired.about == PILE:
+        if isinstance(leaf, ir.TakeFrom):
+            return places.pile(leaf.zone), frozenset()
+        if isinstance(leaf, ir.Look):
+            return places.deck(leaf.deck), frozenset()
+        return ANY, frozenset()
+    if fired.about == HERO:
+        return places.heroes(leaf.cls if isinstance(leaf, ir.RecruitHero) else None), frozenset()
+    return frozenset(), frozenset()
+
+
+def _fire(g: Graph, node: Node, eff: _Effect, leaf: ir.Action, fired: Fires, used: set[str],
+          on: dict[str, list[Node]], effects: dict[Node, _Effect], cards: dict[str, CardFacts],
+          places: Places) -> None:
+    subjects, but = _subjects(fired, eff, leaf, cards, places)
+    verb = _VERBS.get(type(leaf), type(leaf).__name__.lower())
+    uses = fired.uses or (next(iter(sorted(used))) if used else None)
+    stops: tuple[str, ...] = ()
+    if fired.about == ARMY and isinstance(leaf, ir.PlaceCard) and leaf.place.mode in ("chosen", "another", "among"):
+        stops = ("a column is chosen whose top card does not step aside",)
+    for target in on.get(fired.event, []):
+        other = effects[target]
+        own = other.form in (WHEN, INSTEAD)
+        if fired.about == NO_CARD:
+            possible: list[str] | None = None
+        elif own:
+            possible = [other.card] if (subjects is ANY or other.card in subjects) and other.card not in but else []
+        else:
+            possible = None if subjects is ANY else [c for c in subjects if c not in but]
+        if possible is not None and not any(_maybe(other.effect.cond, c, places, cards) for c in possible):
+            continue
+        # A card's own event about a card that was used up (taken from a pile, recruited, from the
+        # supply) comes again only if the loop gives that back (or for another copy of the card)
+        needs = None
+        if not own or cards[other.card].copies > 1:
+            pass
+        elif fired.about == HERO:
+            needs = HEROES
+        elif fired.about == PILE:
+            needs = fired.uses
+        elif fired.about == CARD and SUPPLY in used:
+            needs = SUPPLY
+        g.add(Edge(node, target, Site(eff.card, eff.index, leaf.pos),
+                   f"fires `{fired.event}` (`{verb}`), which runs {{}}", stops, uses, needs))
+
+
+# -- cycles ---------------------------------------------------------------------------------------
+
+def _components(nodes: list[Node], edges: dict[Node, list[Edge]]) -> list[list[Node]]:
+    """Strongly connected components (Tarjan, without recursion)."""
+    index: dict[Node, int] = {}
+    low: dict[Node, int] = {}
+    stack: list[Node] = []
+    on_stack: set[Node] = set()
+    out: list[list[Node]] = []
+    for root in nodes:
+        if root in index:
+            continue
+        work: list[tuple[Node, int]] = [(root, 0)]
+        while work:
+            v, i = work.pop()
+            if i == 0:
+                index[v] = low[v] = len(index)
+                stack.append(v)
+                on_stack.add(v)
+            succ = edges.get(v, [])
+            if i < len(succ):
+                work.append((v, i + 1))
+                w = succ[i].target
+                if w not in index:
+                    work.append((w, 0))
+                elif w in on_stack:
+                    low[v] = min(low[v], index[w])
+                continue
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[v])
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on_stack.discard(w)
+                    comp.append(w)
+                    if w == v:
+                        break
+                out.append(comp)
+    return out
+
+
+def _looping(g: Graph) -> list[tuple[set[Node], dict[Node, list[Edge]], set[str]]]:
+    """The components that hold a cycle: their nodes, their inner edges and what their actions give
+    back. An edge that needs something given back stays only in a component that gives it back."""
+    edges = g.edges
+    while True:
+        comps = _components(sorted(g.nodes), edges)
+        where = {n: k for k, comp in enumerate(comps) for n in comp}
+        gives = [set().union(*(g.nodes[n].gives_back for n in comp)) for comp in comps]
+        kept = {n: [e for e in es if where.get(e.target) == where[n] and (e.needs is None or e.needs in gives[where[n]])]
+                for n, es in edges.items()}
+        if sum(map(len, kept.values())) == sum(map(len, edges.values())):
+            break
+        edges = kept
+    out = []
+    for k, comp in enumerate(comps):
+        inner = {n: kept.get(n, []) for n in comp}
+        if len(comp) > 1 or any(e.target == comp[0] for e in inner[comp[0]]):
+            out.append((set(comp), inner, gives[k]))
+    return out
+
+
+def _shortest_cycle(start: Node, inner: dict[Node, list[Edge]]) -> list[Edge]:
+    """The shortest cycle through `start` (its edges), by breadth-first search."""
+    back: dict[Node, Edge] = {}
+    frontier = [start]
+    seen = {start}
+    while frontier:
+        nxt = []
+        for v in frontier:
+            for e in inner.get(v, []):
+                if e.target == start:
+                    path = [e]
+                    while path[0].source != start:
+                        path.insert(0, back[path[0].source])
+                    return path
+                if e.target not in seen:
+                    seen.add(e.target)
+                    back[e.target] = e
+                    nxt.append(e.target)
+        frontier = nxt
+    return []
+
+
+def _gives(g: Graph, cycle: list[Edge]) -> set[str]:
+    """What the actions of a cycle give back."""
+    return set().union(*(g.nodes[e.source].gives_back for e in cycle))
+
+
+def _stops(g: Graph, cycle: list[Edge]) -> list[str]:
+    """What can stop a cycle, in words (none: it never ends)."""
+    gives = _gives(g, cycle)
+    stops: list[str] = []
+    for e in cycle:
+        for s in (*g.nodes[e.source].stops, *e.stops):
+            if s not in stops:
+                stops.append(s)
+        if e.uses is not None and e.uses not in gives and USED_UP[e.uses] not in stops:
+            stops.append(USED_UP[e.uses])
+    return stops
+
+
+def cycles(g: Graph) -> Iterator[list[Edge]]:
+    """Cycles of the graph: in each looping component, first the shortest cycle through each node of
+    the loops nothing can stop, then the shortest through each node left."""
+    seen: set[tuple[Edge, ...]] = set()
+
+    def canonical(cycle: list[Edge]) -> tuple[Edge, ...]:
+        first = min(range(len(cycle)), key=lambda k: cycle[k].source)
+        return tuple(cycle[first:] + cycle[:first])
+
+    for comp, inner, gives in _looping(g):
+        hard = {n: [e for e in inner[n] if not e.stops and (e.uses is None or e.uses in gives)]
+                for n in comp if not g.nodes[n].stops}
+        covered: set[Node] = set()
+        for start in sorted(hard):
+            cycle = _shortest_cycle(start, hard)
+            if cycle and not _stops(g, cycle):
+                covered |= {e.source for e in cycle}
+                key = canonical(cycle)
+                if key not in seen:
+                    seen.add(key)
+                    yield list(key)
+        for start in sorted(comp - covered):
+            cycle = _shortest_cycle(start, inner)
+            if cycle and canonical(cycle) not in seen:
+                seen.add(canonical(cycle))
+                yield list(canonical(cycle))
+
+
+def report(g: Graph, diags: Diagnostics, locate: Callable[[Site], Location]) -> None:
+    """Each cycle of the graph: an error (nothing can stop it) or a warning, at each of its steps."""
+    for cycle in cycles(g):
+        stops = _stops(g, cycle)
+        for k in range(len(cycle)):
+            steps = cycle[k:] + cycle[:k]
+            chain = g.nodes[steps[0].source].name + " " + ", which ".join(
+                e.how.format(g.nodes[e.target].name) for e in steps) + " again"
+            where = locate(steps[0].site)
+            if g.values:
+                if stops:
+                    diags.warning(where, f"{chain}: where a condition lets these reads happen, working it out "
+                                         "never ends", "a param or a score cannot read itself, even through others")
+                else:
+                    diags.error(where, f"{chain}: working it out never ends",
+                                "a param or a score cannot read itself, even through others: remove one of these reads")
+            elif stops:
+                diags.warning(where, f"{chain}: this can repeat, and stops only when " + " or ".join(stops),
+                              "make sure it cannot go on without end")
+            else:
+                diags.error(where, f"{chain}: nothing on the way can stop it, so it never ends",
+                            "give one of these effects a condition (`if ...`), `may` or `once per game`, "
+                            "or break the chain")
+
+
+def check_cycles(cards: dict[str, CardFacts], places: Places, diags: Diagnostics,
+                 locate: Callable[[Site], Location]) -> None:
+    """Report every cycle of values and of events in the rules."""
+    report(value_graph(cards, places), diags, locate)
+    report(event_graph(cards, places), diags, locate)

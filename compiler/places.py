@@ -1,0 +1,190 @@
+"""Where a card can be, as far as the rules data tells before a game: the army columns it can stand
+in, and the piles and decks an effect can take it from. Each answer is a superset (what can never
+happen is left out, nothing that can happen is): the cycle checker uses it to see that an effect
+taking cards from the discard pile can never take a card that never lies there.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import ir
+
+ANY = None  # a set of every card (or every column)
+Cards = frozenset[str] | None
+
+
+def union(*sets: Cards) -> Cards:
+    out: set[str] = set()
+    for s in sets:
+        if s is ANY:
+            return ANY
+        out |= s
+    return frozenset(out)
+
+
+@dataclass
+class CardFacts:
+    """What the checker needs of one card."""
+    id: str
+    kind: str
+    cls: str
+    copies: int
+    enters: str                        # own | column | chosen | command | discard
+    enters_column: str | None = None
+    among: tuple[str, ...] = ()
+    column_ranks: tuple[str, ...] = ()
+    effects: list[tuple[int, ir.Effect]] = field(default_factory=list)  # (index in `effects:`, IR)
+
+
+class Places:
+    """Where each card of a rule set can be."""
+
+    def __init__(self, cards: dict[str, CardFacts], game: dict[str, Any], decks: dict[int, list[dict[str, Any]]],
+                 zone_decks: dict[str, dict[int, list[dict[str, Any]]]]):
+        self.cards = cards
+        self.classes = frozenset(c["id"] for c in game.get("classes", []))
+        kinds: dict[str, dict[str, Any]] = game.get("kinds", {})
+        steps = [s for part in game.get("flow", {}).values() if isinstance(part, list) for s in part
+                 if isinstance(s, dict)]
+        held_kinds = {s.get("kind") for s in steps if s.get("do") == "place-held"}
+        self.columns: dict[str, frozenset[str] | None] = {
+            cid: self._entry_columns(c, c.kind in held_kinds) for cid, c in cards.items()}
+        for card in cards.values():  # placed by an effect
+            for _, effect in card.effects:
+                for node in ir.walk(effect):
+                    if isinstance(node, ir.PlaceCard):
+                        self._placed(card.id, node)
+        self.age_decks = {age: frozenset(e["card"] for e in entries) for age, entries in decks.items()}
+        self.zone_decks = {z: frozenset(e["card"] for entries in by_age.values() for e in entries)
+                           for z, by_age in zone_decks.items()}
+        self.tavern = union(*self.age_decks.values(), *(self.zone_decks.get(d.get("zone", ""), frozenset())
+                                                         for t in game.get("taverns", []) for d in t.get("draws", [])))
+        tavern = self.tavern
+        self.under: dict[str | int | None, Cards] = {}  # a deck -> the cards effects put under it
+        for card in cards.values():
+            for _, effect in card.effects:
+                for node in ir.walk(effect):
+                    if isinstance(node, ir.PlaceUnder):
+                        put = self.refers_to(node.card, card.id, effect)
+                        key: str | int | None = node.deck.zone if node.deck.zone is not None else node.deck.age
+                        self.under[key] = union(self.under.get(key, frozenset()), put)
+        # Face-up zones: what their steps fill them with, or clear into them
+        self.zone_cards: dict[str, Cards] = {}
+        self._kinds = kinds
+        for s in steps:
+            if s.get("do") in ("refill", "deal") and s.get("zone"):
+                self._into(s["zone"], self.zone_decks.get(s.get("deck", ""), frozenset()))
+        for s in steps:
+            if s.get("do") == "clear" and s.get("into"):
+                source = tavern if s.get("zone") == "tavern" else self.zone_cards.get(s.get("zone", ""), frozenset())
+                self._into(s["into"], source)
+        # Discarded cards: those a tavern leaves, those whose kind enters the discard pile, those of an
+        # army that an effect discards
+        self.dwarf_kinds = dwarf_kinds = {k for k, v in kinds.items() if v.get("dwarf_card", k == "dwarf")}
+        discarding = {node.cards.kind for card in cards.values() for _, effect in card.effects
+                      for node in ir.walk(effect) if isinstance(node, ir.Discard)}
+        army = frozenset(cid for cid, c in cards.items() if self.may_stand_in(cid, None) and (
+            "card" in discarding or ("non-hero" in discarding and c.kind != "hero")
+            or ("dwarf" in discarding and c.kind in dwarf_kinds)))
+        entering = frozenset(cid for cid, c in cards.items() if c.enters == "discard")
+        tops = [self.deck(node.deck) for card in cards.values() for _, effect in card.effects
+                for node in ir.walk(effect) if isinstance(node, ir.DiscardTop)]
+        self._into("discard", union(tavern, army, entering, *tops))
+
+    def _into(self, zone: str, cards: Cards) -> None:
+        """`cards` can come to `zone` (to the discard pile: each where its kind's discards go)."""
+        if zone == "discard" and cards is not ANY:
+            routed: dict[str, set[str]] = {}
+            for cid in cards:
+                kind = self.cards[cid].kind if cid in self.cards else ""
+                routed.setdefault(self._kinds.get(kind, {}).get("discards_to", "discard"), set()).add(cid)
+            for pile, held in routed.items():
+                self.zone_cards[pile] = union(self.zone_cards.get(pile, frozenset()), frozenset(held))
+            return
+        self.zone_cards[zone] = union(self.zone_cards.get(zone, frozenset()), cards)
+
+    def _entry_columns(self, c: CardFacts, held: bool) -> frozenset[str] | None:
+        cols: set[str] = set(c.column_ranks)
+        if c.enters == "own" and c.cls in self.classes:
+            cols.add(c.cls)
+        elif c.enters == "column" and c.enters_column:
+            cols.add(c.enters_column)
+        elif c.enters == "chosen" or held:
+            if not (c.among or c.column_ranks):
+                return ANY
+            cols |= set(c.among)
+        return frozenset(cols)
+
+    def _placed(self, actor: str, node: ir.PlaceCard) -> None:
+        where = self.place_columns(node.place, actor if node.card.card is None else node.card.card)
+        targets: Iterable[str] = self.cards if node.card.subject else [node.card.card or actor]
+        for cid in targets:
+            if cid in self.columns:
+                old = self.columns[cid]
+                self.columns[cid] = ANY if old is ANY or where is ANY else old | where
+
+    def place_columns(self, place: ir.Place, cid: str) -> frozenset[str] | None:
+        """The columns a place names (for the card `cid`)."""
+        if place.mode in ("chosen", "another"):
+            return ANY
+        if place.mode == "among":
+            return frozenset(place.among)
+        if place.mode == "column" and place.column:
+            return frozenset({place.column})
+        if place.mode == "own" and cid in self.cards:
+            return frozenset({self.cards[cid].cls}) & self.classes
+        return frozenset()
+
+    def refers_to(self, ref: ir.CardRef, actor: str, effect: ir.Effect) -> Cards:
+        """The cards a card reference of `actor`'s effect can name: itself, a card by id, or the card
+        of the effect's event (for `when`, the card itself)."""
+        if not ref.subject:
+            return frozenset({ref.card or actor})
+        if isinstance(effect, (ir.Triggered, ir.Replacement)) and not effect.owner:
+            return frozenset({actor})
+        return self.about(effect.event) if isinstance(effect, (ir.Triggered, ir.Replacement)) else ANY
+
+    def about(self, event: str) -> Cards:
+        """The cards an event of the runtime can be about (ANY: any card)."""
+        if event == "picked":
+            return self.tavern
+        if event == "recruited":
+            return self.heroes(None)
+        if event in ("won", "unclaimed"):
+            return frozenset(cid for cid, c in self.cards.items() if c.kind == "distinction")
+        if event in ("covered", "discarded", "joined"):
+            return frozenset(cid for cid in self.cards if self.may_stand_in(cid, None))
+        return ANY
+
+    def may_stand_in(self, cid: str, column: str | None) -> bool:
+        """Whether `cid` can stand in `column` (None: any column) of an army."""
+        cols = self.columns.get(cid, frozenset())
+        return cols is ANY or (bool(cols) if column is None else column in cols)
+
+    def pile(self, zone: str) -> Cards:
+        """The cards that can lie in a face-up zone (`discard` or a zone of the rules)."""
+        return self.zone_cards.get(zone, frozenset())
+
+    def deck(self, deck: ir.Deck) -> Cards:
+        """The cards that can lie in a deck (an age's, the current age's, or a zone's face-down pile)."""
+        if deck.zone is not None:
+            own = self.zone_decks.get(deck.zone, frozenset())
+            return union(own, self.under.get(deck.zone, frozenset()))
+        ages = [deck.age] if deck.age is not None else list(self.age_decks)
+        return union(*(self.age_decks.get(a, frozenset()) for a in ages),
+                     *(self.under.get(a, frozenset()) for a in ages), self.under.get(None, frozenset()))
+
+    def card_set(self, cards: ir.CardSet) -> Cards:
+        """The cards a set of army cards (`last dwarf of column hunter`, `non-hero in army`) can hold."""
+        def kind_ok(c: CardFacts) -> bool:
+            return cards.kind == "card" or (cards.kind == "non-hero" and c.kind != "hero") or \
+                (cards.kind == "dwarf" and c.kind in self.dwarf_kinds)
+        return frozenset(cid for cid, c in self.cards.items() if kind_ok(c) and self.may_stand_in(cid, cards.only))
+
+    def heroes(self, cls: str | None) -> Cards:
+        """The heroes that can be recruited (`cls`: of that class; `neutral` for those without one)."""
+        in_decks = union(*self.age_decks.values(), *self.zone_decks.values()) or frozenset()
+        return frozenset(cid for cid, c in self.cards.items()
+                         if c.kind == "hero" and cid not in in_decks and (cls is None or c.cls == cls))

@@ -1,0 +1,151 @@
+"""At run time a cascade past a fixed depth stops with a located, worded rules error (issue 17 §2):
+"a cascade of triggers/modifiers past a fixed depth … stops with a located, worded error naming the
+cards in the loop (and their YAML file:line), reported by play/score/replay/simulate like other
+located rules errors: never a RecursionError, never Python exception text. Both param evaluation …
+and event cascades."
+
+The loops here are ones `check` lets through with a warning (a condition, a choice): the runtime is
+what stops them when play does go round.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from checking import find, write
+from harness import give, new_engine, pull
+from nidavellir.cli import main
+from nidavellir.errors import RulesRuntimeError
+from nidavellir.rulesets import load_rules
+from nidavellir.runtime.bots import RandomBot
+from nidavellir.runtime.core import EngineCore
+from nidavellir.runtime.game import Game
+from nidavellir.runtime.invariants import violations
+from nidavellir.runtime.loops import MAX_CASCADE, CascadeError
+from nidavellir.runtime.observation import observe
+
+ROOT = Path(__file__).resolve().parent.parent
+HEROES = ROOT / "rules" / "base" / "heroes.yaml"
+
+
+def value_loop(tmp_path: Path) -> Path:
+    """Two modifiers that read each other's param, one under a condition that always holds in play
+    (`check` warns: the condition may stop it); Skaa's score reads the param."""
+    return write(tmp_path / "loop.yaml", """\
+        layer: {id: loop, name: Loop}
+        game: {params: {a: 0, b: 0}}
+        cards:
+          - id: skaa
+            effects:
+              - "modify a + (param(b) if copies > 0 else 0)"
+              - "modify b + param(a)"
+              - "score param(a)"
+        """)
+
+
+def _loop_text(path: Path) -> str:
+    a, b = find(path, "\"modify a"), find(path, "\"modify b")  # (an effect is located at its string)
+    return (f"{path}:{a[0]}:{a[1]}: effects feed each other without end: "
+            f"`skaa`: `modify a + (param(b) if copies > 0 else 0)` ({path}:{a[0]}:{a[1]}) -> "
+            f"`skaa`: `modify b + param(a)` ({path}:{b[0]}:{b[1]}) -> the first again; the game stopped after "
+            f"{MAX_CASCADE} nested effects (no game of sound rules nests so deep)")
+
+
+def test_modifiers_that_read_each_other_stop_with_the_loop_named(tmp_path):
+    """Param evaluation: the error names both modifiers with their file:line:col, at the first."""
+    v = value_loop(tmp_path)
+    e = new_engine(2, rules=load_rules((), (str(v),)))
+    give(e, 0, "skaa", column=None)
+    with pytest.raises(CascadeError) as err:
+        e.param(0, "a")
+    assert str(err.value) == _loop_text(v)
+    assert isinstance(err.value, RulesRuntimeError) and e.cascade == []  # (nothing is left running)
+    assert e.param(1, "a") == 0  # the other player holds no such card: nothing loops
+
+
+def test_score_reports_the_loop_of_a_position_as_its_error(tmp_path, capsys):
+    """`score` reports it like other rules errors: on stderr, and with --json as the file's error line."""
+    v = value_loop(tmp_path)
+    pos = write(tmp_path / "pos.yaml", """\
+        players:
+          - {name: Ana, gem: 5, coins: [0, 2, 3, 4, 5], command_zone: [skaa]}
+          - {name: Bo, gem: 4, coins: [0, 2, 3, 4, 5]}
+        """)
+    code = main(["score", str(pos), "--variant", str(v), "--json"])
+    out, err = capsys.readouterr()
+    assert code == 1 and "Traceback" not in err and "RecursionError" not in err + out
+    assert json.loads(out) == {"file": str(pos), "errors": [{"line": None, "col": None, "message": _loop_text(v)}]}
+    assert _loop_text(v) in err
+
+
+def _two_thruds(tmp_path: Path) -> Any:
+    return load_rules((), (str(write(tmp_path / "thruds.yaml", "layer: {id: thruds, name: Thruds}\n"
+                                                                 "cards:\n  - {id: thrud, copies: 2}\n")),))
+
+
+def test_copies_that_step_aside_onto_each_other_stop_in_play(tmp_path):
+    """An event cascade: two Thruds (a variant: copies 2), each covered in turn, each stepping aside
+    onto the other's column as its owner chooses, never end; the game stops with the loop named."""
+    rules = _two_thruds(tmp_path)
+    game = Game(rules, 2, seed=0)
+    e = game.engine
+    give(e, 0, "thrud", column="warrior")
+    give(e, 0, "thrud", column="hunter")
+    dwarf = pull(e, "warrior:3")
+    e.s.resolving.append(dwarf)
+    game.begin(e.place(0, dwarf, "warrior"))
+    answers = 0
+    with pytest.raises(CascadeError) as err:
+        while game.pending is not None:
+            game.answer("hunter")  # each Thrud steps onto the hunter column, where the other stands
+            answers += 1
+    line, col = find(HEROES, "\"instead of covered")
+    here = f"rules/base/heroes.yaml:{line}:{col}"
+    assert str(err.value) == (f"{here}: effects feed each other without end: `thrud`: `instead of covered: place self "
+                              f"in chosen column` ({here}) -> itself again; the game stopped after {MAX_CASCADE} "
+                              "nested effects (no game of sound rules nests so deep)")
+    assert answers == MAX_CASCADE - 1  # one level per Thrud stepping aside
+
+
+def test_the_cli_reports_a_loop_of_play_located(tmp_path, capsys, monkeypatch):
+    """`play` prints it as it prints other located rules errors: no traceback, exit 1."""
+    v = value_loop(tmp_path)
+    rules = load_rules((), (str(v),))
+    original = Game.__init__
+
+    def dealt_skaa(self: Game, *args: Any, **kwargs: Any) -> None:  # P1 holds Skaa from the start
+        original(self, *args, **kwargs)
+        give(self.engine, 0, "skaa", column=None)
+
+    monkeypatch.setattr(Game, "__init__", dealt_skaa)
+    assert rules.cards["skaa"].mods  # (the variant compiled: its loop is a warning, not an error)
+    code = main(["play", "--players", "2", "--seed", "3", "--variant", str(v)])
+    err = capsys.readouterr().err
+    assert code == 1 and "Traceback" not in err and "RecursionError" not in err
+    assert _loop_text(v) in err
+
+
+@pytest.mark.parametrize("boxes", [(), ("thingvellir",), ("idavoll",), ("thingvellir", "idavoll")])
+def test_no_game_of_the_shipped_rules_comes_near_the_limit(boxes, monkeypatch):
+    """"pick it so no real game comes near": seeded random games of each box combination, 2 to 5
+    players, never nest more than MAX_CASCADE / 8 effects."""
+    deepest = [0]
+    enter = EngineCore._enter
+
+    def measured(self: EngineCore, card: int, fn: Any) -> None:
+        enter(self, card, fn)
+        deepest[0] = max(deepest[0], len(self.cascade))
+
+    monkeypatch.setattr(EngineCore, "_enter", measured)
+    rules = load_rules(boxes)
+    for seed in range(24):
+        n = 2 + seed % 4
+        game = Game(rules, n, seed)
+        bots = [RandomBot(seed * 10 + k) for k in range(n)]
+        while game.pending is not None:
+            game.answer(bots[game.pending.player].choose(observe(game)))
+        assert not violations(game.engine)
+    assert 2 <= deepest[0] <= MAX_CASCADE // 8

@@ -1,0 +1,275 @@
+"""`check` finds effects that feed themselves before a game (issue 17 §2): "`check` builds the
+dependency graph of params, modifiers and event triggers and refuses a cycle that can never end,
+located at each member ("`x` reads `y`, which reads `x`"), and warns about one that may repeat."
+
+Each class of cycle is built from cards written in the test: values (params read by modifiers,
+scores read through `points`), and events (each primitive action that fires an event its own chain
+listens to). The negative cases are the places where a naive graph would see a loop the rules can
+never make (a card taken from a pile it never lies in, a hero recruited twice without a return).
+"""
+from __future__ import annotations
+
+import ast
+import inspect
+from pathlib import Path
+
+import pytest
+
+from checking import ROOT, expect, expect_warning, failed, find, run_check, write
+from nidavellir.compiler import ir
+from nidavellir.compiler.cycles import engine_calls
+from nidavellir.compiler.dsl import parse_effect
+from nidavellir.interface.engine import EngineAPI
+from nidavellir.interface.events import ACTION_EVENTS, ACTION_GIVES_BACK, ACTION_USES, EVENTS
+
+RUNTIME = ROOT / "runtime"
+PARAMS = "game: {params: {a: 0, b: 0}}\n"
+VALUE_HINT = "a param or a score cannot read itself, even through others: remove one of these reads"
+EVENT_HINT = "give one of these effects a condition (`if ...`), `may` or `once per game`, or break the chain"
+
+
+def variant(tmp_path: Path, cards: str, game: str = "") -> Path:
+    return write(tmp_path / "v.yaml", "layer: {id: v, name: V}\n" + game + "cards:\n" + cards)
+
+
+def cycle_lines(err: str) -> list[str]:
+    return [line for line in err.splitlines() if "never ends" in line or "can repeat" in line]
+
+
+# -- values ------------------------------------------------------------------------------------
+
+def test_two_modifiers_reading_each_others_param_are_refused_at_each_member(capsys, tmp_path):
+    """The issue's reproduction: `modify a + param(b)` and `modify b + param(a)` on one card —
+    "refuses a cycle that can never end, located at each member ("`x` reads `y`, which reads `x`")"."""
+    v = variant(tmp_path, '  - id: skaa\n    effects:\n      - "modify a + param(b)"\n'
+                          '      - "modify b + param(a)"\n', PARAMS)
+    code, out, err = run_check(capsys, str(v))
+    failed(code, out, err, 2)
+    expect(err, v, *find(v, "param(b)"), "`a` reads `b`, which reads `a` again: working it out never ends", VALUE_HINT)
+    expect(err, v, *find(v, "param(a)"), "`b` reads `a`, which reads `b` again: working it out never ends", VALUE_HINT)
+
+
+def test_a_modifier_reading_its_own_param_and_a_loop_across_cards(capsys, tmp_path):
+    """"a modifier reading itself" is refused; so is a loop whose members are on different cards."""
+    v = variant(tmp_path, '  - id: skaa\n    effects: ["modify a + param(a)", "modify b + param(c)"]\n'
+                          '  - id: astrid\n    effects: ["modify c + 2 * param(b)", "score param(a) + param(c)"]\n',
+                "game: {params: {a: 0, b: 0, c: 0}}\n")
+    code, out, err = run_check(capsys, str(v))
+    failed(code, out, err, 3)
+    line, col = find(v, "param(a)")
+    expect(err, v, line, col, "`a` reads `a` again: working it out never ends", VALUE_HINT)
+    expect(err, v, *find(v, "param(c)"), "`b` reads `c`, which reads `b` again: working it out never ends",
+           VALUE_HINT)
+    expect(err, v, *find(v, "param(b)"), "`c` reads `b`, which reads `c` again: working it out never ends",
+           VALUE_HINT)
+
+
+def test_a_score_that_counts_the_column_it_stands_in(capsys, tmp_path):
+    """`points(CLASS)` counts the scores of the cards in that column: a warrior hero whose score reads
+    `points(warrior)` reads itself. A neutral hero (in the command zone) reading it does not."""
+    v = variant(tmp_path, '  - id: kraal\n    effects: ["score points(warrior)"]\n'
+                          '  - id: astrid\n    effects: ["score points(warrior)"]\n')
+    code, out, err = run_check(capsys, str(v))
+    failed(code, out, err, 1)
+    expect(err, v, *find(v, "points(warrior)"),
+           "the score of `kraal` reads the score of `kraal` (through `points(warrior)`) again: working it out "
+           "never ends", VALUE_HINT)
+
+
+def test_a_read_a_condition_decides_is_a_warning(capsys, tmp_path):
+    """"warns about one that may repeat": a read under `… if … else …` happens only where the
+    condition lets it."""
+    v = variant(tmp_path, '  - id: skaa\n    effects: ["modify a + (param(b) if age > 1 else 0)", '
+                          '"modify b + param(a)"]\n', PARAMS)
+    code, out, err = run_check(capsys, str(v))
+    assert code == 0, err
+    line, col = find(v, "param(b)")
+    expect_warning(err, v, line, col, "`a` reads `b`, which reads `a` again: where a condition lets these reads "
+                                      "happen, working it out never ends")
+    assert len(cycle_lines(err)) == 2
+
+
+# -- events --------------------------------------------------------------------------------------
+
+def test_cards_that_step_aside_onto_each_other_never_end(capsys, tmp_path):
+    """"a card whose effect re-triggers its own event (`covered` chains)": two cards that, covered,
+    place themselves on the hunter column cover each other without end."""
+    v = variant(tmp_path, '  - {id: kraal, effects: ["instead of covered: place self in column hunter"]}\n'
+                          '  - {id: tarah, effects: ["instead of covered: place self in column hunter"]}\n')
+    code, out, err = run_check(capsys, str(v))
+    failed(code, out, err, 2)
+    k = find(v, "place self in column hunter")
+    t = (k[0] + 1, k[1])
+    expect(err, v, *k, "`kraal`'s `instead of covered` fires `covered` (`place`), which runs `tarah`'s `instead of "
+                       "covered`, which fires `covered` (`place`), which runs `kraal`'s `instead of covered` again: "
+                       "nothing on the way can stop it, so it never ends", EVENT_HINT)
+    expect(err, v, *t, "`tarah`'s `instead of covered` fires `covered` (`place`), which runs `kraal`'s `instead of "
+                       "covered`, which fires `covered` (`place`), which runs `tarah`'s `instead of covered` again: "
+                       "nothing on the way can stop it, so it never ends", EVENT_HINT)
+
+
+@pytest.mark.parametrize("effect, needle, event, verb", [
+    ("whenever joined: place self in command zone; place self in column warrior", "place self in column",
+     "joined", "place"),
+    ("whenever recruited: return chosen neutral hero then recruit another neutral hero uncounted",
+     "recruit another", "recruited", "recruit"),
+    ("instead of any discarded: discard chosen 1 dwarf in army", "discard chosen", "discarded", "discard"),
+])
+def test_an_action_that_fires_its_own_event_without_end(capsys, tmp_path, effect, needle, event, verb):
+    """One case per action that can feed its own effect with nothing used up: a card leaving the army
+    and joining it again, a hero returned and another recruited (the heroes are given back), a discard
+    replaced by a discard (the card stays)."""
+    v = variant(tmp_path, f'  - {{id: kraal, effects: ["{effect}"]}}\n')
+    code, out, err = run_check(capsys, "--expansions", "idavoll", str(v))
+    failed(code, out, err, 1)  # (Thrud, stepping aside, moves within the army: it joins nothing, no loop with him)
+    form = effect.split(":")[0]
+    expect(err, v, *find(v, needle), f"`kraal`'s `{form}` fires `{event}` (`{verb}`), which runs `kraal`'s `{form}` "
+                                     "again: nothing on the way can stop it, so it never ends", EVENT_HINT)
+
+
+def test_a_trigger_that_betters_a_coin_on_each_betterment_may_repeat(capsys, tmp_path):
+    """The issue's Hrungnir case: `whenever coin-bettered: transform lowest coin by 1` fires its own
+    event, but each time the coin is better: "a finite resource such as the treasure" stops it — a
+    warning."""
+    v = variant(tmp_path, '  - id: skaa\n    effects:\n      - "whenever coin-bettered: transform lowest coin by 1"\n')
+    code, out, err = run_check(capsys, "--expansions", "idavoll", str(v))
+    assert code == 0, err
+    expect_warning(err, v, *find(v, "transform lowest"),
+                   "`skaa`'s `whenever coin-bettered` fires `coin-bettered` (`transform`), which runs `skaa`'s "
+                   "`whenever coin-bettered` again: this can repeat, and stops only when the treasure has no better "
+                   "coin")
+
+
+@pytest.mark.parametrize("head, stop", [
+    ("may whenever coin-bettered", "its owner declines `skaa`'s `whenever coin-bettered`"),
+    ("once per game whenever coin-bettered", "`skaa`'s `whenever coin-bettered` has been used (once per game)"),
+    ("whenever coin-bettered if amount > 1", "`skaa`'s `whenever coin-bettered` finds its condition false"),
+])
+def test_may_once_and_a_condition_can_stop_a_loop(capsys, tmp_path, head, stop):
+    """"a cycle that may repeat but can stop (a choice, a condition, once per game …) is a warning"
+    that says what stops it."""
+    v = variant(tmp_path, f'  - id: skaa\n    effects:\n      - "{head}: transform chosen coin by 1"\n')
+    code, out, err = run_check(capsys, "--expansions", "idavoll", str(v))
+    assert code == 0, err
+    line, col = find(v, "transform chosen")
+    expect_warning(err, v, line, col, f"`skaa`'s `whenever coin-bettered` fires `coin-bettered` (`transform`), which "
+                                      f"runs `skaa`'s `whenever coin-bettered` again: this can repeat, and stops only "
+                                      f"when {stop} or the treasure has no better coin")
+
+
+def test_taking_from_a_pile_on_each_take_stops_with_the_pile(capsys, tmp_path):
+    v = variant(tmp_path, '  - {id: skaa, effects: ["whenever taken: take chosen 1 card from discard"]}\n')
+    code, out, err = run_check(capsys, str(v))
+    assert code == 0, err
+    expect_warning(err, v, *find(v, "take chosen"), "`skaa`'s `whenever taken` fires `taken` (`take`), which runs "
+                                                    "`skaa`'s `whenever taken` again: this can repeat, and stops only "
+                                                    "when the pile runs out of cards")
+
+
+def test_copies_of_a_card_that_steps_aside_may_cover_each_other(capsys, tmp_path):
+    """Thrud steps aside into a chosen column; one Thrud never covers itself, but two copies can
+    cover each other as long as their owner chooses so."""
+    v = variant(tmp_path, '  - {id: thrud, copies: 2}\n')
+    code, out, err = run_check(capsys, str(v))
+    assert code == 0, err
+    heroes = ROOT / "rules" / "base" / "heroes.yaml"
+    line, col = find(heroes, "instead of covered: place self")
+    expect_warning(err, "rules/base/heroes.yaml", line, col + len("instead of covered: "),
+                   "`thrud`'s `instead of covered` fires `covered` (`place`), which runs `thrud`'s `instead of "
+                   "covered` again: this can repeat, and stops only when a column is chosen whose top card does not "
+                   "step aside")
+
+
+@pytest.mark.parametrize("cards, boxes", [
+    # a card taken from the discard pile it never lies in (an artifact's discards go to the camp discard)
+    ('  - {id: gjallarhorn, effects: ["when taken: take chosen 1 card from discard"]}\n', ("thingvellir",)),
+    # a hero that recruits: it is never recruited again in the same chain (no hero is returned)
+    ('  - {id: grid, effects: ["when recruited: recruit hero"]}\n', ()),
+    # a card placed in the command zone joins no army
+    ('  - {id: skaa, effects: ["whenever joined: place self in command zone"]}\n', ("idavoll",)),
+    # a giant's capture asks for a dwarf: cards drawn from the mythology deck never are one
+    ('  - {id: skymir, effects: ["capture next hunter dwarf", '
+     '"when captured: look at 5 from mythology deck, take 2, rest under deck in chosen order"]}\n', ("idavoll",)),
+])
+def test_no_cycle_where_the_rules_can_never_make_one(capsys, tmp_path, cards, boxes):
+    """The graph follows a card's own event only when the card can be its subject again: a pile it
+    lies in, a hero given back, another copy."""
+    v = variant(tmp_path, cards)
+    args = ("--expansions", ",".join(boxes)) if boxes else ()
+    code, out, err = run_check(capsys, *args, str(v))
+    assert code == 0 and not cycle_lines(err), err
+
+
+def test_another_copy_can_be_its_own_cards_subject_again(capsys, tmp_path):
+    """With copies, the hero recruited next can be another copy of the one recruiting: Dwerg's five."""
+    v = variant(tmp_path, '  - {id: dwerg, effects: ["when recruited: recruit hero"]}\n')
+    code, out, err = run_check(capsys, str(v))
+    assert code == 0, err
+    expect_warning(err, v, *find(v, "recruit hero"), "`dwerg`'s `when recruited` fires `recruited` (`recruit`), "
+                                                     "which runs `dwerg`'s `when recruited` again: this can repeat, "
+                                                     "and stops only when no hero is left to recruit")
+
+
+def test_the_shipped_rules_have_no_cycle(capsys):
+    """"the shipped rules (every box combination, every shipped variant) must stay free of errors and of
+    new warnings"."""
+    code, out, err = run_check(capsys)
+    assert code == 0 and not cycle_lines(err) and "warning" not in err + out, err + out
+
+
+# -- the declaration the graph reads ------------------------------------------------------------------
+
+def _methods() -> dict[str, ast.FunctionDef]:
+    out: dict[str, ast.FunctionDef] = {}
+    for path in sorted(RUNTIME.glob("*.py")):
+        for cls in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(cls, ast.ClassDef) and cls.name in ("EngineCore", "CoinActions", "CardActions", "Engine"):
+                for fn in cls.body:
+                    if isinstance(fn, ast.FunctionDef):
+                        out[fn.name] = fn
+    return out
+
+
+def _fired_through(name: str, methods: dict[str, ast.FunctionDef]) -> set[str]:
+    """Every event `name` fires (`emit`, `replace`), through every engine method it calls."""
+    fired: set[str] = set()
+    seen: set[str] = set()
+    todo = [name]
+    while todo:
+        fn = methods.get(todo.pop())
+        if fn is None or fn.name in seen:
+            continue
+        seen.add(fn.name)
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and isinstance(node.func.value, ast.Name) and node.func.value.id == "self":
+                if node.func.attr in ("emit", "replace") and isinstance(node.args[1], ast.Constant):
+                    fired.add(node.args[1].value)
+                elif node.func.attr not in ("window",):  # (a window is the flow's, never an action's)
+                    todo.append(node.func.attr)
+    return fired & set(EVENTS)
+
+
+def test_the_events_each_engine_action_fires_are_what_the_runtime_fires():
+    """"declare which events each primitive action can fire — derive it from one declaration": the
+    declaration is checked against the runtime's code, through every call each action makes."""
+    methods = _methods()
+    for name in (n for n in vars(EngineAPI) if not n.startswith("_")):
+        declared = {f.event for f in ACTION_EVENTS.get(name, ())}
+        assert _fired_through(name, methods) == declared, name
+    assert set(ACTION_EVENTS) | set(ACTION_USES) | set(ACTION_GIVES_BACK) <= set(vars(EngineAPI))
+
+
+def test_what_an_effect_calls_is_read_from_the_code_the_emitter_writes():
+    """Each action's engine calls come from its generated code (so a new action needs no table)."""
+    def calls(text: str) -> frozenset[str]:
+        effect = parse_effect(text)
+        assert isinstance(effect, ir.Triggered)
+        return engine_calls(effect.actions[0])
+
+    assert "transform" in calls("when taken: transform each coin by 2")
+    assert {"supply_card", "place"} <= calls("when taken: place card gullinbursti in chosen column")
+    assert "take_from" in calls("when taken: take chosen 1 card from discard")
+    assert {"return_hero", "recruit_hero"} <= calls("when taken: return chosen neutral hero then recruit hero")
+    members = {n for n, _ in inspect.getmembers(EngineAPI)}
+    assert calls("when taken: discard chosen 2 last dwarf of other columns") <= members
