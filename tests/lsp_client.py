@@ -27,7 +27,8 @@ class LspClient:
         self.next_id = 0
         self.stderr = b""
         threading.Thread(target=self._read, daemon=True).start()
-        threading.Thread(target=self._drain_stderr, daemon=True).start()
+        self._stderr_reader = threading.Thread(target=self._drain_stderr, daemon=True)
+        self._stderr_reader.start()
 
     # -- framing ----------------------------------------------------------------------------
     def _read(self) -> None:
@@ -54,10 +55,19 @@ class LspClient:
         for chunk in iter(lambda: self.proc.stderr.read(4096), b""):  # type: ignore[union-attr]
             self.stderr += chunk
 
+    def all_stderr(self, timeout: float = TIMEOUT) -> bytes:
+        """Everything the server wrote on stderr, once it has gone (bounded wait)."""
+        self._stderr_reader.join(timeout)
+        return self.stderr
+
     def send(self, message: dict[str, Any]) -> None:
         body = json.dumps({"jsonrpc": "2.0", **message}).encode("utf-8")
+        self.send_raw(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+
+    def send_raw(self, data: bytes) -> None:
+        """Bytes as they are: framing of the test's own making."""
         assert self.proc.stdin is not None
-        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.proc.stdin.write(data)
         self.proc.stdin.flush()
 
     def _pump(self, deadline: float) -> bool:
@@ -78,17 +88,25 @@ class LspClient:
 
     # -- requests and notifications ---------------------------------------------------------
     def request(self, method: str, params: Any = None, timeout: float = TIMEOUT) -> Any:
-        self.next_id += 1
-        rid = self.next_id
-        self.send({"id": rid, "method": method, "params": params})
-        deadline = time.monotonic() + timeout
-        while rid not in self.responses:
-            if not self._pump(deadline):
-                raise TimeoutError(f"no answer to {method} in {timeout}s; stderr:\n{self.stderr.decode()}")
-        answer = self.responses.pop(rid)
+        """The result of a request (RuntimeError: it was answered with an error)."""
+        answer = self.call(method, params, timeout)
         if "error" in answer:
             raise RuntimeError(f"{method} failed: {answer['error']}")
         return answer.get("result")
+
+    def call(self, method: str, params: Any = None, timeout: float = TIMEOUT) -> dict[str, Any]:
+        """The whole response to a request: its `result` or its `error`."""
+        self.next_id += 1
+        self.send({"id": self.next_id, "method": method, "params": params})
+        return self.response(self.next_id, method, timeout)
+
+    def response(self, rid: Any, what: str = "a request", timeout: float = TIMEOUT) -> dict[str, Any]:
+        """The response with id `rid` (None: a response to what had no readable id)."""
+        deadline = time.monotonic() + timeout
+        while rid not in self.responses:
+            if not self._pump(deadline):
+                raise TimeoutError(f"no answer to {what} in {timeout}s; stderr:\n{self.stderr.decode()}")
+        return self.responses.pop(rid)
 
     def notify(self, method: str, params: Any = None) -> None:
         self.send({"method": method, "params": params})

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 def serve() -> int:
     """Run the language server on stdin/stdout until the client says `exit`; the exit code."""
-    from .server import run
+    from .stdio import run
 
     return run()
 

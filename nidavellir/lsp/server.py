@@ -8,21 +8,26 @@ again meanwhile is dropped, not published: a newer check is already waiting. Eac
 diagnostics are the union over the open rule sets that reach it, so an error a change causes in
 another file is published there, and cleared there once fixed.
 
-No exception of a handler or a check stops the server: it is logged (window/logMessage).
+No exception of a handler or a check stops the server: it is logged (window/logMessage), and a
+request it happened in is answered with an internal error. Messages reach pygls through our own
+reader and gate (framing.py, rpc.py, stdio.py), so every request is answered, whatever its params.
 """
 from __future__ import annotations
 
 import asyncio
+import inspect
 import re
 import sys
 import traceback
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote
 
 from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcInternalError
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
@@ -30,6 +35,7 @@ from .complete import TRIGGERS, Item, complete, spot
 from .diagnose import Outcome, check_target, to_lsp
 from .hover import HoverFacts, card_entry_at, name_markdown, word_at
 from .positions import UTF8, UTF16, UTF32, TextIndex
+from .rpc import converter
 from .targets import Classifier, Target
 from .vocabulary import Vocabulary
 
@@ -38,7 +44,6 @@ if TYPE_CHECKING:
 
 DEBOUNCE = 0.25   # seconds of quiet after a change before checking
 WAIT = 10.0       # how long hover and completion wait for a first check of their document
-_T = TypeVar("_T")
 
 _KINDS = {"word": lsp.CompletionItemKind.Keyword, "class": lsp.CompletionItemKind.Class,
           "event": lsp.CompletionItemKind.Event, "param": lsp.CompletionItemKind.Variable,
@@ -65,9 +70,15 @@ class Checks:
     published: dict[str, list[lsp.Diagnostic]] = field(default_factory=dict)  # uri -> last sent
 
 
+class HandlerFailed(JsonRpcInternalError):
+    """A handler's unexpected exception, already logged with its traceback: the request's answer."""
+
+
 class RulesServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__("nidavellir", _version(), text_document_sync_kind=lsp.TextDocumentSyncKind.Full)
+        self.converter = converter()
+        super().__init__("nidavellir", _version(), text_document_sync_kind=lsp.TextDocumentSyncKind.Full,
+                         converter_factory=lambda: self.converter)
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="nidavellir-check")
         self.classifier = Classifier(self.read, None)
         self.doc_targets: dict[str, list[Target]] = {}   # open document uri -> its rule sets
@@ -88,7 +99,8 @@ class RulesServer(LanguageServer):
             print(message, file=sys.stderr)
 
     def report_server_error(self, error: Exception, source: Any) -> None:
-        self.log(f"nidavellir lsp: {type(error).__name__}: {error}", lsp.MessageType.Error)
+        if not isinstance(error, HandlerFailed):  # (that one was logged with its traceback)
+            self.log(f"nidavellir lsp: {type(error).__name__}: {error}", lsp.MessageType.Error)
 
     def failed(self, what: str) -> None:
         self.log(f"nidavellir lsp: {what} failed:\n{traceback.format_exc()}", lsp.MessageType.Error)
@@ -112,6 +124,22 @@ class RulesServer(LanguageServer):
             return path.read_text(encoding="utf-8") if path.is_file() else None
         except (OSError, UnicodeDecodeError):
             return None
+
+    def text_of(self, uri: str, what: str) -> str | None:
+        """The text of a document: the editor's, else its file's (None, logged: it has none)."""
+        doc = self.workspace.text_documents.get(unquote(uri))
+        if doc is not None:
+            return str(doc.source)
+        path = _path_of(uri)
+        reason = "it names no file"
+        if path is not None:
+            try:
+                return self.read(path) if path in self.open_paths() else path.read_text(encoding="utf-8")
+            except (OSError, ValueError) as e:  # (UnicodeError is a ValueError)
+                reason = f"{type(e).__name__}: {e}"
+        self.log(f"nidavellir lsp: {what} failed: {uri} is not open and cannot be read ({reason})",
+                 lsp.MessageType.Error)
+        return None
 
     def overlay(self) -> dict[str, str]:
         return {str(p): self.workspace.get_text_document(uri).source for p, uri in self.open_paths().items()}
@@ -291,7 +319,9 @@ class RulesServer(LanguageServer):
 
     async def hover(self, params: lsp.HoverParams) -> lsp.Hover | None:
         uri = params.text_document.uri
-        text = self.workspace.get_text_document(uri).source
+        text = self.text_of(uri, "hover")
+        if text is None:
+            return None
         index = TextIndex(text, self.encoding())
         at = index.from_lsp(params.position.line, params.position.character)
         known = await self.knowledge(uri)
@@ -317,12 +347,14 @@ class RulesServer(LanguageServer):
 
     async def completion(self, params: lsp.CompletionParams) -> lsp.CompletionList | None:
         uri = params.text_document.uri
-        text = self.workspace.get_text_document(uri).source
+        text = self.text_of(uri, "completion")
+        if text is None:
+            return None
         index = TextIndex(text, self.encoding())
         at = index.from_lsp(params.position.line, params.position.character)
-        line_start = index.from_lsp(params.position.line, 0)
-        lines = [index.line_text(k) for k in range(params.position.line + 1)]
-        where = spot(lines, params.position.line, at - line_start)
+        line = index.to_lsp(at)[0]  # (a position past the end: the last line's end)
+        lines = [index.line_text(k) for k in range(line + 1)]
+        where = spot(lines, line, at - index.from_lsp(line, 0))
         if where is None:
             return None
         known = await self.knowledge(uri)
@@ -361,6 +393,8 @@ def _path_of(uri: str) -> Path | None:
         return Path(fs).resolve()
     except (OSError, RuntimeError):
         return Path(fs)
+    except ValueError:  # a NUL, or a name the file system cannot encode: no file
+        return None
 
 
 def _shipped() -> Compiled:
@@ -389,30 +423,44 @@ def build() -> RulesServer:
     """The server with its features registered."""
     server = RulesServer()
 
-    def guard(what: str, handler: Callable[..., _T | None]) -> Callable[..., _T | None]:
-        def run(ls: RulesServer, params: Any) -> _T | None:
+    def guard(what: str, handler: Callable[..., Any], request: bool = False) -> Callable[..., Any]:
+        """The handler, its unexpected exception logged with its traceback (window/logMessage)
+        and, in a request, answered as an internal error."""
+        def failed(ls: RulesServer, error: Exception) -> None:
+            ls.failed(what)
+            if request:
+                raise HandlerFailed(f"{what} failed: {type(error).__name__}: {error}") from error
+
+        if inspect.iscoroutinefunction(handler):
+            async def run_async(ls: RulesServer, params: Any) -> Any:
+                try:
+                    return await handler(ls, params)
+                except Exception as error:  # noqa: BLE001 (logged, answered: no error stops the server)
+                    return failed(ls, error)
+            return run_async
+
+        def run(ls: RulesServer, params: Any) -> Any:
             try:
                 return handler(ls, params)
-            except Exception:  # noqa: BLE001 (logged: no error stops the server)
-                ls.failed(what)
-                return None
-        return run
-
-    def guard_async(what: str, handler: Callable[..., Awaitable[_T | None]]) -> Callable[..., Awaitable[_T | None]]:
-        async def run(ls: RulesServer, params: Any) -> _T | None:
-            try:
-                return await handler(ls, params)
-            except Exception:  # noqa: BLE001 (logged: no error stops the server)
-                ls.failed(what)
-                return None
+            except Exception as error:  # noqa: BLE001 (logged, answered: no error stops the server)
+                return failed(ls, error)
         return run
 
     def initialize(ls: RulesServer, params: lsp.InitializeParams) -> None:
         root = params.root_uri or (params.workspace_folders[0].uri if params.workspace_folders else None)
         root_path = _path_of(root) if root else None
-        options = params.initialization_options if isinstance(params.initialization_options, dict) else {}
+        options = params.initialization_options
+        if not isinstance(options, dict):
+            if options is not None:
+                ls.log("nidavellir lsp: initializationOptions should be an object: ignored", lsp.MessageType.Warning)
+            options = {}
         boxes = options.get("expansions", [])
-        boxes = [b for b in (boxes.split(",") if isinstance(boxes, str) else boxes) if isinstance(b, str)]
+        if isinstance(boxes, str):
+            boxes = boxes.split(",")
+        if not isinstance(boxes, list) or not all(isinstance(b, str) for b in boxes):
+            ls.log("nidavellir lsp: initializationOptions.expansions should be a list of box names: ignored",
+                   lsp.MessageType.Warning)
+            boxes = []
         ls.classifier = Classifier(ls.read, root_path or Path.cwd(), tuple(b.strip() for b in boxes))
         lang = str(options.get("lang") or params.locale or "en").split("-")[0].lower()
         ls.lang = lang if lang in ("en", "be") else "en"
@@ -446,26 +494,14 @@ def build() -> RulesServer:
     async def completion(ls: RulesServer, params: lsp.CompletionParams) -> lsp.CompletionList | None:
         return await ls.completion(params)
 
-    server.feature(lsp.INITIALIZE)(guard("initialize", initialize))
+    server.feature(lsp.INITIALIZE)(guard("initialize", initialize, request=True))
     server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)(guard("didOpen", did_open))
     server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)(guard("didChange", did_change))
     server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)(guard("didSave", did_save))
     server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)(guard("didClose", did_close))
     server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)(guard("didChangeWatchedFiles", watched))
-    server.feature(lsp.SHUTDOWN)(shutdown)
-    server.feature(lsp.TEXT_DOCUMENT_HOVER)(guard_async("hover", hover))
+    server.feature(lsp.SHUTDOWN)(guard("shutdown", shutdown, request=True))
+    server.feature(lsp.TEXT_DOCUMENT_HOVER)(guard("hover", hover, request=True))
     server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=TRIGGERS))(
-        guard_async("completion", completion))
+        guard("completion", completion, request=True))
     return server
-
-
-def run() -> int:
-    """Serve over stdio; 0 after `shutdown` then `exit`, 1 if the client went away without them."""
-    out = sys.stdout.buffer
-    sys.stdout = sys.stderr  # a stray print must never corrupt the protocol stream
-    server = build()
-    try:
-        server.start_io(sys.stdin.buffer, out)
-    finally:
-        server.executor.shutdown(wait=False, cancel_futures=True)
-    return 0 if server.shut_down else 1

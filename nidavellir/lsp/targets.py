@@ -76,7 +76,7 @@ def file_info(text: str | None) -> FileInfo:
 def _resolved(path: Path) -> Path:
     try:
         return path.resolve()
-    except (OSError, RuntimeError):
+    except (OSError, RuntimeError, ValueError):  # (ValueError: a NUL, or a name the file system cannot encode)
         return path
 
 
