@@ -11,6 +11,7 @@ from typing import Any
 
 from nidavellir.errors import suggest
 from nidavellir.interface.events import EVENTS, RUNTIME_PARAMS, EventSpec, window_spec
+from nidavellir.interface.numbers import key_int
 from nidavellir.interface.rules import CardDef
 
 from . import card_facts, ir
@@ -43,6 +44,10 @@ def _defaults(cls: type[Any]) -> dict[str, Any]:
 
 
 CARD_DEFAULTS = _defaults(CardDef)  # a card's table lists only the fields that differ from these
+# A rule set with more cards than this is refused: the three boxes hold about 130; compiling and
+# setting up a game cost time in proportion (10,000 cards take some 15 s to check).
+MAX_CARDS = 1000
+
 GAME_KEYS = ("players", "cards_per_tavern", "taverns", "ages", "classes", "coins", "gems", "flow", "kinds")
 
 
@@ -85,7 +90,7 @@ def compile_layers(layers: list[Layer], diags: Diagnostics | None = None, chash:
 
 
 def _int_keys(table: dict[str, Any]) -> dict[int, Any]:
-    return {int(k): v for k, v in sorted(table.items(), key=lambda kv: int(kv[0]))}
+    return {key_int(k): v for k, v in sorted(table.items(), key=lambda kv: key_int(kv[0]))}
 
 
 class _Compiler:
@@ -122,6 +127,12 @@ class _Compiler:
         if missing:  # the checks below need the whole game
             self.diags.raise_if_any()
         check_structure(m, self.diags)
+        if len(m.cards) > MAX_CARDS:
+            first = list(m.cards)[MAX_CARDS]
+            self.err(m.card_origin[first].get("@"), f"too many cards: the rules define {len(m.cards)}, more than "
+                     f"the {MAX_CARDS} a rule set may have (the first beyond is `{first}`)",
+                     "a variant changes the cards it names; it need not list the others")
+            self.diags.raise_if_any()
         self.flow = FlowData(m, self.diags, self.err)
         names = self.names()
         data_cards = {cid: self.card(cid, card, names) for cid, card in m.cards.items()}

@@ -1,6 +1,7 @@
 """Parse effect DSL strings (Lark, LALR) into the typed IR."""
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any, Literal, TypeVar, cast
@@ -8,6 +9,8 @@ from typing import Any, Literal, TypeVar, cast
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.tree import Meta
+
+from nidavellir.interface.numbers import MAX_TEXT, NumberError, parse_int
 
 from . import ir
 from .sources import grammar_text
@@ -29,6 +32,14 @@ class DslSyntaxError(Exception):
 @lru_cache(maxsize=1)
 def parser() -> Lark:
     return Lark(grammar_text(), parser="lalr", propagate_positions=True, maybe_placeholders=False)
+
+
+def _int(token: Token) -> int:
+    """An integer literal, read by the bounded parser; refused at the number itself."""
+    try:
+        return parse_int(str(token))
+    except NumberError as err:
+        raise DslSyntaxError(err.message, _pos(token), err.hint) from None
 
 
 def _pos(where: Token | Meta) -> int:
@@ -69,7 +80,7 @@ def _simple(name: str) -> Callable[..., ir.Simple]:
 class _ToIR(Transformer[Token, ir.Effect]):
     # expressions
     def num(self, meta: Meta, value: Token) -> ir.Num:
-        return ir.Num(int(value), pos=_pos(value))
+        return ir.Num(_int(value), pos=_pos(value))
 
     def var(self, meta: Meta, name: Token) -> ir.Var:
         return ir.Var(str(name), pos=_pos(name))
@@ -160,7 +171,7 @@ class _ToIR(Transformer[Token, ir.Effect]):
         return ir.CardRef(str(card), pos=_pos(card))
 
     def deck_age(self, meta: Meta, age: Token) -> ir.Deck:
-        return ir.Deck(int(age), pos=_pos(meta))
+        return ir.Deck(_int(age), pos=_pos(meta))
 
     def deck_current(self, meta: Meta) -> ir.Deck:
         return ir.Deck(None, pos=_pos(meta))
@@ -188,7 +199,7 @@ class _ToIR(Transformer[Token, ir.Effect]):
         return ir.Exchange(coins, str(coin), pos=_pos(meta), arg_pos=_pos(coin))
 
     def gain_gem(self, meta: Meta, value: Token) -> ir.GainGem:
-        return ir.GainGem(int(value), pos=_pos(meta), arg_pos=_pos(value))
+        return ir.GainGem(_int(value), pos=_pos(meta), arg_pos=_pos(value))
 
     def place(self, meta: Meta, card: ir.CardRef, place: ir.Place) -> ir.PlaceCard:
         return ir.PlaceCard(card, place, pos=_pos(meta))
@@ -270,7 +281,7 @@ class _ToIR(Transformer[Token, ir.Effect]):
         return (str(event), age, cond, _pos(event), age_pos, owner)
 
     def age_filter(self, meta: Meta, age: Token) -> _AgeFilter:
-        return ("age", int(age), _pos(age))
+        return ("age", _int(age), _pos(age))
 
     def when_cond(self, meta: Meta, cond: ir.Expr) -> _WhenCond:
         return ("if", cond)
@@ -375,6 +386,18 @@ def _describe(err: UnexpectedInput, text: str) -> tuple[str, str | None]:
     return (f"{base}: {label}" if label else base), hint
 
 
+# A chain of one operator (`a + b - c`, `a * b * c`, `x and y and z`) is long, not deep: the link
+# that continues it (the left operand) stays at its parent's depth, and the emitter writes such a
+# chain without brackets. Its length is bounded by MAX_WORDS instead. Each `/` is a level (it is
+# emitted as a call), and so is each `then` (emitted as a nested `if`).
+_CHAINS: dict[str, tuple[int, frozenset[str]]] = {  # rule -> (the link's index, the rules it continues)
+    **dict.fromkeys(("add", "sub"), (0, frozenset({"add", "sub"}))),
+    "mul": (0, frozenset({"mul", "div"})),  # (a division is a call in the emitted Python: a level)
+    "and_": (0, frozenset({"and_"})),
+    "or_": (0, frozenset({"or_"})),
+}
+
+
 def _too_deep(tree: Tree[Token]) -> Tree[Token] | None:
     """The first node nested deeper than MAX_NESTING (walked without recursion), or None."""
     stack = [(tree, 1)]
@@ -382,12 +405,55 @@ def _too_deep(tree: Tree[Token]) -> Tree[Token] | None:
         node, depth = stack.pop()
         if depth > MAX_NESTING:
             return node
-        stack.extend((c, depth + 1) for c in reversed(node.children) if isinstance(c, Tree))
+        link, chain = _CHAINS.get(str(node.data), (-1, frozenset()))
+        for i in reversed(range(len(node.children))):
+            child = node.children[i]
+            if isinstance(child, Tree):
+                same = i == link and str(child.data) in chain
+                stack.append((child, depth if same else depth + 1))
+    return None
+
+
+# Longer effects are refused: a card's text is a sentence or two (the longest shipped effect has
+# about 110 characters and 30 words). A chain of operators nests in the IR as deep as it is long,
+# so the bounds keep every pass over the IR (each recursing 2 or 3 frames a level) well inside
+# Python's recursion limit.
+MAX_CHARS = 2000
+MAX_NAME = 64  # characters of one name
+MAX_WORDS = 400  # names, numbers and operators (a sum of 200 terms has 399; brackets and commas are not counted)
+_WORD = re.compile(r"[A-Za-z0-9_]+(?:[-:][A-Za-z0-9_]+)*|[<>=!]=|[^\s(),;:]")
+
+
+def _too_long(text: str, parsed: bool) -> DslSyntaxError | None:
+    """The effect's length problem, located where it exceeds its bound (a number or a name too
+    long: at its start), or None. Before parsing: characters, numbers and names; once parsed (and
+    found not too deep): the count of words, numbers and symbols."""
+    for n, found in enumerate(_WORD.finditer(text), 1):
+        word = found.group()
+        if parsed and n > MAX_WORDS:
+            return DslSyntaxError(f"effect too long: more than {MAX_WORDS} names, numbers and operators",
+                                  found.start(), "shorten it (a card may have several effects)")
+        if parsed:
+            continue
+        if word.isdigit() and len(word) > MAX_TEXT:
+            try:
+                parse_int(word)  # (refuses it, in the parser's words)
+            except NumberError as err:
+                return DslSyntaxError(err.message, found.start(), err.hint)
+        if len(word) > MAX_NAME and not word.isdigit():
+            return DslSyntaxError(f"name too long: {len(word)} characters (at most {MAX_NAME})",
+                                  found.start(), "names of cards, classes, params and events are short")
+    if not parsed and len(text) > MAX_CHARS:
+        return DslSyntaxError(f"effect too long: {len(text)} characters (at most {MAX_CHARS})", MAX_CHARS,
+                              "shorten it (a card may have several effects)")
     return None
 
 
 def parse_effect(text: str) -> ir.Effect:
     """Parse one effect string; raise DslSyntaxError with the offset of the problem."""
+    problem = _too_long(text, parsed=False)
+    if problem is not None:
+        raise problem
     try:
         tree = parser().parse(text)
     except UnexpectedInput as err:
@@ -402,10 +468,15 @@ def parse_effect(text: str) -> ir.Effect:
     if deep is not None:
         raise DslSyntaxError(f"effect nested too deeply (more than {MAX_NESTING} levels)", _pos(deep.meta),
                              "split the expression or drop some parentheses")
+    problem = _too_long(text, parsed=True)
+    if problem is not None:
+        raise problem
     try:
         return _TRANSFORMER.transform(tree)
-    except VisitError as err:  # pragma: no cover - transformer bugs, not user input
-        raise DslSyntaxError(f"cannot build effect: {err.orig_exc}", 0) from None
+    except VisitError as err:
+        if isinstance(err.orig_exc, DslSyntaxError):  # a token refused where it is read (a number)
+            raise err.orig_exc from None
+        raise DslSyntaxError(f"cannot build effect: {err.orig_exc}", 0) from None  # pragma: no cover - a bug
 
 
 def parse_expr(text: str) -> ir.Expr:

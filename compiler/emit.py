@@ -158,7 +158,7 @@ def expr(node: ir.Expr, sc: PyScope) -> str:
                     return f"({expr(node.left, sc)} // {node.right.value!r})"
                 where = sc.locate(node.right.pos)
                 return f"_div({expr(node.left, sc)}, {expr(node.right, sc)}, {where!r})"
-            return f"({expr(node.left, sc)} {node.op} {expr(node.right, sc)})"
+            return f"({_chained(node, sc)} {node.op} {expr(node.right, sc)})"
         case ir.Compare():
             return f"({expr(node.left, sc)} {node.op} {expr(node.right, sc)})"
         case ir.Is():
@@ -167,13 +167,31 @@ def expr(node: ir.Expr, sc: PyScope) -> str:
         case ir.Not():
             return f"(not {expr(node.operand, sc)})"
         case ir.BoolOp():
-            return f"({expr(node.left, sc)} {node.op} {expr(node.right, sc)})"
+            return f"({_chained(node, sc)} {node.op} {expr(node.right, sc)})"
         case ir.IfElse():
             return f"({expr(node.then, sc)} if {expr(node.cond, sc)} else {expr(node.otherwise, sc)})"
         case ir.CountSet():
             return f"len({card_set(node.cards, sc)})"
         case _:
             assert_never(node)
+
+
+_GROUP = {"+": "+", "-": "+", "*": "*", "and": "and", "or": "or"}  # operators Python chains left to right
+
+
+def _chained(node: ir.BinOp | ir.BoolOp, sc: PyScope) -> str:
+    """The left operand of a left-associative chain, without its brackets where it continues the
+    chain (`a + b - c`, not `((a + b) - c)`): a long flat sum nests no brackets, however long."""
+    links: list[ir.Expr] = []
+    left = node.left
+    while isinstance(left, (ir.BinOp, ir.BoolOp)) and _GROUP.get(left.op) == _GROUP.get(node.op, ""):
+        links.append(left)
+        left = left.left
+    text = expr(left, sc)
+    for link in reversed(links):
+        assert isinstance(link, (ir.BinOp, ir.BoolOp))
+        text = f"{text} {link.op} {expr(link.right, sc)}"
+    return text
 
 
 def _argument(arg: ir.Expr, kind: str, sc: PyScope) -> str:

@@ -115,7 +115,7 @@ class FlowData:
     def zone_ref(self, name: str, where: Origin | None, tavern_ok: bool, what: str) -> None:
         if self.zones.get(name, {}).get("per_age"):
             self.err(where, f"`{name}` holds a deck per age, not cards face up ({what})",
-                     f"name it as the `deck:` of a `refill` or `deal` step")
+                     "name it as the `deck:` of a `refill` or `deal` step")
             return
         known = {z for z, spec in self.zones.items() if not spec.get("per_age")} | {"discard", "box"} | (
             {"tavern"} if tavern_ok else set())

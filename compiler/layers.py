@@ -12,6 +12,7 @@ from typing import Any, TypeGuard
 from nidavellir.errors import suggest
 
 from .diagnostics import Diagnostics, Location, RulesError
+from .paths import FOUND_A_FOLDER, NOT_UTF8, problem, shown_path
 from .schema import is_valid, load_schema, validate
 from .yamlload import JsonDict, JsonPath, Loaded, load_yaml
 
@@ -69,48 +70,32 @@ class Merged:
 
 
 def layer_files(path: Path) -> list[Path]:
-    """Every `.yaml` file of a rules folder, by name (or the one variant file)."""
+    """Every `.yaml` file of a rules folder, by name (or the one variant file). Whatever else is
+    named `*.yaml` there (a pipe, a broken link) is listed too, so that reading it says what it is."""
     if path.is_dir():
-        return sorted(p for p in path.glob("*.yaml") if p.is_file())
+        return sorted(p for p in path.glob("*.yaml") if not p.is_dir())
     return [path]
-
-
-def shown_name(name: str) -> str:
-    """A file name fit to print: bytes that are not UTF-8 (kept by the OS as surrogates) as escapes."""
-    try:
-        name.encode("utf-8")
-        return name
-    except UnicodeEncodeError:
-        return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-
-
-def _valid_name(name: str) -> bool:
-    try:
-        name.encode("utf-8")
-        return True
-    except UnicodeEncodeError:
-        return False
 
 
 def load_layer(path: Path, display: str, diags: Diagnostics, is_variant: bool) -> Layer | None:
     """Load and schema-check every file of one layer; None if nothing could be read."""
     schema = load_schema("layer")
-    display = shown_name(display)
+    display = shown_path(display)
     files: list[Loaded] = []
     broken: dict[str, set[int]] = {}
     complete = True
+    found = problem(path, "file" if is_variant else "any")
+    if found is not None:
+        hint = found.hint
+        if is_variant and found.message == FOUND_A_FOLDER:
+            hint = "a variant is a YAML file; check a rules folder as a PATH: `nidavellir check FOLDER`"
+        diags.error(Location(display, 1, 1), found.message, hint)
+        return None
     try:
-        exists, is_dir = path.exists(), path.is_dir()
+        is_dir = path.is_dir()
         paths = layer_files(path)
     except OSError as err:
         diags.error(Location(display, 1, 1), f"cannot read: {err.strerror or err}")
-        return None
-    if not exists:
-        diags.error(Location(display, 1, 1), "no such file or folder")
-        return None
-    if is_dir and is_variant:
-        diags.error(Location(display, 1, 1), "a variant is a YAML file, not a folder",
-                    "check a rules folder as a PATH: `nidavellir check FOLDER`")
         return None
     if is_dir and not paths:
         diags.error(Location(display, 1, 1), "rules folder holds no .yaml file")
@@ -120,10 +105,9 @@ def load_layer(path: Path, display: str, diags: Diagnostics, is_variant: bool) -
                                              f"{MAX_FILES_PER_LAYER} a layer may have", "split it into layers")
         return None
     for p in paths:
-        shown = display if not is_dir else f"{display.rstrip('/')}/{shown_name(p.name)}"
-        if not _valid_name(p.name):
-            diags.error(Location(shown, 1, 1), "the file name is not valid UTF-8",
-                        "rename the file: rules files are named in UTF-8")
+        shown = display if not is_dir else f"{display.rstrip('/')}/{shown_path(p.name)}"
+        if is_dir and (odd := problem(p)) is not None and odd.message == NOT_UTF8:
+            diags.error(Location(shown, 1, 1), odd.message, odd.hint)
             complete = False
             continue
         try:

@@ -33,16 +33,17 @@ def grammar_text() -> str:
 
 
 def source_hash(specs: list[Spec]) -> str | None:
-    """Hash of the compiler, grammar and every source file's bytes; None if a file is unreadable."""
+    """Hash of the compiler, grammar and every source file's bytes; None if a file is unreadable.
+    (A name that is not UTF-8 hashes as its bytes; compiling refuses it.)"""
     h = hashlib.sha256(compiler_digest())
     try:
         for path, shown, is_variant in specs:
             files = sorted(path.glob("*.yaml")) if path.is_dir() else [path]
-            h.update(f"\0layer {shown} {is_variant}\0".encode())
+            h.update(f"\0layer {shown} {is_variant}\0".encode("utf-8", "surrogateescape"))
             for f in files:
                 if not f.is_file():  # missing, or a pipe that reading would wait on
                     return None
-                h.update(f"\0{f.name}\0".encode() + f.read_bytes())
+                h.update(f"\0{f.name}\0".encode("utf-8", "surrogateescape") + f.read_bytes())
     except OSError:  # (a name too long, a folder given as a file, ...): compiling reports it
         return None
     return h.hexdigest()

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from nidavellir.interface.events import DRAWING_STEPS
+from nidavellir.interface.numbers import key_int
 
 from .diagnostics import Diagnostics, Location
 from .layers import Merged
@@ -86,7 +87,7 @@ def _per_player_tables(m: Merged, diags: Diagnostics, allowed: range) -> None:
                                             f"{allowed.start} to {allowed.stop - 1})",
                             f"add `{n}: …` to `game.{'.'.join(path)}`")
         for key in table:
-            if int(key) not in allowed:
+            if key_int(key) not in allowed:
                 diags.warning(_loc(m, *path, key), f"`game.{'.'.join(path)}` has an entry for {key} players, "
                                                    f"but these rules allow {allowed.start} to {allowed.stop - 1}")
 
@@ -113,14 +114,14 @@ def _gems(m: Merged, diags: Diagnostics, allowed: range) -> None:
 
 def _treasure(m: Merged, diags: Diagnostics, allowed: range) -> None:
     coins = m.game.get("coins", {})
-    treasure = {int(v): c for v, c in coins.get("treasure", {}).items()}
+    treasure = {key_int(v): c for v, c in coins.get("treasure", {}).items()}
     for n_key, removed in coins.get("treasure_removed", {}).items():
-        if int(n_key) not in allowed:
+        if key_int(n_key) not in allowed:
             diags.warning(_loc(m, "coins", "treasure_removed", n_key),
                           f"coins removed for {n_key} players, but these rules allow {allowed.start} "
                           f"to {allowed.stop - 1}")
         for value, count in removed.items():
-            held = treasure.get(int(value), 0)
+            held = treasure.get(key_int(value), 0)
             if count > held:
                 diags.error(_loc(m, "coins", "treasure_removed", n_key, value),
                             f"{count} coin(s) of value {value} removed with {n_key} players, but the treasure "

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
-from typing import Any, Final, Protocol, TypeVar, Union, final
+from typing import Any, Final, Protocol, Union, final
 
 import yaml
 from yaml.events import (
@@ -32,7 +32,10 @@ from yaml.events import (
     StreamEndEvent,
 )
 
+from nidavellir.interface.numbers import MAX_DIGITS, NumberError, is_numeral, parse_float, parse_int
+
 from .diagnostics import Diagnostic, Location, RulesError, register_source, suggest
+from .paths import PathProblem, read_bytes
 
 __all__ = ["Loaded", "load_yaml", "overlay", "MAX_DEPTH", "MAX_NODES", "JsonPath", "JsonDict"]
 
@@ -80,50 +83,6 @@ def _resolve(value: str) -> str:
 
 def _short_tag(tag: str) -> str:
     return "!!" + tag[len(_T):] if tag.startswith(_T) else tag
-
-
-_Number = TypeVar("_Number", int, float)
-
-
-def _sexagesimal(text: str, kind: type[_Number]) -> _Number:
-    total = kind(0)
-    for part in text.split(":"):
-        total = total * 60 + kind(part)
-    return total
-
-
-def _to_int(text: str) -> int:
-    if len(text) > 300:
-        raise OverflowError(text)
-    if text.isdigit() and (text[0] != "0" or len(text) == 1):
-        return int(text)  # the common case: plain decimal
-    v = text.replace("_", "")
-    sign = -1 if v[:1] == "-" else 1
-    v = v.lstrip("+-")
-    if v == "0":
-        return 0
-    if v.startswith("0b"):
-        return sign * int(v[2:], 2)
-    if v.startswith("0x"):
-        return sign * int(v[2:], 16)
-    if ":" in v:
-        return sign * _sexagesimal(v, int)
-    if v.startswith("0"):
-        return sign * int(v, 8)
-    return sign * int(v)
-
-
-def _to_float(text: str) -> float:
-    v = text.replace("_", "").lower()
-    sign = -1.0 if v[:1] == "-" else 1.0
-    v = v.lstrip("+-")
-    if v == ".inf":
-        return sign * float("inf")
-    if v == ".nan":
-        return float("nan")
-    if ":" in v:
-        return sign * _sexagesimal(v, float)
-    return sign * float(v)
 
 
 # Location tree. A scalar is a plain tuple, kept small and cheap for the garbage
@@ -335,21 +294,37 @@ class _Builder:
         value: Any = text
         if tag != STR:
             value, tag = self._convert(start, text, tag)
+        elif ev.style == '"' and _NOT_TEXT.search(text):  # `"\ud800"`: an escape that is no character
+            self._lone_surrogate(start.line, start.column)
+            value, tag = None, None
         node = (start.line, start.column, end.line, end.column, ev.style or "", text)
         if ev.anchor is not None and self._define(ev.anchor, start):
             self.anchors[ev.anchor] = _Anchor(node, value, 1, 0, tag)
         self._add(value, node, 0, tag)
 
+    def _lone_surrogate(self, line: int, col: int) -> None:
+        """Report an escape of a lone surrogate (U+D800 to U+DFFF) at its backslash, the first one at
+        or after (line, col), 0-based."""
+        starts = _line_starts(self.text)
+        begin = starts[min(line, len(starts) - 1)] + col
+        m = _SURROGATE_ESCAPE.search(self.text, begin)
+        at = m.start() if m else begin
+        row = bisect.bisect_right(starts, at) - 1
+        self.diags.append(Diagnostic(Location(self.path, row + 1, at - starts[row] + 1),
+                                     "this escape is a lone surrogate (U+D800 to U+DFFF), not a character",
+                                     "write the character itself, or one `\\U` escape of it (YAML does not join a `\\u` pair)"))
+
     def _convert(self, mark: _Mark, text: str, tag: str) -> tuple[Any, str | None]:
         """Value of a non-string scalar, and its tag (None once reported as invalid)."""
         if tag == INT or tag == FLOAT:
             try:
-                return (_to_int(text) if tag == INT else _to_float(text)), tag
-            except OverflowError:
-                self.error(mark, f"`{text[:40]}...` is too large a number")
-            except ValueError:
-                what = "integer" if tag == INT else "number"
-                self.error(mark, f"`{text[:40]}` is not a valid {what}")
+                if tag == INT:
+                    if text.isascii() and text.isdigit() and len(text) <= MAX_DIGITS and (text[0] != "0" or len(text) == 1):
+                        return int(text), tag  # the common case: a short plain decimal
+                    return parse_int(text, yaml=True), tag
+                return parse_float(text, yaml=True), tag
+            except NumberError as err:
+                self.error(mark, err.message, err.hint)
         elif tag == BOOL:
             if text.lower() in _BOOLS:
                 return _BOOLS[text.lower()], tag
@@ -438,6 +413,12 @@ class _Builder:
             f.key_node = node
             if tag == INT:  # `{2: 3}` tables keyed by player count or value; JSON keys are text
                 value, tag = str(value), STR
+            elif tag == STR and len(value) > MAX_DIGITS and is_numeral(value):
+                try:  # `{"3": …}` is the same table's key written as text: the same bound
+                    parse_int(value)
+                except NumberError as err:
+                    self.error(node, err.message, err.hint)
+                    tag = None
             if tag == STR and value not in f.data:
                 f.key = value
             else:
@@ -481,6 +462,9 @@ class _Builder:
         hint = None
         if mark is None:
             return Diagnostic(Location(self.path, 1, 1), problem)
+        if "invalid Unicode character escape code" in problem:  # libyaml's word for `"\ud800"`
+            self._lone_surrogate(cmark.line if cmark else mark.line, cmark.column if cmark else 0)
+            return self.diags.pop()
         if "maximum nesting depth" in problem:  # libyaml ≥ 0.2.5's own limit, above ours
             return Diagnostic(self.loc(mark), f"document too deeply nested (more than {MAX_DEPTH} levels)")
         if "quoted scalar" in context and "end of stream" in problem and cmark is not None:
@@ -781,31 +765,46 @@ def _resolved(path: str) -> str:
         return str(path)
 
 
-def _read(path: str, name: str) -> tuple[str | None, Diagnostic | None]:
-    at = Location(name, 1, 1)
+def _read(path: str, name: str) -> tuple[str | None, list[Diagnostic]]:
+    """The text of a file (paths.read_bytes: never waits on a pipe), or why there is none. A byte
+    that is not UTF-8 is kept as a surrogate (U+DC80 to U+DCFF) for `_not_text` to locate."""
     if _OVERLAY and (text := _OVERLAY.get(_resolved(path))) is not None:
-        return text, None
+        return text, []
     try:
-        if Path(path).exists() and not Path(path).is_file() and not Path(path).is_dir():
-            return None, Diagnostic(at, "not a regular file")  # a pipe: reading would wait
-        raw = Path(path).read_bytes()
-    except FileNotFoundError:
-        return None, Diagnostic(at, "file not found")
-    except IsADirectoryError:
-        return None, Diagnostic(at, "expected a YAML file, found a directory")
-    except OSError as exc:
-        return None, Diagnostic(at, f"cannot read file: {exc.strerror or exc}")
+        raw = read_bytes(path, name)
+    except PathProblem as err:
+        return None, [Diagnostic(Location(name, 1, 1), err.message, err.hint)]
     try:
-        return raw.decode("utf-8"), None
-    except UnicodeDecodeError as exc:
-        before = raw[: exc.start]
-        line = before.count(b"\n") + 1
-        col = len(before[before.rfind(b"\n") + 1 :].decode("utf-8", "replace")) + 1
-        return None, Diagnostic(
-            at,
-            f"file is not valid UTF-8 (byte 0x{raw[exc.start]:02x} at line {line}, column {col})",
-            "save the file with UTF-8 encoding",
-        )
+        return raw.decode("utf-8"), []
+    except UnicodeDecodeError:
+        return raw.decode("utf-8", "surrogateescape"), []
+
+
+_NOT_TEXT = re.compile("[\ud800-\udfff]+")  # (a run of them is reported once)
+_SURROGATE_ESCAPE = re.compile(r"\\(?:u[dD][89a-fA-F][0-9a-fA-F]{2}|U0000[dD][89a-fA-F][0-9a-fA-F]{2})")
+_MAX_NOT_TEXT = 20
+
+
+def _not_text(name: str, text: str) -> list[Diagnostic]:
+    """Each byte that is not UTF-8 (and each lone surrogate an editor's buffer may hold), located at
+    its line and column (characters before it on its line, as every column counts; the source line
+    is shown with it escaped and the caret under it)."""
+    found: list[Diagnostic] = []
+    starts: list[int] | None = None
+    for m in _NOT_TEXT.finditer(text):
+        starts = starts or _line_starts(text)
+        line = bisect.bisect_right(starts, m.start()) - 1
+        at = Location(name, line + 1, m.start() - starts[line] + 1)
+        if len(found) == _MAX_NOT_TEXT:
+            found.append(Diagnostic(at, "more text that is not UTF-8 follows (not reported one by one)"))
+            break
+        code = ord(m.group()[0])
+        if 0xDC80 <= code <= 0xDCFF:
+            found.append(Diagnostic(at, f"byte 0x{code - 0xDC00:02x} is not valid UTF-8: the file must be UTF-8 text",
+                                    "save the file with UTF-8 encoding"))
+        else:
+            found.append(Diagnostic(at, f"U+{code:04X} is a lone surrogate, not a character", "remove it"))
+    return found
 
 
 def load_yaml(path: str | Path, text: str | None = None, name: str | None = None) -> Loaded:
@@ -815,11 +814,13 @@ def load_yaml(path: str | Path, text: str | None = None, name: str | None = None
     """
     name = str(path) if name is None else name
     if text is None:
-        text, problem = _read(str(path), name)
-        if problem is not None or text is None:
-            raise RulesError([problem] if problem else [])
+        text, problems = _read(str(path), name)
+        if problems or text is None:
+            raise RulesError(problems)
     text = text.removeprefix("\ufeff")
     register_source(name, text)
+    if _NOT_TEXT.search(text):
+        raise RulesError(_not_text(name, text))
     builder = _Builder(name, text)
     builder.run()
     if builder.diags:

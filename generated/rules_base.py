@@ -32,7 +32,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '9cf25250635a97ef99aa8659490d8e563bc085952c48c7e6d72536d9dcb36659'
+CONTENT_HASH = 'cbc39e30374cd0643554ff4c8fb749ed301a52964475d794ec5623d0000e5430'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -34,7 +34,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '7c34be7089854f62f1c9bc36d01f2fa46874c97037efe42ad71e7fee89c39bca'
+CONTENT_HASH = '9aee15f4d7e8f03a9f7b7785fcf91a67b8aa77569263b3269abff189405ed649'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -36,7 +36,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '689d9b6fbae86be9bb6855d0d727769a8545af1c86c04733646bf5af3f3f3b2f'
+CONTENT_HASH = '7ecf939e2281385e4d7facd9235332d0e1b3abd117d64aa7f9fd11f937c44f61'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

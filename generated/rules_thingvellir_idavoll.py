@@ -38,7 +38,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = 'fd10688bd66d54b55cdeae712a56c6eb2e5b573323a32bd85237be25a77e9fa8'
+CONTENT_HASH = '7463dbcece2accd47a609475d5bc8c8e6b0fd4c0932586b65a3f334f55012bc5'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

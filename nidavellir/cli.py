@@ -29,7 +29,7 @@ MAX_BLEED_MM = 1.6  # the widest bleed any paper fits (compiler/docs/sheet_layou
 # Bounds of the numbers that size work (a typo of a few zeros is a usage error, not days of games or
 # a thousand processes) and of the seeds (every game's seed S … S+G−1 fits a record's 64-bit field)
 MAX_GAMES = 10 ** 9
-MAX_SEED = 10 ** 18
+MAX_SEED = 10 ** 12  # (within what the bounded parser reads back from a log)
 MAX_JOBS = 256
 MAX_CHUNK = 1000
 
@@ -170,12 +170,26 @@ def _bots(text: str) -> tuple[str, ...]:
         raise argparse.ArgumentTypeError(str(err)) from None
 
 
+def _integer(text: str) -> int:
+    """An integer option (`--players`, `--seed`, …), read by the bounded parser every number from
+    outside goes through (nidavellir/interface/numbers.py): a seed that plays is a seed a log replays."""
+    from nidavellir.interface.numbers import NumberError, parse_int
+
+    try:
+        return parse_int(text.strip())
+    except NumberError as err:
+        raise argparse.ArgumentTypeError(visible(err.message)) from None
+
+
 def _whole(what: str, low: int, high: int) -> Callable[[str], int]:
-    """A whole number from `low` to `high` (`what` names it in the error: "a number of games")."""
+    """A whole number from `low` to `high` (`what` names it in the error: "a number of games"), read
+    by the bounded parser."""
+    from nidavellir.interface.numbers import NumberError, parse_int
+
     def value(text: str) -> int:
         try:
-            n = int(text)
-        except ValueError:  # (also a number of more digits than int() reads)
+            n: int | None = parse_int(text.strip())
+        except NumberError:
             n = None
         if n is None or not low <= n <= high:
             raise argparse.ArgumentTypeError(f"{what} from {_grouped(low)} to {_grouped(high)}, "
@@ -265,12 +279,12 @@ def parser() -> argparse.ArgumentParser:
 
     def games_args(p: argparse.ArgumentParser, players: int, games: int, what: str) -> None:
         """--players, --games and --seed of a command that plays games S, S+1, …"""
-        p.add_argument("--players", type=int, default=players, metavar="N",
+        p.add_argument("--players", type=_integer, default=players, metavar="N",
                        help=f"number of players (default {players})")
         p.add_argument("--games", type=_whole("a number of games", 1, MAX_GAMES), default=games, metavar="G",
                        help=f"{what}, seeds S, S+1, … (default {games}; at most 10^9)")
         p.add_argument("--seed", type=_whole("a seed", -MAX_SEED, MAX_SEED), default=1, metavar="S",
-                       help="seed of the first game (default 1; from −10^18 to 10^18)")
+                       help="seed of the first game (default 1; from −10^12 to 10^12)")
 
     def seat_bots(p: argparse.ArgumentParser) -> None:
         _completes(p.add_argument("--bots", type=_bots, default=("random",), metavar="B,…",
@@ -299,7 +313,7 @@ def parser() -> argparse.ArgumentParser:
     games_args(play, players=3, games=1, what="games to play")
     rules_args(play)
     seat_bots(play)
-    play.add_argument("--human", type=int, default=None, metavar="K", help="seat K (1-based) is played at the terminal")
+    play.add_argument("--human", type=_integer, default=None, metavar="K", help="seat K (1-based) is played at the terminal")
     play.add_argument("--json", action="store_true", help="one JSON object per game per line (and nothing else "
                                                           "on stdout)")
     _completes(play.add_argument("--log", metavar="FILE", help="write the decision log (JSON lines) to FILE"),

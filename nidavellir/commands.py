@@ -139,10 +139,31 @@ def report(args: argparse.Namespace) -> int:
 
 
 def _open(path: str) -> TextIO:
+    """The `--log` file, opened for writing (compiler/paths.py judges the path as every command does)."""
+    from nidavellir.compiler.paths import output_problem, shown_path
+
+    found = output_problem(path, "file")
+    if found is not None:
+        raise CommandError(f"cannot write {found}")
     try:
         return open(path, "w", encoding="utf-8")
     except OSError as err:
-        raise CommandError(f"cannot write the log {path}: {err.strerror}") from None
+        raise CommandError(f"cannot write {shown_path(path)}: {_reason(err)}") from None
+
+
+def _reason(err: OSError) -> str:
+    return "permission denied" if isinstance(err, PermissionError) else str(err.strerror or err)
+
+
+def output_folder(path: str) -> Path:
+    """An `--out` folder (docs, simulate): refused, as every command refuses a path, before anything
+    is written."""
+    from nidavellir.compiler.paths import output_problem
+
+    found = output_problem(path, "folder")
+    if found is not None:
+        raise CommandError(f"cannot write {found}")
+    return Path(path)
 
 
 def score(args: argparse.Namespace) -> int:
@@ -395,6 +416,7 @@ def docs(args: argparse.Namespace) -> int:
             raise rdocs.DocsError(f"unknown format `{args.format}` (choose from: {', '.join(rdocs.FORMATS)})")
         if not args.check and not args.out:
             raise rdocs.DocsError("--out DIR is required (the folder to write the reference into)")
+        out = output_folder(args.out) if not args.check else Path()
         compiled = rdocs.compile_rules(tuple(args.expansions), tuple(args.variant))
         lacks = lacking(compiled, cat)
         for lack in lacks:  # a variant's own entries, each named where its English is written
@@ -418,7 +440,7 @@ def docs(args: argparse.Namespace) -> int:
 
         def warn(d: Diagnostic) -> None:
             print(d.format(colour), file=sys.stderr)
-        written = rdocs.write(compiled, cat, args.format, Path(args.out), options=options, warn=warn)
+        written = rdocs.write(compiled, cat, args.format, out, options=options, warn=warn)
     except rdocs.DocsError as err:
         raise CommandError(str(err)) from None
     except MissingMessage as err:
@@ -436,14 +458,12 @@ def replay(args: argparse.Namespace) -> int:
     analyst sees it), on stdout, or on stderr with --json (stdout keeps only the JSON lines)."""
     from .session import replay_log
 
-    log = Path(args.log)
+    from nidavellir.compiler.paths import PathProblem, read_bytes
+
     try:
-        if log.exists() and not log.is_file() and not log.is_dir():
-            raise CommandError(f"cannot read {visible(args.log)}: not a regular file")
-        with open(log, "rb") as f:
-            data = f.read()
-    except OSError as err:
-        raise CommandError(f"cannot read {visible(args.log)}: {err.strerror or err}") from None
+        data = read_bytes(args.log)
+    except PathProblem as err:
+        raise CommandError(f"cannot read {err}") from None
     status = 0
     colour = _colour(args)
     verbose = getattr(args, "verbose", False)

@@ -43,8 +43,11 @@ def unprintable(ch: str) -> bool:
 
 
 def shown_char(ch: str) -> str:
-    """A character as an escape: `\\x1b`, `\\u202e`, ..."""
+    """A character as an escape: `\\x1b`, `\\u202e`, ...; a byte that is not UTF-8, which Python
+    keeps as a surrogate (U+DC80 to U+DCFF, "surrogateescape"), as that byte: `\\xff`."""
     code = ord(ch)
+    if 0xDC80 <= code <= 0xDCFF:
+        return f"\\x{code - 0xDC00:02x}"
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 

@@ -20,6 +20,8 @@ from typing import Any, TextIO
 
 from nidavellir.compiler.sources import EXPANSIONS
 from nidavellir.errors import NidavellirError, shown_value, unprintable
+from nidavellir.interface.numbers import NumberError, json_loads
+from nidavellir.rulesets import load_rules
 from nidavellir.runtime.bots import make_bot
 from nidavellir.runtime.game import Game
 from nidavellir.runtime.observation import Observer
@@ -27,7 +29,6 @@ from nidavellir.runtime.position import position_of
 from nidavellir.runtime.position_check import is_int
 from nidavellir.runtime.rules import Rules
 from nidavellir.runtime.streams import bot_seed
-from nidavellir.rulesets import load_rules
 
 LOG_VERSION = 2  # 2: the seed deals by a random stream per source (runtime/streams.py); 1 dealt otherwise
 MAX_ANSWER_DEPTH = 16   # an answer is at most a list of objects; deeper is not an answer
@@ -238,19 +239,23 @@ def _decode(raw: str | bytes, number: int) -> tuple[str | None, str | None]:
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as err:
-            return None, f"not valid UTF-8 (byte 0x{raw[err.start]:02x} at column {err.start + 1})"
+            column = len(raw[:err.start].decode("utf-8")) + 1  # characters, as every column counts
+            return None, f"not valid UTF-8 (byte 0x{raw[err.start]:02x} at column {column})"
     return (text.removeprefix("\ufeff") if number == 1 else text), None
 
 
 def _parse(text: str) -> tuple[Any, str | None]:
+    """A log line's JSON, every number read by the bounded parser (compiler/numbers.py)."""
     try:
-        return json.loads(text), None
+        return json_loads(text), None
     except json.JSONDecodeError as err:
         return None, f"not a JSON line: {err.msg} (column {err.colno})"
+    except NumberError as err:
+        return None, f"not a JSON line: {err.message}"
     except RecursionError:
         return None, "not a JSON line: nested too deeply"
-    except ValueError as err:  # an integer of more digits than Python converts
-        return None, "not a JSON line: " + ("an integer of too many digits" if "digits" in str(err) else str(err)[:80])
+    except ValueError as err:  # (no other is known: the bounded parser refuses long numbers first)
+        return None, "not a JSON line: " + str(err)[:80]
 
 
 def _start(path: str, number: int, entry: dict[str, Any], replayed: Replayed, journal: bool = False) -> Game | None:

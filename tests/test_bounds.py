@@ -26,8 +26,8 @@ HUGE = "99999999999999999999"
 @pytest.mark.parametrize("args, message", [
     (["play", "--games", str(MAX_GAMES + 1)], "argument --games: a number of games from 1 to 10^9"),
     (["play", "--games", HUGE], "argument --games: a number of games from 1 to 10^9"),
-    (["play", "--seed", str(MAX_SEED + 1)], "argument --seed: a seed from −10^18 to 10^18"),
-    (["play", "--seed", str(-MAX_SEED - 1)], "argument --seed: a seed from −10^18 to 10^18"),
+    (["play", "--seed", str(MAX_SEED + 1)], "argument --seed: a seed from −10^12 to 10^12"),
+    (["play", "--seed", str(-MAX_SEED - 1)], "argument --seed: a seed from −10^12 to 10^12"),
     (["play", "--bots", "search:1000001"], "at most 1,000,000 playouts per decision"),
     (["play", "--bots", "search:2h"], "a search budget is a number of playouts"),
     (["play", "--bots", "search:3601s"], "at most 3600 s per decision"),
@@ -38,7 +38,7 @@ HUGE = "99999999999999999999"
     (["simulate", "--jobs", str(MAX_JOBS + 1), "--out", "x"], f"argument --jobs: a number of processes from 1 to {MAX_JOBS}"),
     (["simulate", "--jobs", "0", "--out", "x"], f"argument --jobs: a number of processes from 1 to {MAX_JOBS}"),
     (["simulate", "--chunk", str(MAX_CHUNK + 1), "--out", "x"], "argument --chunk: a number of games per task from 1 to 1,000"),
-    (["simulate", "--seed", "1e9", "--out", "x"], "argument --seed: a seed from −10^18 to 10^18, not `1e9`"),
+    (["simulate", "--seed", "1e9", "--out", "x"], "argument --seed: a seed from −10^12 to 10^12, not `1e9`"),
     (["report", "--jobs", str(10 ** 9), "x"], f"argument --jobs: a number of processes from 1 to {MAX_JOBS}"),
     (["play", "--games", "9" * 5000], "argument --games: a number of games from 1 to 10^9, not `" + "9" * 40 + "…`"),
 ])
@@ -54,7 +54,7 @@ def test_a_number_out_of_its_bounds_is_a_usage_error(tmp_path, capsys, monkeypat
 
 
 def test_the_bounds_themselves_are_allowed():
-    """The bounds are inclusive: 10^9 games, the seeds ±10^18, 256 processes, 1,000 games per task."""
+    """The bounds are inclusive: 10^9 games, the seeds ±10^12, 256 processes, 1,000 games per task."""
     args = parser().parse_args(["simulate", "--games", str(MAX_GAMES), "--seed", str(-MAX_SEED), "--jobs",
                                 str(MAX_JOBS), "--chunk", str(MAX_CHUNK), "--out", "x"])
     assert (args.games, args.seed, args.jobs, args.chunk) == (MAX_GAMES, -MAX_SEED, MAX_JOBS, MAX_CHUNK)

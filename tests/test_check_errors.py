@@ -487,7 +487,7 @@ ODD = {
     "comments only": (b"# nothing yet\n", "1:1: error: the variant file is empty"),
     "a list": (b"- grid\n- skaa\n", "1:1: error: expected mapping, got a list"),
     "a string": (b"hello\n", "1:1: error: expected mapping, got string `hello`"),
-    "binary junk": (bytes(range(256)) * 4, "1:1: error: file is not valid UTF-8"),
+    "binary junk": (bytes(range(256)) * 4, "3:115: error: byte 0x80 is not valid UTF-8"),
     "a control character": (b"layer: {id: v\x00, name: V}\n", "1:14: error: invalid character U+0000"),
     "deep nesting": (b"a: " + b"[" * 500 + b"]" * 500 + b"\n", "error: document too deeply nested"),
     "alias bomb": (_alias_bomb().encode(), "error: too many nodes (alias expansion?)"),
@@ -516,7 +516,7 @@ def test_odd_paths_are_located_errors(capsys, tmp_path):
     assert code == 1 and "Traceback" not in err
     assert f"{missing}:1:1: error: no such file or folder" in err
     assert f"{empty}:1:1: error: rules folder holds no .yaml file" in err
-    assert f"{folder}:1:1: error: a variant is a YAML file, not a folder" in err
+    assert f"{folder}:1:1: error: expected a file, found a folder" in err
     code, out, err = run_check(capsys, str(tmp_path / ("x" * 400)))
     assert code == 1 and "error: cannot read: File name too long" in err
 
@@ -531,7 +531,7 @@ def test_subprocess_exit_code_and_no_traceback(tmp_path):
     assert "Traceback" not in proc.stderr
     assert proc.stdout == ""
     assert f"{v}:5:15: error: unknown event `recruted`" in proc.stderr
-    assert f"{junk}:1:1: error: file is not valid UTF-8" in proc.stderr
+    assert f"{junk}:1:1: error: byte 0xff is not valid UTF-8" in proc.stderr
     assert proc.stderr.rstrip().endswith("3 error(s)")
 
 

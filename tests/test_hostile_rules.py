@@ -57,6 +57,15 @@ HOSTILE: dict[str, str] = {
     "a window named like a card event": "game:\n  flow:\n    turn:\n      - {id: x, window: recruited, after: bids}\n",
     "a step that draws twice": "game:\n  flow:\n    turn:\n      - {id: again, do: enter-dwarves, after: bids}\n",
     "scoring twice": "game:\n  flow:\n    age_end:\n      - {id: again, do: final-scoring}\n",
+    # issue 17 §7
+    "a treasure key of 5,000 digits": "game:\n  coins:\n    treasure:\n      ? " + "1" * 5000 + "\n      : 2\n",
+    "a treasure key of 5,000 digits as text": "game:\n  coins:\n    treasure:\n      ? \"" + "1" * 5000 + "\"\n      : 2\n",
+    "a per-player key of 16 digits as text": "game:\n  cards_per_tavern: {'1111111111111111': 3}\n",
+    "a flat sum of 60 terms": "game:\n  classes:\n    - {id: warrior, score: " + " + ".join(["ranks"] * 60) + "}\n",
+    "a DSL number of 5,000 digits": 'cards:\n  - {id: grid, effects: ["when recruited: transform chosen coin by '
+                                    + "9" * 5000 + '"]}\n',
+    "an infinite value": "game:\n  players: {min: .inf}\n",
+    "a lone surrogate escape": 'cards:\n  - {id: grid, name: "\\ud800"}\n',
 }
 
 

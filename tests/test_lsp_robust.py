@@ -508,7 +508,7 @@ def test_framing_that_cannot_be_read_on_ends_the_server_with_its_reason(tmp_path
         c.proc.stdin.close()
     assert ended(c) == 1
     err = c.all_stderr().decode()
-    assert f"cannot read the client's messages: " in err and reason in err, err
+    assert "cannot read the client's messages: " in err and reason in err, err
     assert "Traceback" not in err
 
 

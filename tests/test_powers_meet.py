@@ -12,7 +12,7 @@ import random
 from pathlib import Path
 
 import pytest
-from harness import fill_tavern, give, ids, pull, run, set_coins, shown
+from harness import fill_tavern, give, pull, run, set_coins, shown
 from idavoll_helpers import (
     BOTH,
     IDAVOLL,
@@ -24,7 +24,6 @@ from idavoll_helpers import (
     ids_of,
     kinds,
     mine,
-    mythology,
     run_checked,
     stack_pile,
     steps,

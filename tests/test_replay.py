@@ -163,21 +163,28 @@ def test_answers_are_matched_strictly(capsys, tmp_path, log):
     ("not utf-8", 3, "not valid UTF-8 (byte 0xff at column 1)"),
     ("too deep", 3, "the answer is nested more than 16 levels deep"),
     ("deeper than json", 3, "not a JSON line: nested too deeply"),
-    ("huge integer", 3, "not a JSON line: an integer of too many digits"),
+    ("huge integer", 3, "not a JSON line: `" + "9" * 40 + "...` is too long a number (5000 characters; at most 40)"),
+    ("16-digit integer", 3, "not a JSON line: `" + "9" * 16 + "` is too large a number (at most 15 digits)"),
+    ("huge float", 3, "not a JSON line: `1e400` is too large a number (at most 15 digits)"),
+    ("infinity", 3, "not a JSON line: `-Infinity` is not a number"),
+    ("not a number", 3, "not a JSON line: `NaN` is not a number"),
     ("truncated line", 3, "not a JSON line: Unterminated string"),
     ("truncated log", 11, "the log ends before the game does: "),
     ("one line too many", None, "the game is already over: this line answers nothing"),
     ("no header", 1, "a log starts with a header line"),
 ])
 def test_bad_lines_are_located(capsys, tmp_path, log, case, line, message):
-    """Issue: "Never a traceback: a bad JSON line, a truncated log"; every problem `path:LINE: error:`."""
+    """Issue: "Never a traceback: a bad JSON line, a truncated log"; every problem `path:LINE: error:`.
+    Issue 17 §7: every number of a log is read by the one bounded parser (NaN and Infinity refused)."""
     _, lines, _ = log
     n = second_header(lines)
     game = [json.dumps(e) for e in lines[:n]]
     bad = {"bad json": '{"p":0,"answer":[1 2]}', "no answer": json.dumps({"p": 1}), "not an object": "[1, 2]",
            "not utf-8": None, "too deep": '{"answer": ' + "[" * 20 + "0" + "]" * 20 + "}",
            "deeper than json": '{"answer": ' + "[" * 100_000 + "]" * 100_000 + "}",
-           "huge integer": '{"answer": ' + "9" * 5000 + "}", "truncated line": game[2][:12]}
+           "huge integer": '{"answer": ' + "9" * 5000 + "}", "truncated line": game[2][:12],
+           "16-digit integer": '{"answer": ' + "9" * 16 + "}", "huge float": '{"p": 0, "answer": 1e400}',
+           "infinity": '{"answer": -Infinity}', "not a number": '{"answer": [NaN]}'}
     if case in bad:
         raw = [g.encode() for g in game[:2]] + [b"\xff" + game[2].encode() if bad[case] is None else bad[case].encode()]
         raw += [g.encode() for g in game[3:]]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import math
+import os
 from pathlib import Path
 
 import pytest
@@ -95,7 +95,7 @@ nested:
 
 def test_same_values_as_safe_load(backend):
     text = """\
-a: [1, -2, +3, 0, 0b101, 0o7, 1:30, 190:20:30.15, .inf, -.INF, 1.0e+3, 6.8523015e+5]
+a: [1, -2, +3, 0, 0b101, 0o7, 1:30, 190:20:30.15, 1.0e+3, 6.8523015e+5, 0x_1F, 1_000]
 b: [true, False, on, NO, null, Null, ~, '', "x\\ty", 'it''s']
 c: &anchor {k: v, list: [1, 2]}
 d: *anchor
@@ -112,7 +112,16 @@ i: plain
 """
     data = load_yaml("t.yaml", text).data
     assert data == yaml.safe_load(text)
-    assert math.isinf(data["a"][8]) and data["a"][9] == -math.inf
+    assert data["a"][-2:] == [31, 1000]
+
+
+def test_infinite_and_not_a_number_are_refused(backend):
+    """Issue 17 §7: every number goes through one bounded parser; `.inf` and `.nan` are no number
+    the rules can use, so they are refused where they are written."""
+    diags = errors("a: [1, .inf, -.INF, .nan, 1.0e+400]\n")
+    assert [(d.loc.col, d.message) for d in diags] == [
+        (8, "`.inf` is not a finite number"), (14, "`-.INF` is not a finite number"),
+        (21, "`.nan` is not a number"), (27, "`1.0e+400` is too large a number (at most 15 digits)")]
 
 
 def test_aliases_are_copied_not_shared(backend):
@@ -458,9 +467,23 @@ def test_bad_explicit_scalars(backend):
 
 
 def test_huge_integers_are_refused(backend):
-    (diag,) = errors("a: " + "9" * 5000 + "\nb: " + "9" * 300 + "\n")
-    assert diag.message == "`" + "9" * 40 + "...` is too large a number"
-    assert where([diag]) == [(1, 4)]
+    """Issue 17 §7: a number beyond the bound (its text, then its value) is refused at the number,
+    before anything converts it (Python's 4300-digit limit is never reached)."""
+    diags = errors("a: " + "9" * 5000 + "\nb: " + "9" * 16 + "\nc: 999999999999999\nd: -0x" + "f" * 14 + "\n")
+    assert [(d.loc.line, d.loc.col, d.message) for d in diags] == [
+        (1, 4, "`" + "9" * 40 + "...` is too long a number (5000 characters; at most 40)"),
+        (2, 4, "`" + "9" * 16 + "` is too large a number (at most 15 digits)"),
+        (4, 4, "`-0x" + "f" * 14 + "` is too large a number (at most 15 digits)")]
+
+
+@pytest.mark.parametrize("key", ["9" * 5000, '"' + "9" * 5000 + '"', "'" + "9" * 16 + "'", "9" * 16])
+def test_huge_number_keys_are_refused_at_the_key(backend, key):
+    """Issue 17 §7: a numeric mapping key, plain or written as text (`{"123…": 2}`: a per-player
+    table's key), goes through the same bounded parser, and is refused at the key."""
+    diags = errors("t:\n  x: 1\n  ? " + key + "\n  : 2\n")
+    assert where(diags) == [(3, 5)] and "too" in diags[0].message and "number" in diags[0].message
+    assert load_yaml("t.yaml", "t: {'007': 1, 15: 2, '999999999999999': 3}\n").data == \
+        {"t": {"007": 1, "15": 2, "999999999999999": 3}}
 
 
 def test_anchor_and_alias_errors(backend):
@@ -538,41 +561,54 @@ def test_missing_file(tmp_path: Path):
         load_yaml(path)
     (diag,) = info.value.diagnostics
     assert diag.loc == Location(str(path), 1, 1)
-    assert diag.message == "file not found"
-    assert str(info.value) == f"{path}:1:1: error: file not found"
+    assert diag.message == "no such file or folder"
+    assert str(info.value) == f"{path}:1:1: error: no such file or folder"
 
 
 def test_directory_instead_of_file(tmp_path: Path):
     with pytest.raises(RulesError) as info:
         load_yaml(tmp_path)
     assert info.value.diagnostics[0].loc == Location(str(tmp_path), 1, 1)
-    assert "directory" in info.value.diagnostics[0].message
+    assert info.value.diagnostics[0].message == "expected a file, found a folder"
 
 
 def test_unreadable_file(tmp_path: Path, monkeypatch):
     path = tmp_path / "locked.yaml"
     path.write_text("a: 1\n")
+    real_open = os.open
 
-    def refuse(self):
-        raise PermissionError(13, "Permission denied")
+    def refuse(name, *args, **kw):
+        if os.fspath(name) == str(path):
+            raise PermissionError(13, "Permission denied")
+        return real_open(name, *args, **kw)
 
-    monkeypatch.setattr(Path, "read_bytes", refuse)
+    monkeypatch.setattr(os, "open", refuse)
     with pytest.raises(RulesError) as info:
         load_yaml(path)
     (diag,) = info.value.diagnostics
     assert diag.loc == Location(str(path), 1, 1)
-    assert diag.message == "cannot read file: Permission denied"
+    assert diag.message == "permission denied"
 
 
 def test_not_utf8(tmp_path: Path):
+    """Issue 17 §7: "A byte that is not UTF-8 inside a rules file is reported at `1:1` although the
+    message knows its line and column: report it there": each bad byte (a run of them once) at its
+    line and column (characters before it on its line, as every column counts), the source line
+    shown with the byte escaped and the caret under it."""
     path = tmp_path / "latin1.yaml"
-    path.write_bytes("a: 1\nname: Dvalinn\nflavour: caf\xe9\n".encode("latin-1"))
+    path.write_bytes(b"a: 1\nname: Dvalinn\nflavour: caf\xc3\xa9 \xe9t\xe9\n")  # (valid é, then two latin-1 ones)
     with pytest.raises(RulesError) as info:
         load_yaml(path)
-    (diag,) = info.value.diagnostics
-    assert diag.loc == Location(str(path), 1, 1)
-    assert diag.message == "file is not valid UTF-8 (byte 0xe9 at line 3, column 13)"
-    assert str(info.value).splitlines()[0] == f"{path}:1:1: error: {diag.message}"
+    diags = info.value.diagnostics
+    assert [(d.loc.line, d.loc.col, d.message) for d in diags if d.loc] == [
+        (3, 15, "byte 0xe9 is not valid UTF-8: the file must be UTF-8 text"),
+        (3, 17, "byte 0xe9 is not valid UTF-8: the file must be UTF-8 text")]
+    assert str(info.value).splitlines()[:4] == [
+        f"{path}:3:15: error: byte 0xe9 is not valid UTF-8: the file must be UTF-8 text",
+        "    flavour: café \\xe9t\\xe9",
+        "                  ^",
+        "  hint: save the file with UTF-8 encoding"]
+    assert str(info.value).splitlines()[6] == "    " + " " * len("flavour: café \\xe9t") + "^"  # under the escape
 
 
 def test_errors_in_a_file_show_its_lines(tmp_path: Path):
@@ -601,3 +637,59 @@ def test_crlf_files(backend):
     assert where([diag]) == [(3, 1)]
     loaded = load_yaml("t.yaml", "a: 1\r\nb: 'x y'\r\n")
     assert loaded.locate_in_string(("b",), 2) == Location("t.yaml", 2, 7)
+
+
+# -- text that is not plain UTF-8 (issue 17 §7: "Also a BOM, NUL bytes, lone surrogates in \u
+# escapes, CR line endings: decide and test") ------------------------------------------------------
+
+ODD_TEXT = {  # case -> (file bytes, expected (line, col, message start) of each diagnostic)
+    "bad byte after CR line ends": (b"a: 1\rb: 2\rc: x\xffy\r", [(3, 5, "byte 0xff is not valid UTF-8")]),
+    "bad byte after NEL line ends": (b"a: 1\xc2\x85b: x\xfe\n", [(2, 5, "byte 0xfe is not valid UTF-8")]),
+    "bad bytes on two lines": (b"a: \xff\nb: ok\nc: ab\xe9\xe9\n",
+                               [(1, 4, "byte 0xff"), (3, 6, "byte 0xe9 is not valid UTF-8")]),
+    "a truncated character at the end": (b"a: caf\xc3", [(1, 7, "byte 0xc3 is not valid UTF-8")]),
+    "bad byte after a BOM": (b"\xef\xbb\xbfa: \xff\n", [(1, 4, "byte 0xff")]),
+    "NUL byte": (b"a: 1\nb: x\x00y\n", [(2, 5, "invalid character U+0000")]),
+    "lone surrogate escape": (b'a: 1\nb: "x\\ud800y"\n', [(2, 6, "this escape is a lone surrogate")]),
+    "lone surrogate escape in a key": (b'"\\uDFFF": 1\n', [(1, 2, "this escape is a lone surrogate")]),
+    "lone long surrogate escape": (b'a: "\\U0000d801"\n', [(1, 5, "this escape is a lone surrogate")]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(ODD_TEXT))
+def test_odd_text_is_located_where_it_is(tmp_path: Path, backend, case):
+    """Each problem at its own line and column (YAML's line breaks: LF, CRLF, CR, NEL; columns count
+    characters after a BOM), the source line shown with the odd character escaped and the caret under
+    it; never `1:1` for a problem that has a place."""
+    raw, expected = ODD_TEXT[case]
+    path = tmp_path / "odd.yaml"
+    path.write_bytes(raw)
+    with pytest.raises(RulesError) as info:
+        load_yaml(path)
+    diags = info.value.diagnostics
+    assert [(d.loc.line, d.loc.col) for d in diags if d.loc] == [(line, col) for line, col, _ in expected]
+    for d, (_, _, message) in zip(diags, expected):
+        assert d.message.startswith(message), d.message
+        shown = d.format().splitlines()
+        assert shown[2].strip() == "^" and shown[1][shown[2].index("^")] == "\\", shown  # under the escape
+    str(info.value).encode("utf-8")  # printable as it is
+
+
+def test_a_bom_starts_a_file_and_is_a_character_elsewhere(backend):
+    """Decided: a byte-order mark at the start is not part of the text (columns of line 1 do not count
+    it); elsewhere it is the character U+FEFF, kept (and shown escaped in messages)."""
+    loaded = load_yaml("t.yaml", "\ufeffa: 1\nb: 'x\ufeffy'\n")
+    assert loaded.data == {"a": 1, "b": "x\ufeffy"} and loaded.locate(("a",)) == Location("t.yaml", 1, 4)
+
+
+def test_a_lone_surrogate_in_an_editor_buffer_is_located(backend):
+    """Text given directly (a language server's unsaved buffer) may hold a lone surrogate: located,
+    not `text is not valid Unicode` at 1:1."""
+    (diag,) = errors("a: 1\nb: x\ud800\n")
+    assert where([diag]) == [(2, 5)] and diag.message == "U+D800 is a lone surrogate, not a character"
+
+
+def test_cr_line_ends_count_lines_as_yaml_does(backend):
+    """Decided: CR alone ends a line, as in YAML (and as every located message counts lines)."""
+    (diag,) = errors("a: 1\rb: 2\rb: 3\r")
+    assert where([diag]) == [(3, 1)] and diag.format().splitlines()[1] == "    b: 3"

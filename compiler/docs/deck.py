@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from nidavellir.interface.numbers import key_int
+
 from ..compile import Compiled
 from ..yamlload import JsonDict
 
@@ -62,7 +64,7 @@ def box_copies(compiled: Compiled) -> list[Copy]:
         in_deck |= {cid for cid, _, _ in entries}
     per_age = {z["id"]: bool(z.get("per_age")) for z in game.get("zones", [])}
     for zone, decks in d.get("zone_decks", {}).items():
-        for age in sorted(int(a) for a in decks):
+        for age in sorted(key_int(a) for a in decks):
             pile = Pile(zone=zone, age=age if per_age.get(zone) else 0)
             entries = [(e["card"], e["count"], _least(e.get("min_players", 0), game)) for e in _entries(decks, age)]
             out += [Copy(cid, pile, least) for cid, count, least in sorted(entries, key=lambda e: e[2] > 0)

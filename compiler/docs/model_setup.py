@@ -2,6 +2,8 @@
 gems and taverns, and what each player count sets up."""
 from __future__ import annotations
 
+from nidavellir.interface.numbers import key_int
+
 from ..yamlload import JsonDict
 from .model_base import ModelBase, _per, _runs
 from .views import CardCount, Components, KindCount, PlainTable, PlayerRow, Setup
@@ -22,7 +24,7 @@ class SetupModel(ModelBase):
                          if self.d["cards"][e["card"]]["kind"] == kind)
             count += sum(self.d["cards"][cid]["copies"] for cid in ids if cid not in in_decks)
             kinds.append({"kind": kind, "label": self.kind_label(kind), "entries": len(ids), "count": count})
-        treasure = {int(v): n for v, n in coins.get("treasure", {}).items()}
+        treasure = {key_int(v): n for v, n in coins.get("treasure", {}).items()}
         rows: list[PlayerRow] = []
         for n in self.players:
             removed = sum(_per(coins.get("treasure_removed", {}), n, {}).values())

@@ -264,7 +264,10 @@ def expr_text(node: ir.Expr, cx: Context) -> str:
         case ir.Call():
             return _call_text(node, cx)
         case ir.BinOp():
-            return t(_ARITH[node.op], left=_operand(node.left, cx), right=_operand(node.right, cx))
+            chained = isinstance(node.left, ir.BinOp) and node.op in _LEFT_CHAIN and \
+                _LEFT_CHAIN.get(node.left.op) == _LEFT_CHAIN[node.op]
+            left = expr_text(node.left, cx) if chained else _operand(node.left, cx)  # `a + b - c`, flat
+            return t(_ARITH[node.op], left=left, right=_operand(node.right, cx))
         case ir.Compare():
             positive = _var_key(node.left, "positive", cx) if node.op == ">" and node.right == ir.Num(0) else None
             if positive:  # `captures > 0`: "this card has captured a card"
@@ -319,6 +322,9 @@ def _var_key(node: ir.Expr, suffix: str, cx: Context) -> str | None:
         return None
     key = f"{base}.{suffix}"
     return key if cx.cat.has(key) else None
+
+
+_LEFT_CHAIN = {"+": "+", "-": "+", "*": "*"}  # operators read left to right without brackets
 
 
 def _operand(node: ir.Expr, cx: Context) -> str:

@@ -7,7 +7,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from nidavellir.commands import CommandError
+from nidavellir.commands import CommandError, output_folder
+from nidavellir.compiler.paths import problem
 from nidavellir.progress import Stage, is_terminal
 
 READING = "reading the records: "
@@ -22,9 +23,7 @@ def simulate(args: argparse.Namespace, warn: Any) -> int:
     from .run import simulate as run
 
     # (--games, --seed, --jobs and --chunk are in their bounds: nidavellir/cli.py)
-    out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        raise CommandError(f"--out {out}: not a folder")
+    out = output_folder(args.out)
     chosen = sides(tuple(args.expansions), args.variant, args.against)
     for side in chosen:
         for warning in side.rules.warnings:
@@ -61,9 +60,10 @@ def simulate(args: argparse.Namespace, warn: Any) -> int:
 def report(args: argparse.Namespace) -> int:
     from .run import report as make
 
+    found = problem(args.dir, "folder")
+    if found is not None:
+        raise CommandError(f"cannot read {found}")
     out = Path(args.dir)
-    if not out.is_dir():
-        raise CommandError(f"{out}: not a folder")
     reading = Stage(sys.stderr, is_terminal(sys.stderr), READING, AFTER_READING)
     try:
         summary, files = make(out, reading=reading.update, jobs=args.jobs)

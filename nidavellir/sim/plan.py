@@ -20,7 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from nidavellir.compiler.paths import NO_SUCH, PART_IS_A_FILE, PathProblem, read_bytes
 from nidavellir.errors import NidavellirError
+from nidavellir.interface.numbers import json_loads
 from nidavellir.runtime.rules import Rules
 
 from .records import FORMATS
@@ -136,13 +138,15 @@ def _label(rules: Rules) -> str:
 def read_manifest(out: Path) -> dict[str, Any] | None:
     path = out / MANIFEST
     try:
-        text = path.read_text(encoding="utf-8")
-    except (FileNotFoundError, NotADirectoryError):  # (a new folder, or one that cannot be made)
-        return None
-    except OSError as err:
-        raise PlanError(f"{path}: cannot be read ({err.strerror})") from None
+        text = read_bytes(path).decode("utf-8")
+    except PathProblem as err:
+        if err.message in (NO_SUCH, PART_IS_A_FILE):  # (a new folder, or one that cannot be made)
+            return None
+        raise PlanError(f"{path}: cannot be read ({err.message})") from None
+    except UnicodeDecodeError:
+        raise PlanError(f"{path}: not JSON (not UTF-8 text); is this a simulation's folder?") from None
     try:
-        data = json.loads(text)
+        data = json_loads(text)
     except ValueError as err:
         raise PlanError(f"{path}:{getattr(err, 'lineno', 1)}:{getattr(err, 'colno', 1)}: not JSON "
                         f"({getattr(err, 'msg', err)}); is this a simulation's folder?") from None

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from nidavellir.errors import NidavellirError
+from nidavellir.interface.numbers import json_loads
 
 from .provenance import FIELDS as PROVENANCE
 from .provenance import Expected
@@ -117,7 +118,7 @@ def _resume_jsonl(path: Path, expected: Expected) -> int:
             if not line.endswith(b"\n"):
                 break  # cut short
             try:
-                r = json.loads(line)
+                r = json_loads(line)
                 s, g = r["set"], r["game"]
             except (ValueError, KeyError, TypeError):
                 raise RecordsError(f"{path}:{n}: not a simulation record; move the file away to start "
@@ -256,7 +257,7 @@ def read(out: Path, fmt: str) -> Iterator[dict[str, Any]]:
                 if not line.endswith(b"\n"):
                     return  # cut short: not a record yet
                 try:
-                    yield json.loads(line)
+                    yield json_loads(line)
                 except ValueError:
                     raise RecordsError(f"{path}:{n}: not a JSON record") from None
         return
