@@ -20,6 +20,7 @@ from .cycles import Site, check_cycles
 from .diagnostics import Diagnostic, Diagnostics, Location
 from .dsl import DslSyntaxError, parse_effect, parse_expr
 from .emit import CardEmitter, Ctor, Ref, class_formula, escaped, literal, module, slug
+from .flow_order import check_flow_order, scoring_windows
 from .flowdata import FLOW_PARTS, FlowData
 from .layers import Layer, Merged, Origin, load_layer, merge
 from .names import CLASS_RESERVED, reserved_words, what_it_is
@@ -141,6 +142,7 @@ class _Compiler:
         self.flow_check(names)
         params = self.params(data_cards)
         self.flow.check(set(params))
+        check_flow_order(m, self.diags, self.modified_params())
         self.unused(params)
         check_cycles(self.facts, Places(self.facts, game, m.decks, m.zone_decks), self.diags, self.locate_site)
         check_texts(m, self.diags, english_keys)
@@ -399,6 +401,11 @@ class _Compiler:
                 self.err(go.get(("flow", "before_scoring")), f"`before_scoring` names `{window}`, "
                                                                "which is no window of the flow", suggest(window, windows))
 
+    def modified_params(self) -> set[str]:
+        """The params some card's effect modifies."""
+        return {node.param for effects in self.effects.values() for _, effect in effects
+                for node in ir.walk(effect) if isinstance(node, ir.Modifier)}
+
     def params(self, data_cards: dict[str, dict[str, Any]]) -> dict[str, int]:
         """Every param with its value: the runtime's defaults, the game's, then the cards'."""
         params = {name: default for name, (default, _) in RUNTIME_PARAMS.items()}
@@ -450,7 +457,6 @@ class _Compiler:
             *[f"  {escaped(f.path)}" for f in m.sources],
         ]
         coins = g["coins"]
-        flow = g["flow"]
 
         flow_origin = m.game_origin.get(("flow", "turn"))
         lo, hi = players(m)
@@ -482,7 +488,7 @@ class _Compiler:
             ("events", dict(g.get("events", {}))),
             ("turn", self.flow.steps("turn")),
             ("age_end", self.flow.steps("age_end")),
-            ("before_scoring", tuple(flow.get("before_scoring", []))),
+            ("before_scoring", scoring_windows(m)),
             ("cards", {cid: Ref(f"_CARD_{slug(cid)}") for cid in sorted(self.card_tables)}),
             ("decks", {age: tuple(Ctor("DeckEntry", (("card", c), ("count", n), ("min_players", mp)))
                                   for c, n, mp in entries) for age, entries in sorted(data["decks"].items())}),

@@ -1,7 +1,8 @@
 """Load rules layers (folders of YAML files or single variant files) and merge them by id.
 
 A later layer adds an entry with a new id, overrides the fields it gives of an existing id,
-removes ids listed under `remove:`, and may insert flow steps `before:`/`after:` a step id.
+removes ids listed under `remove:`, and may insert flow steps `before:`/`after:` a step id (a step
+of an earlier layer given with `before:`/`after:` moves there).
 """
 from __future__ import annotations
 
@@ -345,15 +346,23 @@ def _merge_steps(old: list[JsonDict], new: list[JsonDict], origin: Origin, key_p
         clean = {k: v for k, v in step.items() if k not in ("before", "after")}
         if variant and step["id"] not in ids:
             _warn_new_id(step["id"], earlier, here, key_path, diags)
-        if step["id"] in ids:
-            steps[ids.index(step["id"])].update(clean)
-        elif anchor is None:
+        key = "before" if "before" in step else "after"
+        if anchor == step["id"]:
+            diags.error(here.at(key).loc, f"flow step `{anchor}` cannot go {key} itself",
+                        "name the step it goes before or after")
+            continue
+        if anchor is not None and anchor not in ids:
+            diags.error(here.at(key).loc, f"no flow step `{anchor}` to {'move' if step['id'] in ids else 'insert'} "
+                                          f"`{step['id']}` {key}", suggest(anchor, ids))
+            continue
+        if step["id"] in ids:  # a change to a step of an earlier layer; with an anchor, it moves there
+            clean = {**steps.pop(ids.index(step["id"])), **clean}
+            if anchor is None:
+                steps.insert(ids.index(step["id"]), clean)
+                continue
+            ids = [s["id"] for s in steps]
+        if anchor is None:
             steps.append(clean)
-        elif anchor in ids:
-            pos = ids.index(anchor) + (1 if "after" in step else 0)
-            steps.insert(pos, clean)
         else:
-            key = "before" if "before" in step else "after"
-            diags.error(here.at(key).loc, f"no flow step `{anchor}` to insert `{step['id']}` {key}",
-                        suggest(anchor, ids))
+            steps.insert(ids.index(anchor) + (1 if key == "after" else 0), clean)
     return steps

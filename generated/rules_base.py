@@ -32,7 +32,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = 'cbc39e30374cd0643554ff4c8fb749ed301a52964475d794ec5623d0000e5430'
+CONTENT_HASH = '2a375be5d3d4119d78d2833d8ff783bce29348b92ee15362d8bd3aae3fb25cba'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -34,7 +34,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '9aee15f4d7e8f03a9f7b7785fcf91a67b8aa77569263b3269abff189405ed649'
+CONTENT_HASH = 'c93b5cb3937a79c283f42f8ab9912ea792558cd0134048d67e52353abb3abe08'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

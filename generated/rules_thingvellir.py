@@ -36,7 +36,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '7ecf939e2281385e4d7facd9235332d0e1b3abd117d64aa7f9fd11f937c44f61'
+CONTENT_HASH = '27343621e44877efc166163d32d022741569770b5c0ec7140aa0b79076268980'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -38,7 +38,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '7463dbcece2accd47a609475d5bc8c8e6b0fd4c0932586b65a3f334f55012bc5'
+CONTENT_HASH = 'b027f6b97157190c18404d8e0c1a3c231f84e276c6ba6720d19e1e53beaa37d8'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

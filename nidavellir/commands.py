@@ -206,9 +206,8 @@ def _score_file(path: str, variants: tuple[str, ...]) -> tuple[Diagnostics, Scor
     from nidavellir.compiler.diagnostics import in_file_order
     from nidavellir.compiler.schema import load_schema, validate
     from nidavellir.compiler.yamlload import load_yaml
-    from nidavellir.runtime.position import engine_from_position, run_without_choices
+    from nidavellir.runtime.position import score_position
     from nidavellir.runtime.position_check import check_position
-    from nidavellir.runtime.scoring import final_scores
 
     diags = Diagnostics()
     try:
@@ -230,11 +229,8 @@ def _score_file(path: str, variants: tuple[str, ...]) -> tuple[Diagnostics, Scor
     if diags or rules is None:
         diags.items = in_file_order(diags.items, [loaded.path])
         return diags, None
-    e = engine_from_position(rules, data)
     try:
-        for window in rules.ruleset.before_scoring:
-            run_without_choices(e, window)
-        return diags, final_scores(e)
+        return diags, score_position(rules, data)
     except RulesRuntimeError as err:  # the rules fail on this position: no place in it, the rules' place in the message
         diags.error(None, str(err))
         return diags, None

@@ -362,6 +362,9 @@ class TerminalSeat:
         """A bid typed as one coin per tavern (`5 3 4`), or tavern by tavern."""
         d = screen.d
         names = [_short(n) for n in screen.rules.tavern_names]
+        first = d.options[0] if d.options else None
+        if isinstance(first, tuple):  # with fewer coins than taverns, the first taverns only (flow.bids)
+            names = names[:len(first)]
         hand = screen.hand_values()
         while True:
             line = self.ask("bid> ")

@@ -60,7 +60,10 @@ def enter_dwarves(e: Engine) -> Gen[None]:
 
 
 def bids(e: Engine) -> Gen[None]:
-    """003 "Bids": each player secretly puts one coin on each tavern and the rest in the pouch."""
+    """003 "Bids": each player secretly puts one coin on each tavern and the rest in the pouch. A
+    player left with fewer coins than taverns (by effects that discard coins) puts one on each of the
+    first taverns, as many as they have; the later taverns get no bid from them (they take no card
+    there, as after Járnglófi's discard)."""
     s = e.s
     coins = s.coins
     ntav = len(s.taverns)
@@ -103,13 +106,14 @@ _BID_OPTIONS: dict[tuple[tuple[int, ...], int], tuple[tuple[int, ...], ...]] = {
 
 
 def bid_options(values: tuple[int, ...], taverns: int) -> tuple[tuple[int, ...], ...]:
-    """Every bid of these coin values on that many taverns, in order (the same hands recur: cached)."""
+    """Every bid of these coin values on that many taverns, in order (the same hands recur: cached);
+    with fewer coins than taverns, on the first taverns, one coin each."""
     key = (values, taverns)
     options = _BID_OPTIONS.get(key)
     if options is None:
         if len(_BID_OPTIONS) > 4096:
             _BID_OPTIONS.clear()
-        options = _BID_OPTIONS[key] = tuple(sorted(set(permutations(values, taverns))))
+        options = _BID_OPTIONS[key] = tuple(sorted(set(permutations(values, min(taverns, len(values))))))
     return options
 
 

@@ -10,10 +10,11 @@ from nidavellir.interface.rules import SpecialCoin
 from .engine import Engine
 from .position_check import JsonPath, Problem, box_counts, captured_ids, card_ref, check_position
 from .rules import Rules
+from .scoring import Scores, final_scores
 from .state import BASIC, SPECIAL, TREASURE, Coin, Player
 
-__all__ = ["PositionError", "engine_from_position", "position_of", "run_without_choices", "box_counts",
-           "check_position", "Problem"]
+__all__ = ["PositionError", "engine_from_position", "position_of", "run_without_choices", "score_position",
+           "box_counts", "check_position", "Problem"]
 
 
 class PositionError(NidavellirError):
@@ -53,7 +54,19 @@ def engine_from_position(rules: Rules, data: dict[str, Any]) -> Engine:
         for item in pdata.get("command_zone") or []:
             e.attach(i, _card(e, item), None)
     e.reindex()
+    e.s.finished = data.get("ended") is True
     return e
+
+
+def score_position(rules: Rules, data: dict[str, Any]) -> Scores:
+    """The Final Bravery Value of a position as if the game ended now (DESIGN §8): the windows the
+    rules take before scoring (`before_scoring`, in the flow's order) are applied without choices —
+    except on the final position of a game that ended (`ended: true`), which has taken them."""
+    e = engine_from_position(rules, data)
+    if not e.s.finished:
+        for window in rules.ruleset.before_scoring:
+            run_without_choices(e, window)
+    return final_scores(e)
 
 
 def _coin(value: int, held: list[Coin], basic: dict[int, bool], special: dict[int, SpecialCoin],
@@ -153,6 +166,8 @@ def position_of(e: Engine) -> dict[str, Any]:
         player["command_zone"] = [_entry(e, c) for c in pl.command]
         out.append(player)
     expansions = [layer.id for layer in e.rules.ruleset.layers[1:] if not layer.variant]
+    if s.finished:  # the end's steps were taken: `score` applies none again (score_position)
+        return {"expansions": expansions, "ended": True, "players": out}
     return {"expansions": expansions, "players": out}
 
 

@@ -11,8 +11,7 @@ from nidavellir.runtime.bots import GreedyBot, RandomBot
 from nidavellir.runtime.game import Game
 from nidavellir.runtime.observation import observe
 from nidavellir.runtime.invariants import violations
-from nidavellir.runtime.position import engine_from_position, run_without_choices
-from nidavellir.runtime.scoring import final_scores
+from nidavellir.runtime.position import score_position
 from nidavellir.runtime.streams import bot_seed
 from nidavellir.session import result_of
 
@@ -36,10 +35,8 @@ def play(n: int, seed: int, bots=("random",), rules=RULES, check_every: int = 1)
 
 
 def rescore(rules, final: dict) -> dict:
-    e = engine_from_position(rules, final)
-    for window in rules.ruleset.before_scoring:
-        run_without_choices(e, window)
-    return final_scores(e)
+    """What `score` gives for a position (the command's own path)."""
+    return score_position(rules, final)
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5])

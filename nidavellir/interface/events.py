@@ -156,6 +156,20 @@ BUILTIN_ZONES: dict[str, str] = {
 # Steps that put cards from the current age's deck into play: a turn without one never ends its age.
 DRAWING_STEPS = frozenset({"enter-dwarves"})
 
+# The flow part a step belongs to, for the steps that belong to one (`turn` or `age_end`; the others
+# may run in either): the turn's cycle of cards entering, bids and their resolution, and the final
+# scoring, which ends the game.
+STEP_PARTS: dict[str, str] = {
+    "enter-dwarves": "turn",
+    "bids": "turn",
+    "resolve-taverns": "turn",
+    "final-scoring": "age_end",
+}
+
+# Steps that only move cards between the shared zones (never what a player holds): they may follow
+# the final scoring without changing it.
+SHARED_ZONE_STEPS = frozenset({"refill", "deal", "clear"})
+
 # Params the runtime itself reads (with the value it assumes when the rules give none).
 RUNTIME_PARAMS: dict[str, tuple[int, str]] = {
     "bid_from_hand": (0, ">0: the player keeps coins in hand and bids each tavern after the others reveal"),
