@@ -192,10 +192,12 @@ def bot_seeder() -> Callable[[int, int], int]:
     """The seed of seat i's bot in game `seed` (internal): runtime/streams.py's `bot_seed`, or on a
     revision from before the random streams, seed * 1000 + i (its deals differ too: games of such
     a revision are not identical to this one's by design)."""
-    try:
-        from nidavellir.runtime.streams import bot_seed
-    except ImportError:
+    import nidavellir.runtime
+
+    # (by the file: an import would fall through to the editable install's finder on such a revision)
+    if not (Path(nidavellir.runtime.__file__).parent / "streams.py").is_file():
         return lambda seed, i: seed * 1000 + i
+    from nidavellir.runtime.streams import bot_seed
     return bot_seed
 
 

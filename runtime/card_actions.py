@@ -207,8 +207,8 @@ class CardActions(EngineCore):
             self.journal.append(Placed(*self.now, player=p, cause=self.cause(), card=self.s.cards[card],
                                        column=COMMAND_ZONE if dest is None else dest, origin=origin))
         loc = self.where.get(card)
-        kept = loc is not None and loc[0] == p or self.stepping_aside.get(card) == p
-        since = self.arrived.get(card, 0)  # (a card moving among p's own places has not newly arrived)
+        kept = loc is not None and loc[0] == p or bool(self.stepping_aside) and self.stepping_aside.get(card) == p
+        since = self.arrived.get(card, 0) if kept else 0  # (a card moving among p's own places has not newly arrived)
         self._lift(card)
         covered = -1
         if dest is not COMMAND:

@@ -13,7 +13,6 @@ from nidavellir.interface.rules import CardDef, Modifier
 
 from .journal import GameStarted, Happening
 from .loops import MAX_CASCADE, Running, cascade_error
-from .placement import own_column
 from .rules import Rules
 from .scoring import Scores
 from .setup import setup_plan
@@ -152,15 +151,23 @@ class EngineCore:
         self.cascade.append((self.s.cards[card], fn))
 
     def _caused(self, card: int, handler: Callable[..., Gen[T]], ev: Event, p: int) -> Gen[T]:
-        """Run a card's handler: the card is the cause of what it does, the handler a level of the
-        cascade while it runs."""
-        self._enter(card, handler)
+        """Run a card's handler: the card is the cause of what it does (while journalling), the
+        handler a level of the cascade while it runs."""
+        cascade = self.cascade
+        if len(cascade) >= MAX_CASCADE:
+            raise cascade_error([*cascade, (self.s.cards[card], handler)])
+        cascade.append((self.s.cards[card], handler))
+        if self.journal is None:
+            try:
+                return (yield from handler(self.api, p, card, ev))
+            finally:
+                cascade.pop()
         self.causes.append(card)
         try:
             return (yield from handler(self.api, p, card, ev))
         finally:
             self.causes.pop()
-            self.cascade.pop()
+            cascade.pop()
 
     def value(self, fn: Callable[[EngineAPI, int, int], T], p: int, card: int) -> T:
         """A card's compiled value (a modifier's amount, a score, a requirement) for p: a level of the
@@ -285,7 +292,7 @@ class EngineCore:
         return loc[1] if loc else None
 
     def own_column(self, card: int) -> str | None:
-        return own_column(self.rules, self.defs[card])
+        return self.rules.own_columns[self.defs[card].id]  # (placement.own_column, inlined: a hot path)
 
     def ranks(self, p: int, cls: str | None) -> int:
         if cls is None:
@@ -413,9 +420,13 @@ class EngineCore:
                 yield member
 
     def still_owned(self, p: int, cards: Iterable[int]) -> Iterator[int]:
-        """Each of `cards`, skipping one p no longer owns by its turn."""
+        """Each of `cards`, skipping one p no longer owns by its turn (`each_member`, written out: it
+        runs on every event)."""
         where = self.where
-        return self.each_member(cards, lambda c: where.get(c, (NOBODY,))[0] == p)
+        for c in list(cards):
+            loc = where.get(c)
+            if loc is not None and loc[0] == p:
+                yield c
 
     def each_card(self, cards: list[int]) -> Iterator[int]:
         """Each of `cards`, skipping one that is no longer where it was (an army column, a command zone,
@@ -473,12 +484,13 @@ class EngineCore:
             for handler in self.defs[subject].when.get(event, ()):
                 yield from self._caused(subject, handler, ev, p)
         if p >= 0 and event in self.rules.owner_events:
-            index = self._index(p)
-            for card in self.still_owned(p, index.get(("whenever", event), _NONE)):
-                if not self.listens(card, start):
-                    continue
-                for handler in self.defs[card].whenever.get(event, ()):
-                    yield from self._caused(card, handler, ev, p)
+            listening = self._index(p).get(("whenever", event))
+            if listening:
+                for card in self.still_owned(p, listening):
+                    if not self.listens(card, start):
+                        continue
+                    for handler in self.defs[card].whenever.get(event, ()):
+                        yield from self._caused(card, handler, ev, p)
 
     def replace(self, p: int, event: str, subject: int) -> Gen[bool]:
         """Offer `event` on `subject` to replacement effects: the subject's own `instead of`, then
@@ -488,8 +500,7 @@ class EngineCore:
             if (yield from self._caused(subject, handler, ev, p)):
                 return True
         if p >= 0 and event in self.rules.owner_replacements:
-            index = self._index(p)
-            for card in self.still_owned(p, index.get(("instead", event), _NONE)):
+            for card in self.still_owned(p, self._index(p).get(("instead", event), _NONE)):
                 for handler in self.defs[card].instead_any.get(event, ()):
                     if (yield from self._caused(card, handler, ev, p)):
                         return True
@@ -528,7 +539,10 @@ class EngineCore:
         self.clock += 1
         start = self.clock
         for p in self.player_order() if order is None else order:
-            for card in self.still_owned(p, self.listeners(p, "window", name)):
+            waiting = self.listeners(p, "window", name)
+            if not waiting:
+                continue
+            for card in self.still_owned(p, waiting):
                 if not self.listens(card, start):
                     continue
                 d = self.defs[card]

@@ -49,7 +49,7 @@ class Standing:
 
 def own_column(rules: Rules, d: CardDef) -> str | None:
     """The column of the card's own class; None (the command zone) for a card of no class."""
-    return d.cls if d.cls in rules.class_score else None
+    return rules.own_columns[d.id]
 
 
 def column_choices(rules: Rules, d: CardDef, among: tuple[str, ...] = ()) -> tuple[str, ...]:

@@ -22,6 +22,9 @@ class Rules:
         self.cards: Mapping[str, CardDef] = ruleset.cards
         self.classes: tuple[str, ...] = tuple(c.id for c in ruleset.classes)
         self.class_score: dict[str, ClassScore] = {c.id: c.score for c in ruleset.classes}
+        # card id -> the column of its own class; None (the command zone) for a card of no class
+        self.own_columns: dict[str, str | None] = {
+            cid: d.cls if d.cls in self.class_score else None for cid, d in ruleset.cards.items()}
         self.params = ruleset.params  # (the compiler gave the runtime's params their defaults)
         self.ages: tuple[int, ...] = ruleset.ages
         self.tavern_ids: tuple[str, ...] = tuple(t.id for t in ruleset.taverns)

@@ -133,13 +133,18 @@ def test_no_game_of_the_shipped_rules_comes_near_the_limit(boxes, monkeypatch):
     """"pick it so no real game comes near": seeded random games of each box combination, 2 to 5
     players, never nest more than MAX_CASCADE / 8 effects."""
     deepest = [0]
-    enter = EngineCore._enter
+    enter, caused = EngineCore._enter, EngineCore._caused
 
-    def measured(self: EngineCore, card: int, fn: Any) -> None:
+    def measured(self: EngineCore, card: int, fn: Any) -> None:  # a value's level
         enter(self, card, fn)
         deepest[0] = max(deepest[0], len(self.cascade))
 
+    def measured_run(self: EngineCore, card: int, handler: Any, ev: Any, p: int) -> Any:  # a handler's level
+        deepest[0] = max(deepest[0], len(self.cascade) + 1)
+        return (yield from caused(self, card, handler, ev, p))
+
     monkeypatch.setattr(EngineCore, "_enter", measured)
+    monkeypatch.setattr(EngineCore, "_caused", measured_run)
     rules = load_rules(boxes)
     for seed in range(24):
         n = 2 + seed % 4
