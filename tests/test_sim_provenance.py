@@ -25,10 +25,30 @@ def cli(capsys, *args: str) -> tuple[int, str]:
     return code, capsys.readouterr().err
 
 
+_MADE: dict[tuple[str, str, int], Path] = {}  # each simulation a test starts from, played once
+_ROOT: list[Path] = []
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _made_once(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """Each simulation the tests start from is played once for the module (a simulation is
+    deterministic: test_simulate.py shows a folder is the same however it is made); each test works
+    on its own copy."""
+    _ROOT.append(tmp_path_factory.mktemp("made"))
+    yield
+    _ROOT.clear()
+    _MADE.clear()
+
+
 def simulated(capsys, out: Path, fmt: str, variant: str = "generous-offerings", games: int = 3) -> Path:
-    code, err = cli(capsys, "simulate", "--players", "3", "--variant", variant, "--games", str(games), "--jobs", "1",
-                    "--format", fmt, "--out", str(out))
-    assert code == 0, err
+    key = (fmt, variant, games)
+    if key not in _MADE:
+        made = _ROOT[0] / f"{fmt}-{variant}-{games}"
+        code, err = cli(capsys, "simulate", "--players", "3", "--variant", variant, "--games", str(games),
+                        "--jobs", "1", "--format", fmt, "--out", str(made))
+        assert code == 0, err
+        _MADE[key] = made
+    shutil.copytree(_MADE[key], out, dirs_exist_ok=True)
     return out
 
 
