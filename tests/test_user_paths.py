@@ -201,18 +201,18 @@ def test_every_command_treats_a_path_the_same_way(capsys, tmp_path, monkeypatch,
 
 
 def _as_another_user(command: str, case: str, content: str, want: str) -> None:
-    """The permission case, when the tests run as root: the command runs as `nobody` (setpriv), in a
-    folder that user may use, on a path only root may read."""
+    """The permission case, when the tests run as root: the command runs as root without the
+    capabilities that let root read and search what its permissions refuse (setpriv drops
+    CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH), on a path whose permissions allow nothing — the kernel's
+    own refusal, as a user meets it, while the venv (root's) stays readable."""
     if shutil.which("setpriv") is None:
-        pytest.fail("running as root, the permission case needs setpriv to run the command as another user")
+        pytest.fail("running as root, the permission case needs setpriv to drop root's file capabilities")
     folder = Path(tempfile.mkdtemp(prefix="nidavellir-perm-"))
     try:
-        folder.chmod(0o777)
         path = MAKE[case](folder, content, want == "folder")
         args = _args(command, path, folder)
-        (folder / "pos.yaml").chmod(0o644)
         env = {**os.environ, "NIDAVELLIR_CACHE": str(folder / "cache"), "HOME": str(folder)}
-        proc = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable, "-m",
+        proc = subprocess.run(["setpriv", "--bounding-set=-dac_override,-dac_read_search", sys.executable, "-m",
                                "nidavellir", *args], capture_output=True, text=True, timeout=300, cwd=folder, env=env,
                               check=False)
         _expect(command, case, path, proc.returncode, proc.stdout, proc.stderr)
