@@ -32,7 +32,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '2a375be5d3d4119d78d2833d8ff783bce29348b92ee15362d8bd3aae3fb25cba'
+CONTENT_HASH = 'b3455bcd993df1d9140f07a52caf96492f467dc14a9bcf3422bee2422ff6a73c'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

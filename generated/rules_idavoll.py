@@ -34,7 +34,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = 'c93b5cb3937a79c283f42f8ab9912ea792558cd0134048d67e52353abb3abe08'
+CONTENT_HASH = '85a6710d32c4812f9e739d56af2abb5a4091d726c469a8f341c31252dca6fac8'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -36,7 +36,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '27343621e44877efc166163d32d022741569770b5c0ec7140aa0b79076268980'
+CONTENT_HASH = 'd1d095e00be3131a774a103cb57fe3eaf536eafccb27a4ad11848e31444546d6'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -38,7 +38,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = 'b027f6b97157190c18404d8e0c1a3c231f84e276c6ba6720d19e1e53beaa37d8'
+CONTENT_HASH = 'f38fc5506192b44c0f3a3c9b276fa4e5376fd36a3159fb24e522c1aae2b5926e'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
