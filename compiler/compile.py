@@ -298,7 +298,7 @@ class _Compiler:
                     "enters": enters[0], "enters_column": enters[1], "enters_among": among,
                     "track": tuple(data["track"]), "params": data["params"], "column_ranks": column_ranks,
                     "placings": card_facts.placings(effects), "captures": card_facts.captures(effects),
-                    "marks": card_facts.marks(effects)}
+                    "marks": card_facts.marks(effects), "spends": card_facts.spends(effects)}
         fields.update({k: v for k, v in optional.items() if v != CARD_DEFAULTS[k]})  # the table says what differs
         for key in ("placings", "captures"):
             if key in fields:

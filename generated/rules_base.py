@@ -32,7 +32,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = 'b3455bcd993df1d9140f07a52caf96492f467dc14a9bcf3422bee2422ff6a73c'
+CONTENT_HASH = 'a1a557e4c13af23117b823fd52105b11b9613d4dd35a1bfaa4627f437726524f'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -36,7 +36,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = 'd1d095e00be3131a774a103cb57fe3eaf536eafccb27a4ad11848e31444546d6'
+CONTENT_HASH = 'cda04b89938c56c200b94d34a368360510fbbcff323626782455d3cfafeea6a3'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
