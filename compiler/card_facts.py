@@ -1,6 +1,7 @@
 """What a card's effects say about where cards stand and what the card carries, as data the runtime
-reads without running a handler (`CardDef.placings`, `captures`, `marks`): the cards its effects
-place and where, what it may capture, and the marks its actions set on it."""
+reads without running a handler (`CardDef.placings`, `captures`, `marks`, `spends`): the cards its
+effects place and where, what it may capture, the marks its actions set on it, and which of them spend
+its one once-per-game power."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
@@ -89,3 +90,24 @@ def marks(effects: Iterable[ir.Effect]) -> tuple[str, ...]:
             elif isinstance(node, ir.Simple) and node.name == "face-down":
                 found |= {"face_down", "used"}
     return tuple(m for m in ("tokens", "class", "face_down", "used") if m in found)
+
+
+def spends(effects: Iterable[ir.Effect]) -> tuple[str, ...]:
+    """The state keys (the position format's) that each record a way the card's one once-per-game
+    power was spent: set only while the power is unspent, and spending it, so that a card carries at
+    most one of them. `captured` when every capture is once per game (a giant's: the power is spent by
+    capturing); `face_down` when every `turn face down` (which spends the power, runtime
+    `turn_face_down`) runs only while the power is unspent (in a once-per-game effect, or one whose
+    condition requires `not used`: a giant's, when its owner places the card instead)."""
+    gated: dict[str, list[bool]] = {"captured": [], "face_down": []}
+    for effect in _expanded(effects):
+        once = isinstance(effect, (ir.Triggered, ir.Replacement)) and effect.once
+        unspent = once or isinstance(effect, (ir.Triggered, ir.Replacement)) and any(
+            isinstance(atom, ir.Not) and isinstance(atom.operand, ir.Var) and atom.operand.name == "used"
+            for atom in _conjuncts(effect.cond))
+        for node in ir.walk(effect):
+            if isinstance(node, ir.Simple) and node.name == "capture" and isinstance(effect, ir.Replacement):
+                gated["captured"].append(once)
+            elif isinstance(node, ir.Simple) and node.name == "face-down":
+                gated["face_down"].append(unspent)
+    return tuple(key for key, each in gated.items() if each and all(each))

@@ -3,6 +3,7 @@ rule set (`nidavellir.interface.rules.RuleSet`) a runtime loads."""
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable
 from dataclasses import MISSING, dataclass, field
 from dataclasses import fields as dataclass_fields
@@ -256,10 +257,12 @@ class _Compiler:
             eff_origin = at("effects").at(i) if "effects" in origin else origin["@"]
             effect = self.parse(text, eff_origin)
             if effect is None:
+                self.note_words(text)
                 continue
             problems = check_effect(effect, names)
             self.report(problems, eff_origin)
             if any(not prob.warning for prob in problems):
+                self.note_uses(effect)  # (what it would have read is not unread: no knock-on warning)
                 continue
             compiled_effects.append((text, effect))
             facts.effects.append((i, effect))
@@ -295,7 +298,7 @@ class _Compiler:
                     "enters": enters[0], "enters_column": enters[1], "enters_among": among,
                     "track": tuple(data["track"]), "params": data["params"], "column_ranks": column_ranks,
                     "placings": card_facts.placings(effects), "captures": card_facts.captures(effects),
-                    "marks": card_facts.marks(effects)}
+                    "marks": card_facts.marks(effects), "spends": card_facts.spends(effects)}
         fields.update({k: v for k, v in optional.items() if v != CARD_DEFAULTS[k]})  # the table says what differs
         for key in ("placings", "captures"):
             if key in fields:
@@ -321,6 +324,13 @@ class _Compiler:
             elif isinstance(node, ir.Call) and node.name == "param" and node.args \
                     and isinstance(node.args[0], ir.Var):
                 self.used_params.add(node.args[0].name)
+
+    def note_words(self, text: str) -> None:
+        """An effect or formula that does not parse: every name its text holds counts as read, so that
+        its error brings no false "no effect reads …" warning."""
+        words = set(re.findall(r"[a-z_][a-z0-9_]*", text))
+        self.used_events |= words
+        self.used_params |= words
 
     def locate_site(self, site: Site) -> Location:
         """Where an offset of a card's effect is written."""
@@ -352,11 +362,12 @@ class _Compiler:
                 expr = parse_expr(text)
             except DslSyntaxError as err:
                 self.diags.error(origin.loaded.locate_in_string(origin.path, err.offset), err.message, err.hint)
+                self.note_words(text)
                 continue
             problems = check_formula(expr, names)
             self.report(problems, origin)
+            self.note_uses(expr)
             if all(prob.warning for prob in problems):
-                self.note_uses(expr)
                 name, lines = class_formula(c["id"], expr, str(origin.loc), text, _locator(origin))
                 self.class_blocks.append(lines)
                 self.class_tables.append(Ctor("ClassDef", (
@@ -368,8 +379,11 @@ class _Compiler:
     def decks(self) -> dict[int, list[list[Any]]]:
         decks = {}
         for age in sorted(set(self.m.decks) - set(self.m.game["ages"])):
-            self.err(self.m.deck_origin[(age, None)], f"there is no age {age}",
-                     "ages: " + ", ".join(map(str, self.m.game["ages"])))
+            origin, ages = self.m.deck_origin[(age, None)], self.m.game_origin.get(("ages",))
+            hint = "ages: " + ", ".join(map(str, self.m.game["ages"]))
+            if ages is not None and self._order(origin) < self._order(ages):  # a later layer dropped the age
+                hint += f"; the layer that drops Age {age} removes its deck too: `decks: [{{age: {age}, remove: true}}]`"
+            self.err(origin, f"there is no age {age}", hint)
         for age in self.m.game["ages"]:
             if age not in self.m.decks:
                 self.err(self.m.game_origin.get(("ages",)), f"no deck for age {age}")
@@ -383,6 +397,10 @@ class _Compiler:
                 entries.append([e["card"], e["count"], e.get("min_players", 0)])
             decks[age] = entries
         return decks
+
+    def _order(self, origin: Origin) -> int:
+        """Where the file of `origin` comes in the layers (later layers later)."""
+        return next((i for i, f in enumerate(self.m.sources) if f is origin.loaded), -1)
 
     def flow_check(self, names: Names) -> None:
         flow = self.m.game["flow"]
@@ -430,7 +448,7 @@ class _Compiler:
                 try:
                     self.note_uses(parse_effect(text))
                 except DslSyntaxError:
-                    pass
+                    self.note_words(text)
         go = self.m.game_origin
         for name in self.m.game.get("events", {}):
             if name in EVENTS and name not in self.used_events:

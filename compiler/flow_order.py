@@ -10,7 +10,9 @@ ages
   - each age once (E, structure.py); played in the order listed (W when not ascending: Age 2 is
     then played before Age 1); every age has a deck (E, compile.py); every age a step, a tavern
     draw, a deck or an effect names is an age of the game (E, compile.py, flowdata.py, check.py).
-  - a step's `ages:` is not empty (E: the step would never run).
+  - a step's `ages:` is not empty (E: the step would never run), each age once (E, the schema).
+  - a step goes `before:` one step or `after:` one, not both, and `remove: true` takes no other key
+    (E, the schema and layers.py: the other would be ignored).
 parts
   - `enter-dwarves`, `bids` and `resolve-taverns` are steps of a turn, `final-scoring` of an age's
     end (E; interface/events.py STEP_PARTS).
@@ -23,6 +25,10 @@ flow.turn
   - `resolve-taverns` resolves the bids of its turn on the cards that entered in it (W when no bid
     is placed in the age's turns, when it runs before that turn's `bids`, when no card has entered
     the taverns before it, and when no step resolves the taverns).
+taverns' draws
+  - a tavern is filled from one deck a turn: two of its `draws` never name the same turn of an age
+    (E, structure.py: the runtime would read only the last); each lists an age or a turn once (E, the
+    schema).
 flow.tavern
   - a `picks` step (W, flowdata.py); `late-bids` before the first `picks` (W: a player who bids
     from hand places the coin after the picks, and takes nothing there), and some `late-bids` when
@@ -35,7 +41,7 @@ flow.age_end
     scored at the end of the flow (R, runtime/flow.py).
   - `before_scoring` names windows of the flow (E, compile.py) that open at the end of the last age
     before the final scoring (E: `score` would apply a step that the game does not take before
-    scoring), each once (W). `score` applies them in the order the flow opens them (R: compiled in
+    scoring), each once (E, the schema: every list of the structure whose items are unique says so). `score` applies them in the order the flow opens them (R: compiled in
     that order), and not at all on the final position of a game that ended (R: `ended: true`).
 windows
   - a window opened by two steps makes its cards act at each (W).
@@ -285,12 +291,8 @@ class FlowOrder:
         origin = self.m.game_origin.get(("flow", "before_scoring"))
         opened = {s.get("window") for part in self.parts.values() for s in part}
         final = self.scoring_windows()
-        seen: set[str] = set()
         for i, name in enumerate(names):
             where = origin.at(i).loc if origin else _loc(self.m, "flow", "before_scoring")
-            if name in seen:
-                self.diags.warning(where, f"`before_scoring` names `{name}` twice", "name each window once")
-            seen.add(name)
             if name in opened and name not in final:  # (a name that is no window: compile.py's error)
                 last = self.ages[-1] if self.ages else "?"
                 listed = ", ".join(f"`{w}`" for w in final) or "none"

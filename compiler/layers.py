@@ -1,8 +1,10 @@
 """Load rules layers (folders of YAML files or single variant files) and merge them by id.
 
 A later layer adds an entry with a new id, overrides the fields it gives of an existing id,
-removes ids listed under `remove:`, and may insert flow steps `before:`/`after:` a step id (a step
-of an earlier layer given with `before:`/`after:` moves there).
+removes ids listed under `remove:`, and may insert flow steps `before:` or `after:` a step id (a step
+of an earlier layer given with `before:`/`after:` moves there; `remove: true` removes a step, and a
+deck entry with `remove: true` removes that deck). One layer gives each entry once: a card, an
+interpretation, an id of a `game` list, a deck's card (for a player count).
 """
 from __future__ import annotations
 
@@ -166,12 +168,17 @@ def merge(layers: list[Layer], diags: Diagnostics) -> Merged:
                 if _new_id_checked(m, layer, card, origin, diags):
                     _merge_card(m, layer, card, origin, diags)
             for i, deck in enumerate(data.get("decks", [])):
-                _merge_deck(m, deck, Origin(f, ("decks", i)))
+                _merge_deck(m, deck, Origin(f, ("decks", i)), seen, diags, layer)
             for i, item in enumerate(data.get("interpretations", [])):
                 _once(seen, ("interpretation", item["id"]), Origin(f, ("interpretations", i)), diags, layer)
                 m.interpretations[item["id"]] = dict(item, layer=layer.id)
             for i, rid in enumerate(data.get("remove", [])):
                 origin = Origin(f, ("remove", i))
+                if ("remove", rid) in seen:  # (in another file of the layer; the schema sees one list)
+                    diags.error(origin.loc, f"`{rid}` is removed twice in layer `{layer.id}` (first at "
+                                            f"{seen[('remove', rid)].loc})", "remove each id once")
+                    continue
+                seen[("remove", rid)] = origin
                 if rid in m.cards:
                     m.removed[rid] = m.cards.pop(rid)
                     m.card_layers.setdefault(rid, []).append(layer.id)
@@ -230,10 +237,17 @@ def _merge_card(m: Merged, layer: Layer, card: JsonDict, origin: Origin, diags: 
     m.card_layers.setdefault(cid, []).append(layer.id)
 
 
-def _merge_deck(m: Merged, deck: JsonDict, origin: Origin) -> None:
-    """Merge a `decks:` entry: an age deck, or (with `zone`) that zone's deck for the age."""
+def _merge_deck(m: Merged, deck: JsonDict, origin: Origin, seen: dict[tuple[str, str], Origin],
+                diags: Diagnostics, layer: Layer) -> None:
+    """Merge a `decks:` entry: an age deck, or (with `zone`) that zone's deck for the age; with
+    `remove: true` the deck an earlier layer gives is removed. A layer lists each card of a deck once
+    (for each `min_players`): a second entry would silently replace the first."""
     zone = deck.get("zone")
     age = deck["age"]
+    named = f"the age {age} deck" + (f" of `{zone}`" if zone is not None else "")
+    if deck.get("remove"):
+        _remove_deck(m, zone, age, origin, diags, named)
+        return
     if zone is None:
         entries = m.decks.setdefault(age, [])
     else:
@@ -248,13 +262,42 @@ def _merge_deck(m: Merged, deck: JsonDict, origin: Origin) -> None:
     note((age, None), origin.at("age"), first=True)
     for i, entry in enumerate(deck["cards"]):
         key = (entry["card"], entry.get("min_players", 0))
+        here = origin.at("cards", i)
+        once = ("deck", f"{zone or ''} {age} {key[0]} {key[1]}")
+        if once in seen:
+            players = f" (from {key[1]} players)" if key[1] else ""
+            diags.error(here.at("card").loc, f"`{key[0]}`{players} is listed twice in {named} in layer "
+                                             f"`{layer.id}` (first at {seen[once].at('card').loc})",
+                        "give each card of a deck once, with its `count`")
+            continue
+        seen[once] = here
         for j, old in enumerate(entries):
             if (old["card"], old.get("min_players", 0)) == key:
                 entries[j] = dict(entry)
                 break
         else:
             entries.append(dict(entry))
-        note((age, key), origin.at("cards", i))
+        note((age, key), here)
+
+
+def _remove_deck(m: Merged, zone: str | None, age: int, origin: Origin, diags: Diagnostics, named: str) -> None:
+    """`{age: N, remove: true}` (with `zone`, that zone's deck): the deck and every card of it go."""
+    decks = m.decks if zone is None else m.zone_decks.get(zone, {})
+    if age not in decks:
+        given = sorted(decks)
+        diags.error(origin.loaded.locate_key(origin.path + ("remove",)), f"cannot remove {named}: no earlier layer gives it",
+                    f"the decks of {'the ages' if zone is None else f'`{zone}`'}: ages "
+                    + ", ".join(map(str, given)) if given else None)
+        return
+    del decks[age]
+    if zone is None:
+        for key in [k for k in m.deck_origin if k[0] == age]:
+            del m.deck_origin[key]
+    else:
+        for zkey in [k for k in m.zone_deck_origin if k[0] == zone and k[1][0] == age]:
+            del m.zone_deck_origin[zkey]
+        if not decks:
+            del m.zone_decks[zone]
 
 
 def _merge_game(m: Merged, layer: Layer, f: Loaded, game: Any, diags: Diagnostics) -> None:
@@ -336,6 +379,10 @@ def _merge_steps(old: list[JsonDict], new: list[JsonDict], origin: Origin, key_p
         for k in step:
             origins[key_path + (step["id"], k)] = here.at(k)
         if step.get("remove"):
+            for k in step:
+                if k not in ("id", "remove"):
+                    diags.error(here.loaded.locate_key(here.path + (k,)), f"`remove: true` removes the flow step "
+                                f"`{step['id']}`: its `{k}` would be ignored", "remove the step, or leave out `remove`")
             if step["id"] in ids:
                 steps.pop(ids.index(step["id"]))
             else:

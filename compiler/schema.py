@@ -216,13 +216,14 @@ def _diagnose(loaded: Loaded, error: ValidationError, root: dict[str, Any]) -> l
         at = loaded.locate_key(path + (inst,))
         return [Diagnostic(at, f"invalid key: {d.message}", d.hint) for d in _leaf(error, inst, loc)]
     if kind == "uniqueItems" and isinstance(inst, list):
-        seen: set[str] = set()
-        for i, item in enumerate(inst):
-            key = json.dumps(item, sort_keys=True)
-            if key in seen:
-                at = loaded.locate(path + (i,))
-                return [Diagnostic(at, f"{_show(item)} is repeated; the items must be unique")]
-            seen.add(key)
+        return _repeats(loaded, path, inst, sub)
+    if kind == "not" and isinstance(inst, dict) and isinstance(expected, dict) and set(expected) == {"required"}:
+        keys = [k for k in expected["required"] if k in inst]  # (all of them: that is why `not` failed)
+        what = " and ".join(f"`{k}`" for k in keys)
+        message = f"{what} cannot be given together" if len(keys) > 1 else f"key {what} is not allowed here"
+        hint = sub.get("description") if isinstance(sub, dict) else None
+        last = [k for k in inst if k in keys][-1]  # located at the one written last
+        return [Diagnostic(loaded.locate_key(path + (last,)), message, hint)]
     if kind is None and sub is False:  # a `false` subschema, e.g. properties: {old: false}
         banned = _false_keys(loaded, error, root)
         if banned:
@@ -230,6 +231,25 @@ def _diagnose(loaded: Loaded, error: ValidationError, root: dict[str, Any]) -> l
     if kind in ("oneOf", "anyOf"):
         return [Diagnostic(loc, _no_form(loaded, error, inst, root))]
     return _leaf(error, inst, loc)
+
+
+def _repeats(loaded: Loaded, path: JsonPath, items: list[Any], sub: Any) -> list[Diagnostic]:
+    """Each item of a list whose items must be unique that repeats an earlier one, located at the
+    repeat and naming the first; the list's description is the hint."""
+    first: dict[str, int] = {}
+    out = []
+    names = [p for p in path if isinstance(p, str)]
+    name = ".".join(names[-2:]) if names and names[-1].isdigit() else names[-1] if names else None
+    within = f" in `{name}`" if name else ""  # (a table's key, a number of players: with the table's name)
+    hint = sub.get("description") if isinstance(sub, dict) and isinstance(sub.get("description"), str) else None
+    for i, item in enumerate(items):
+        key = json.dumps(item, sort_keys=True)
+        if key in first:
+            out.append(Diagnostic(loaded.locate(path + (i,)), f"{_show(item)} is listed twice{within} (first at "
+                                                              f"{loaded.locate(path + (first[key],))})",
+                                  hint or "list each item once"))
+        first.setdefault(key, i)
+    return out
 
 
 def _leaf(error: ValidationError, inst: Any, loc: Location) -> list[Diagnostic]:

@@ -43,11 +43,7 @@ def check_structure(m: Merged, diags: Diagnostics) -> None:
     if not g.get("classes", True):
         diags.error(_loc(m, "classes"), "the rules have no class",
                     "an army needs at least one column, and a line one rank of each class")
-    ages = g.get("ages", [])
-    twice = sorted({a for a in ages if ages.count(a) > 1})
-    if twice:
-        diags.error(_loc(m, "ages"), f"age {twice[0]} is listed twice", "list each age once, in order")
-    _per_player_tables(m, diags, allowed)
+    _per_player_tables(m, diags, allowed)  # (a list whose items are unique, `ages` among them: the schema)
     _gems(m, diags, allowed)
     _treasure(m, diags, allowed)
     taverns = g.get("taverns", [])
@@ -73,6 +69,28 @@ def check_structure(m: Merged, diags: Diagnostics) -> None:
                             f"let a step that draws ({steps}) run in Age {age}")
     if taverns:
         _decks(m, diags, allowed, len(taverns))
+    _draws(m, diags)
+
+
+def _draws(m: Merged, diags: Diagnostics) -> None:
+    """A tavern is filled from one deck a turn: two of its `draws` that name the same turn of the
+    same age would leave the first unread (the runtime takes the last that matches)."""
+    ages = [a for a in m.game.get("ages", []) if isinstance(a, int)]
+    for tavern in m.game.get("taverns", []):
+        origin = m.game_origin.get(("taverns", tavern["id"], "draws"))
+        taken: dict[tuple[int, int], int] = {}
+        for i, draw in enumerate(tavern.get("draws", [])):
+            clash = sorted({(age, turn) for age in draw.get("ages", ages) for turn in draw["turns"]
+                            if (age, turn) in taken})
+            where = origin.at(i).loc if origin else _loc(m, "taverns")
+            if clash:
+                age, turn = clash[0]
+                diags.error(where, f"the tavern `{tavern['id']}` is filled twice in turn {turn} of Age {age}: by "
+                                   f"this draw and by draw {taken[clash[0]] + 1} of its `draws`",
+                            "a tavern is filled from one deck a turn: give each turn to one draw")
+            for age in draw.get("ages", ages):
+                for turn in draw["turns"]:
+                    taken.setdefault((age, turn), i)
 
 
 def _per_player_tables(m: Merged, diags: Diagnostics, allowed: range) -> None:
@@ -95,6 +113,13 @@ def _per_player_tables(m: Merged, diags: Diagnostics, allowed: range) -> None:
 def _gems(m: Merged, diags: Diagnostics, allowed: range) -> None:
     gems = m.game.get("gems", {})
     special = {s["value"] for s in gems.get("special", [])}
+    first: dict[int, int] = {}
+    for i, gem in enumerate(gems.get("special", [])):
+        if gem["value"] in first:
+            diags.error(_loc(m, "gems", "special"), f"special gem {gem['value']} is given twice (entries "
+                                                    f"{first[gem['value']] + 1} and {i + 1}): each gem is one "
+                                                    "of a kind", "give each special gem once")
+        first.setdefault(gem["value"], i)
     by_players = gems.get("by_players", {})
     for n in allowed:
         key: str | int = str(n) if str(n) in by_players else n
@@ -104,9 +129,6 @@ def _gems(m: Merged, diags: Diagnostics, allowed: range) -> None:
         where = _loc(m, "gems", "by_players", key)
         if len(dealt) != n:
             diags.error(where, f"{len(dealt)} gem(s) for {n} players: each player takes one gem")
-        twice = sorted({v for v in dealt if dealt.count(v) > 1})
-        if twice:
-            diags.error(where, f"gem {twice[0]} is dealt twice with {n} players: each gem is one of a kind")
         both = sorted(special & set(dealt))
         if both:
             diags.error(where, f"gem {both[0]} is both dealt and a special gem")

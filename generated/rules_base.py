@@ -32,7 +32,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '2a375be5d3d4119d78d2833d8ff783bce29348b92ee15362d8bd3aae3fb25cba'
+CONTENT_HASH = 'a1a557e4c13af23117b823fd52105b11b9613d4dd35a1bfaa4627f437726524f'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

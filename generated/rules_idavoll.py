@@ -34,7 +34,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = 'c93b5cb3937a79c283f42f8ab9912ea792558cd0134048d67e52353abb3abe08'
+CONTENT_HASH = 'ba9a36b4334deae79d9ebdfe2d30eb0c41c64bd07b8314040c330f75a32211d5'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -1127,6 +1127,7 @@ _CARD_skymir = CardDef(
     enters='command',
     captures=(Capture(kind='dwarf', cls='hunter', once=True),),
     marks=('face_down', 'used'),
+    spends=('captured', 'face_down'),
     when={'captured': (_skymir_1,)},
     whenever={'taken': (_skymir_0_declined,)},
     instead_any={'taken': (_skymir_0_capture,)},
@@ -1171,6 +1172,7 @@ _CARD_surt = CardDef(
     enters='command',
     captures=(Capture(kind='dwarf', cls='warrior', once=True),),
     marks=('face_down', 'used'),
+    spends=('captured', 'face_down'),
     whenever={'taken': (_surt_0_declined,)},
     instead_any={'taken': (_surt_0_capture,)},
     score=_surt_1,
@@ -1215,6 +1217,7 @@ _CARD_gymir = CardDef(
     enters='command',
     captures=(Capture(kind='dwarf', cls='explorer', once=True),),
     marks=('face_down', 'used'),
+    spends=('captured', 'face_down'),
     whenever={'taken': (_gymir_0_declined,)},
     instead_any={'taken': (_gymir_0_capture,)},
     score=_gymir_1,
@@ -1262,6 +1265,7 @@ _CARD_hrungnir = CardDef(
     enters='command',
     captures=(Capture(kind='dwarf', cls='miner', once=True),),
     marks=('face_down', 'used'),
+    spends=('captured', 'face_down'),
     when={'captured': (_hrungnir_1,)},
     whenever={'taken': (_hrungnir_0_declined,)},
     instead_any={'taken': (_hrungnir_0_capture,)},
@@ -1308,6 +1312,7 @@ _CARD_thrivaldi = CardDef(
     enters='command',
     captures=(Capture(kind='dwarf', cls='blacksmith', once=True),),
     marks=('face_down', 'used'),
+    spends=('captured', 'face_down'),
     when={'captured': (_thrivaldi_1,)},
     whenever={'taken': (_thrivaldi_0_declined,)},
     instead_any={'taken': (_thrivaldi_0_capture,)},

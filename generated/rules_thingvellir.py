@@ -36,7 +36,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '27343621e44877efc166163d32d022741569770b5c0ec7140aa0b79076268980'
+CONTENT_HASH = 'cda04b89938c56c200b94d34a368360510fbbcff323626782455d3cfafeea6a3'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -38,7 +38,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = 'b027f6b97157190c18404d8e0c1a3c231f84e276c6ba6720d19e1e53beaa37d8'
+CONTENT_HASH = '9fc24e05dc7084b545b826ac4fafb34bac550189fdb6348a6ad66be9610cc64c'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -1707,6 +1707,7 @@ _CARD_skymir = CardDef(
     enters='command',
     captures=(Capture(kind='dwarf', cls='hunter', once=True),),
     marks=('face_down', 'used'),
+    spends=('captured', 'face_down'),
     when={'captured': (_skymir_1,)},
     whenever={'taken': (_skymir_0_declined,)},
     instead_any={'taken': (_skymir_0_capture,)},
@@ -1751,6 +1752,7 @@ _CARD_surt = CardDef(
     enters='command',
     captures=(Capture(kind='dwarf', cls='warrior', once=True),),
     marks=('face_down', 'used'),
+    spends=('captured', 'face_down'),
     whenever={'taken': (_surt_0_declined,)},
     instead_any={'taken': (_surt_0_capture,)},
     score=_surt_1,
@@ -1795,6 +1797,7 @@ _CARD_gymir = CardDef(
     enters='command',
     captures=(Capture(kind='dwarf', cls='explorer', once=True),),
     marks=('face_down', 'used'),
+    spends=('captured', 'face_down'),
     whenever={'taken': (_gymir_0_declined,)},
     instead_any={'taken': (_gymir_0_capture,)},
     score=_gymir_1,
@@ -1842,6 +1845,7 @@ _CARD_hrungnir = CardDef(
     enters='command',
     captures=(Capture(kind='dwarf', cls='miner', once=True),),
     marks=('face_down', 'used'),
+    spends=('captured', 'face_down'),
     when={'captured': (_hrungnir_1,)},
     whenever={'taken': (_hrungnir_0_declined,)},
     instead_any={'taken': (_hrungnir_0_capture,)},
@@ -1888,6 +1892,7 @@ _CARD_thrivaldi = CardDef(
     enters='command',
     captures=(Capture(kind='dwarf', cls='blacksmith', once=True),),
     marks=('face_down', 'used'),
+    spends=('captured', 'face_down'),
     when={'captured': (_thrivaldi_1,)},
     whenever={'taken': (_thrivaldi_0_declined,)},
     instead_any={'taken': (_thrivaldi_0_capture,)},

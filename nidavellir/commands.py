@@ -169,12 +169,18 @@ def output_folder(path: str) -> Path:
 def score(args: argparse.Namespace) -> int:
     """Score each position file (DESIGN §8). A file with problems gets every one of them, located,
     on stderr, and with --json an error line `{"file": PATH, "errors": [...]}` (error_line) in its
-    place, so that output lines match the files; exit 1 if any file failed."""
+    place, so that output lines match the files; exit 1 if any file failed. The variants are compiled
+    on the boxes each position lists ("the boxes come from each position's `expansions`"), once per
+    box combination (PositionRules)."""
+    from nidavellir.compiler.sources import variant_specs
+
     variants = tuple(args.variant)
-    load_rules((), variants)  # a variant that does not compile is the command's error, said once
+    variant_specs(variants)  # a name that is neither a file nor a shipped id: the command's error, said once
+    composed = PositionRules(variants)
+    shown: dict[int, Diagnostic] = {}  # the rules' diagnostics already on stderr: said once, whichever file needs them
     status = 0
     for path in args.positions:
-        diags, result = _score_file(path, variants)
+        diags, result = _score_file(path, composed)
         if result is not None:
             if args.json:
                 print(json.dumps(result, separators=(",", ":")), flush=True)
@@ -182,7 +188,9 @@ def score(args: argparse.Namespace) -> int:
                 print(score_table(dict(result), visible(path)), flush=True)
             continue
         status = 1
-        print(diags.format_all(_colour(args)), file=sys.stderr, flush=True)
+        fresh = [d for d in diags.items if id(d) not in shown]
+        shown.update((id(d), d) for d in diags.items if d.loc is None or d.loc.path != path)  # (kept: ids stay theirs)
+        print("\n".join(d.format(_colour(args)) for d in fresh), file=sys.stderr, flush=True)
         if args.json:
             print(json.dumps(error_line(path, diags.items), separators=(",", ":")), flush=True)
     return status
@@ -190,18 +198,49 @@ def score(args: argparse.Namespace) -> int:
 
 def error_line(path: str, diagnostics: list[Diagnostic]) -> dict[str, Any]:
     """The --json line of a file that failed: `{"file": PATH, "errors": [{"line", "col", "message",
-    "hint"}]}` (line and col are null where a problem has no place; hint only where there is one)."""
+    "hint"}]}` (line and col are null where a problem has no place; hint only where there is one; an
+    error located in another file, a variant's, names it under `file`)."""
     errors: list[dict[str, Any]] = []
     for d in diagnostics:
         item: dict[str, Any] = {"line": d.loc.line if d.loc else None, "col": d.loc.col if d.loc else None,
                                 "message": d.message}
+        if d.loc is not None and d.loc.path != path:
+            item = {"file": d.loc.path, **item}
         if d.hint:
             item["hint"] = d.hint
         errors.append(item)
     return {"file": path, "errors": errors}
 
 
-def _score_file(path: str, variants: tuple[str, ...]) -> tuple[Diagnostics, Scores | None]:
+class PositionRules:
+    """The rules a position is scored with: the base game, the boxes it lists and the command's
+    variants, compiled once per box combination (a failure too: its diagnostics, located in the
+    variant or the box that failed)."""
+
+    def __init__(self, variants: tuple[str, ...]):
+        self.variants = variants
+        self.done: dict[tuple[str, ...], Rules | RulesError] = {}
+
+    def __call__(self, boxes: tuple[str, ...]) -> Rules | RulesError:
+        from nidavellir.compiler.sources import EXPANSIONS
+
+        key = tuple(b for b in EXPANSIONS if b in boxes)
+        if key not in self.done:
+            try:
+                self.done[key] = load_rules(key, self.variants)
+            except RulesError as err:
+                self.done[key] = err
+        return self.done[key]
+
+    def every_box(self) -> Rules | None:
+        """The rules of every written box (with the variants), or None if they do not compile."""
+        from nidavellir.compiler.sources import written_expansions
+
+        rules = self(written_expansions())
+        return None if isinstance(rules, RulesError) else rules
+
+
+def _score_file(path: str, composed: PositionRules) -> tuple[Diagnostics, Scores | None]:
     """Every problem of one position file, located; or its scores."""
     from nidavellir.compiler.diagnostics import in_file_order
     from nidavellir.compiler.schema import load_schema, validate
@@ -221,9 +260,9 @@ def _score_file(path: str, variants: tuple[str, ...]) -> tuple[Diagnostics, Scor
                     "see the position format in README.md")
         return diags, None
     validate(loaded, load_schema("position"), diags)
-    rules = _position_rules(loaded, variants, diags)
+    rules = _position_rules(loaded, composed, diags)
     if rules is not None:
-        for problem in check_position(rules, data, _box_of(rules, variants)):
+        for problem in check_position(rules, data, _box_of(rules, composed)):
             loc = loaded.locate_key(problem.path) if problem.key else loaded.locate(problem.path)
             diags.error(loc, problem.message, problem.hint)
     if diags or rules is None:
@@ -236,10 +275,11 @@ def _score_file(path: str, variants: tuple[str, ...]) -> tuple[Diagnostics, Scor
         return diags, None
 
 
-def _position_rules(loaded: Loaded, variants: tuple[str, ...], diags: Diagnostics) -> Rules | None:
+def _position_rules(loaded: Loaded, composed: PositionRules, diags: Diagnostics) -> Rules | None:
     """The rules of a position's boxes (its `expansions`; an entry that is not a written box is
-    reported, located, and left out), with the variants."""
-    from nidavellir.compiler.sources import EXPANSIONS, validate_expansions
+    reported, located, and left out), with the variants; if they do not compile, an error at the
+    position's `expansions` and the rules' own errors, located where they are written."""
+    from nidavellir.compiler.sources import EXPANSIONS, validate_expansions, written_expansions
 
     listed = loaded.data.get("expansions", [])
     boxes: list[str] = []
@@ -254,30 +294,37 @@ def _position_rules(loaded: Loaded, variants: tuple[str, ...], diags: Diagnostic
             diags.error(loaded.locate(("expansions", i)), "; ".join(d.message for d in err.diagnostics))
             continue
         boxes.append(name)
-    try:
-        return load_rules(tuple(boxes), variants)
-    except RulesError as err:
-        diags.error(loaded.locate(("expansions",)), "the rules of these boxes do not load")
-        diags.extend(err.diagnostics)
-        return None
+    rules = composed(tuple(boxes))
+    if not isinstance(rules, RulesError):
+        return rules
+    named = " + ".join(["base", *(b for b in EXPANSIONS if b in boxes)])
+    variants = composed.variants
+    if variants:
+        message = (f"the variant{'s' if len(variants) > 1 else ''} {', '.join(f'`{v}`' for v in variants)} "
+                   f"do{'' if len(variants) > 1 else 'es'} not compile on the boxes this position lists ({named})")
+    else:
+        message = f"the rules of the boxes this position lists ({named}) do not compile"
+    hint = None
+    if variants and len(boxes) < len(written_expansions()) and composed.every_box() is not None:
+        hint = (f"with every box ({', '.join(written_expansions())}) {'they compile' if len(variants) > 1 else 'it compiles'}: "
+                "list in `expansions` the boxes the position's cards come from")
+    diags.error(loaded.locate(("expansions",)) if "expansions" in loaded.data else loaded.locate(()), message, hint)
+    diags.extend(rules.diagnostics)
+    return None
 
 
-def _box_of(rules: Rules, variants: tuple[str, ...]) -> Callable[[str], str | None] | None:
+def _box_of(rules: Rules, composed: PositionRules) -> Callable[[str], str | None] | None:
     """For a card the position's rules lack: the box (not listed) that has it, from the rules of
-    every written box (loaded on first use); None when every box is listed."""
-    from nidavellir.compiler.sources import EXPANSIONS, rules_dir
+    every written box (compiled on first use); None when every box is listed."""
+    from nidavellir.compiler.sources import written_expansions
 
-    written = tuple(x for x in EXPANSIONS if (rules_dir() / x).is_dir())
     listed = {layer.id for layer in rules.ruleset.layers}
-    if set(written) <= listed:
+    if set(written_expansions()) <= listed:
         return None
 
     def box_of(cid: str) -> str | None:
-        try:
-            every = load_rules(written, variants)
-        except RulesError:
-            return None
-        d = every.cards.get(cid)
+        every = composed.every_box()
+        d = every.cards.get(cid) if every is not None else None
         return d.layers[0] if d is not None and d.layers and d.layers[0] not in listed else None
     return box_of
 

@@ -11,7 +11,9 @@ A card may stand where anything in the rules can put it:
 A choice of column offers the columns a card has ranks in (`column_ranks`) when it names some, else
 every column. The state a card may carry (DESIGN §8's position format) follows from what its rules
 give it: `notch` a track, `captured` a capture, `class`, `tokens`, `face_down`, `used` the marks its
-effects set (`CardDef.marks`).
+effects set (`CardDef.marks`). Which keys exclude each other follows too: the keys that each spend the
+card's one once-per-game power (`CardDef.spends`: a giant's capture, its turning face down) are at
+most one, and beside a key that spends it (those, and `face_down` always) the power is not unused.
 """
 from __future__ import annotations
 
@@ -36,11 +38,14 @@ STATE_KEYS = ("notch", "tokens", "class", "captured", "face_down", "used")  # th
 
 @dataclass(frozen=True)
 class Standing:
-    """Where a card may stand: the army columns (in class order) and whether the command zone; and
-    the state keys it may carry."""
+    """Where a card may stand: the army columns (in class order) and whether the command zone; the
+    state keys it may carry; of those, the keys of which it holds at most one (`exclusive`) and the
+    keys that mean its power is spent (`spent_by`)."""
     columns: tuple[str, ...]
     command: bool
     state: tuple[str, ...]
+    exclusive: tuple[str, ...] = ()
+    spent_by: tuple[str, ...] = ()
 
     def allows(self, column: str | None) -> bool:
         """Whether it may stand in `column` (None: the command zone)."""
@@ -69,6 +74,18 @@ def state_keys(d: CardDef) -> tuple[str, ...]:
     """The state keys of the position format the card may carry."""
     has = {"notch": bool(d.track), "captured": bool(d.captures), **{m: True for m in d.marks}}
     return tuple(key for key in STATE_KEYS if has.get(key))
+
+
+def exclusive_keys(d: CardDef) -> tuple[str, ...]:
+    """The state keys of which the card holds at most one: each spends its one once-per-game power."""
+    return d.spends if len(d.spends) > 1 else ()
+
+
+def spent_by(d: CardDef) -> tuple[str, ...]:
+    """The state keys that mean the card's once-per-game power is spent: those that spend it, and
+    `face_down` (turning face down spends the power, runtime `turn_face_down`)."""
+    keys = set(d.spends) | ({"face_down"} if "face_down" in d.marks else set())
+    return tuple(key for key in STATE_KEYS if key in keys)
 
 
 def can_capture(d: CardDef, target: CardDef) -> bool:
@@ -119,9 +136,10 @@ def _derive(rules: Rules) -> dict[str, Standing]:
     for cid in command:
         if cards[cid].kind in held:  # placed from the command zone into one of its columns
             columns[cid].update(column_choices(rules, cards[cid]))
-    return {cid: Standing(tuple(c for c in rules.classes if c in columns[cid]), cid in command, state_keys(d))
+    return {cid: Standing(tuple(c for c in rules.classes if c in columns[cid]), cid in command, state_keys(d),
+                          exclusive_keys(d), spent_by(d))
             for cid, d in cards.items()}
 
 
 __all__ = ["Standing", "STATE_KEYS", "standings", "own_column", "column_choices", "state_keys", "can_capture",
-           "captures_at_most"]
+           "captures_at_most", "exclusive_keys", "spent_by"]

@@ -199,6 +199,28 @@ class _Checker:
         if most is not None and len(captured) > most:
             self.add(f"`{clip(cid)}` captures one card, once per game: {len(captured)} here",
                      path + ("captured",) + captured[most][1], "keep the card it captured; remove the others")
+        if standing is not None:
+            self.together(cid, state, standing, refused, path)
+
+    def together(self, cid: str, state: dict[str, Any], standing: Standing, refused: set[str], path: JsonPath) -> None:
+        """State keys that exclude each other (runtime/placement.py derives which): two ways of spending
+        the card's one power, `used: false` beside a key that spends it; and `captured: []`, no capture
+        (`play --json` leaves the key out for a card that captured nothing)."""
+        if state.get("captured") == [] and "captured" not in refused:
+            self.add(f"`{clip(cid)}` has an empty `captured`: no card is captured", path + ("captured",),
+                     "leave `captured` out for a card that captured nothing")
+        held = [k for k in state if k in standing.state and k not in refused and holds(state, k)]
+        both = [k for k in standing.exclusive if k in held]
+        if len(both) > 1:
+            first, second = both[0], both[1]
+            last = [k for k in held if k in (first, second)][-1]  # located at the one written second
+            self.add(f"`{clip(cid)}` {HOLDS[first]} and {HOLDS[second]}: its once-per-game power is spent once, "
+                     f"by {SPENDS[first]} or by {SPENDS[second]}", path + (last,),
+                     f"keep `{first}` or `{second}`: the one way its power was spent", key=True)
+        spent = [k for k in held if k in standing.spent_by]
+        if spent and state.get("used") is False and "used" not in refused:
+            self.add(f"`{clip(cid)}` has `used: false`, but it {HOLDS[spent[0]]}: {SPENDS[spent[0]]} spends its "
+                     "once-per-game power", path + ("used",), "leave out `used`: the power is spent", key=True)
 
     def state_keys(self, cid: str, state: dict[str, Any], standing: Standing, path: JsonPath) -> set[str]:
         """Each state key the card's rules do not give it (DESIGN §8), located at the key; the keys
@@ -260,6 +282,17 @@ class _Checker:
                          f"{len(paths)} in this position", paths[supply[value]],
                          "basic coins: one set per player; the Royal Treasure; the special coins")
 
+
+def holds(state: dict[str, Any], key: str) -> bool:
+    """Whether a state key says something is so: a capture, a card face down, a power used (not
+    `false`, `0` or an empty list)."""
+    value = state.get(key)
+    return value is not None and value is not False and value != [] and not (key in ("notch", "tokens") and value == 0)
+
+
+# The state keys that spend a card's power: what a card with each is, and how it spent the power.
+HOLDS = {"captured": "holds a capture", "face_down": "is face down"}
+SPENDS = {"captured": "capturing a card", "face_down": "turning face down"}
 
 # What a card carries no `KEY` for: the message, by key.
 NO_STATE = {

@@ -273,15 +273,15 @@ def test_no_late_bids_while_a_card_bids_from_hand_is_warned_of(capsys, tmp_path)
 
 def test_before_scoring_names_the_windows_at_the_end_before_the_scoring(capsys, tmp_path):
     """DESIGN §8: `score` applies "steps that the rules take before scoring": a window of the turns is
-    not one; a window named twice is applied once."""
-    v = variant(tmp_path, "game:\n  flow:\n    before_scoring: [game-end, turn-end, game-end]\n")
+    not one. (A window named twice is refused with every repeated item of the structure's lists:
+    tests/test_structure_lists.py.)"""
+    v = variant(tmp_path, "game:\n  flow:\n    before_scoring: [game-end, turn-end]\n")
     code, out, err = run_check(capsys, str(v))
     failed(code, out, err, 1)
     expect(err, v, *at(v, "turn-end"), "`before_scoring` names `turn-end`, which does not open at the end of the "
                                        "last age (Age 2) before the final scoring: `score` would apply a step the "
                                        f"game does not take before it is scored (ages: [1, 2], at {GAME}:20:9)",
            "name windows that do (here: `age-end`, `game-end`), or move `turn-end` there")
-    expect_warning(err, v, *at(v, "game-end]"), "`before_scoring` names `game-end` twice")
 
 
 def test_before_scoring_is_applied_in_the_flows_order(tmp_path):

@@ -141,7 +141,7 @@ def test_an_event_of_no_player_refuses_actions_that_need_one(capsys, tmp_path):
     ("game:\n  players: {max: 6}\n", "no cards per tavern for 6 players (these rules allow 2 to 6)"),
     ("game:\n  players: {max: 6}\n", "no gems for 6 players (these rules allow 2 to 6)"),
     ("game:\n  gems:\n    by_players: {3: [3, 4]}\n", "2 gem(s) for 3 players: each player takes one gem"),
-    ("game:\n  gems:\n    by_players: {3: [4, 4, 5]}\n", "gem 4 is dealt twice with 3 players"),
+    ("game:\n  gems:\n    by_players: {3: [4, 4, 5]}\n", "`4` is listed twice in `by_players.3`"),
     ("game:\n  gems:\n    by_players: {3: [4, 5, 6]}\n", "gem 6 is both dealt and a special gem"),
     ("game:\n  coins:\n    basic: [{value: 0, trading: true}, {value: 2}, {value: 3}, {value: 4}]\n",
      "4 basic coin(s) are too few"),

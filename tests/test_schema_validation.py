@@ -222,7 +222,8 @@ def test_located_in_nested_lists():
 def test_unique_items_points_at_the_repeat():
     schema = {"type": "array", "uniqueItems": True}
     diag = check_one("[1, 2, 1, true]\n", schema)
-    assert (diag.message, at(diag)) == ("`1` is repeated; the items must be unique", (1, 8))
+    assert (diag.message, at(diag)) == (f"`1` is listed twice (first at {diag.loc.path}:1:2)", (1, 8))
+    assert diag.hint == "list each item once"
 
 
 def test_property_names():

@@ -86,6 +86,7 @@ class CardDef:
     placings: tuple[Placing, ...] = ()         # the cards its effects put in an army or a command zone
     captures: tuple[Capture, ...] = ()         # what its effects may capture
     marks: tuple[str, ...] = ()                # the marks its effects set on it: class, tokens, face_down, used
+    spends: tuple[str, ...] = ()               # the state keys that each spend its one once-per-game power
     params: Mapping[str, int] = field(default_factory=_empty)
     when: Mapping[str, tuple[Trigger, ...]] = field(default_factory=_empty)           # events of this card
     whenever: Mapping[str, tuple[Trigger, ...]] = field(default_factory=_empty)       # events of any card of its owner
