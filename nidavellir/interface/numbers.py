@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any
+from typing import Any, TypeGuard
 
 __all__ = ["MAX_DIGITS", "MAX_MAGNITUDE", "MAX_TEXT", "MAX_SEED", "NumberError", "parse_int", "parse_float",
            "bounded", "key_int", "is_numeral", "json_loads", "is_seed"]
@@ -135,7 +135,7 @@ def key_int(key: str | int) -> int:
     return key if isinstance(key, int) and not isinstance(key, bool) else parse_int(str(key))
 
 
-def is_seed(value: Any) -> bool:
+def is_seed(value: Any) -> TypeGuard[int]:
     """Whether `value` is a game's seed: an integer (not a boolean) from −MAX_SEED to MAX_SEED."""
     return isinstance(value, int) and not isinstance(value, bool) and -MAX_SEED <= value <= MAX_SEED
 

@@ -63,10 +63,15 @@ class Plan:
         """What the workers need; this process keeps its loaded rules for the workers it forks."""
         from .worker import preload
 
-        sources = tuple(source_of(s.rules, s.label) for s in self.sides)
+        sources = tuple(source_of(s.rules, s.label, self.play_options(s)) for s in self.sides)
         for side, rs in zip(self.sides, sources):
             preload(rs, side.rules)
         return Job(sources, self.players, self.bots, self.seed, self.fmt)
+
+    def play_options(self, side: Side) -> tuple[str, ...]:
+        """The options that make `nidavellir play` play a game of this rule set."""
+        boxes = ("--expansions", ",".join(self.expansions)) if self.expansions else ()
+        return (*boxes, *(x for v in side.variants for x in ("--variant", v)))
 
     def tasks(self, start: int, size: int) -> Iterator[Task]:
         """Game indexes start … games − 1 in tasks of `size` games, each made when it is taken:
@@ -100,14 +105,14 @@ def breakdown_parts(rules: Rules) -> list[str]:
     return [*rules.classes, "heroes", *dict.fromkeys(rules.ruleset.score_parts.values()), "coins"]
 
 
-def source_of(rules: Rules, label: str) -> RuleSource:
+def source_of(rules: Rules, label: str, options: tuple[str, ...] = ()) -> RuleSource:
     """A rule set's compiled module source (the committed file's, or the one compiled and cached)."""
     module = rules.module
     name = getattr(module, "__file__", None)
     lines = linecache.getlines(name) if name else []
     if not lines:
         raise PlanError(f"the compiled source of the rules {rules.content_hash[:12]} is not at hand")
-    return RuleSource(rules.content_hash, "".join(lines), label)
+    return RuleSource(rules.content_hash, "".join(lines), label, options)
 
 
 def sides(expansions: tuple[str, ...], variants: Sequence[str], against: Sequence[str]) -> tuple[Side, ...]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeGuard
 
 from nidavellir.errors import visible
 
@@ -34,8 +34,8 @@ class Expected:
     def __init__(self, manifest: Mapping[str, Any]):
         self.players = manifest["players"]
         self.bots = list(manifest["bots"])
-        self.seed = manifest.get("seed", 0)
-        self.games = manifest.get("games", 0)
+        self.seed: int = manifest.get("seed") or 0
+        self.games: int = manifest.get("games") or 0
         self.seats = [f"P{k + 1}" for k in range(self.players)]
         everything = frozenset(manifest.get("cards", {}))
         self.sets: dict[Any, dict[str, Any]] = {
@@ -56,8 +56,8 @@ class Expected:
         if not isinstance(record, Mapping):
             return "not a simulation record (not a JSON object)"
         index = record.get("set")
-        expected = self.sets.get(index) if isinstance(index, int) and not isinstance(index, bool) else None
-        if expected is None:
+        expected = self.sets.get(index) if _whole(index) else None
+        if expected is None or not _whole(index):
             return (f"the record's `set` is {_shown(index, 'set')}, but simulation.json has rule set"
                     f"{'s' * (len(self.sets) > 1)} {' and '.join(map(str, self.sets))}; move these records away, "
                     "or simulate again into a new folder")
@@ -136,7 +136,7 @@ class Expected:
         return None
 
 
-def _whole(value: Any) -> bool:
+def _whole(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
