@@ -140,7 +140,7 @@ class RulesServer(LanguageServer):
             uri_open = self.open_paths().get(path)
             if uri_open is not None:
                 return str(self.workspace.get_text_document(uri_open).source)
-            text, reason = disk_text(path)
+            text, reason = disk_text(_named(uri) or path)  # (judged as named: a broken link says so)
             if text is not None:
                 return text
         self.log(f"nidavellir lsp: {what} failed: {uri} is not open and cannot be read ({reason})",
@@ -411,16 +411,23 @@ def disk_text(path: Path) -> tuple[str | None, str]:
         return None, f"not UTF-8 text (byte {raw[err.start]:#04x} at {err.start})"
 
 
-def _path_of(uri: str) -> Path | None:
+def _named(uri: str) -> Path | None:
+    """The path a file: URI names, as named (not resolved)."""
     if not uri.startswith("file:"):
         return None
     fs = to_fs_path(uri)
+    return Path(fs) if fs is not None else None
+
+
+def _path_of(uri: str) -> Path | None:
+    """The path a file: URI names, resolved (the key of the open documents and of the overlay)."""
+    fs = _named(uri)
     if fs is None:
         return None
     try:
-        return Path(fs).resolve()
+        return fs.resolve()
     except (OSError, RuntimeError):
-        return Path(fs)
+        return fs
     except ValueError:  # a NUL, or a name the file system cannot encode: no file
         return None
 
