@@ -32,7 +32,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '2a375be5d3d4119d78d2833d8ff783bce29348b92ee15362d8bd3aae3fb25cba'
+CONTENT_HASH = '6dec1627129685fefd53c80fed8b73ca1b5e88579011bb362f1d7393b177a5c9'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -34,7 +34,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = 'c93b5cb3937a79c283f42f8ab9912ea792558cd0134048d67e52353abb3abe08'
+CONTENT_HASH = 'a3e20c1c209760525daec0795ff5a343cc0e038d64cc6f571c930a98e696f8e9'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -36,7 +36,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '27343621e44877efc166163d32d022741569770b5c0ec7140aa0b79076268980'
+CONTENT_HASH = 'bcb1252aaa59ab2af733b1648354c1055c18602214ad9e6093ec57c48749c70b'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

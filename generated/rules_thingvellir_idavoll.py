@@ -38,7 +38,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = 'b027f6b97157190c18404d8e0c1a3c231f84e276c6ba6720d19e1e53beaa37d8'
+CONTENT_HASH = '0d1192487cc0c2459d8696694533a209f7afd66a115fd89612c5ef25cc10fe62'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
