@@ -17,7 +17,7 @@ from nidavellir.errors import suggest
 from .diagnostics import Diagnostics, Location, RulesError
 from .paths import FOUND_A_FOLDER, NOT_UTF8, problem, shown_path
 from .schema import is_valid, load_schema, validate
-from .yamlload import JsonDict, JsonPath, Loaded, load_yaml
+from .yamlload import JsonDict, JsonPath, Loaded, load_yaml, overlaid, overlaid_in
 
 # A rules folder with more files than this is refused (never silently cut short).
 MAX_FILES_PER_LAYER = 2000
@@ -73,10 +73,13 @@ class Merged:
 
 
 def layer_files(path: Path) -> list[Path]:
-    """Every `.yaml` file of a rules folder, by name (or the one variant file). Whatever else is
-    named `*.yaml` there (a pipe, a broken link) is listed too, so that reading it says what it is."""
+    """Every `.yaml` file of a rules folder, by name (or the one variant file), with the new files an
+    active overlay holds there (an editor's, not saved yet). Whatever else is named `*.yaml` there
+    (a pipe, a broken link) is listed too, so that reading it says what it is."""
     if path.is_dir():
-        return sorted(p for p in path.glob("*.yaml") if not p.is_dir())
+        found = {p.name: p for p in path.glob("*.yaml") if not p.is_dir() or overlaid(p)}
+        found.update({p.name: path / p.name for p in overlaid_in(path) if p.name not in found})
+        return [found[name] for name in sorted(found)]
     return [path]
 
 
@@ -87,7 +90,7 @@ def load_layer(path: Path, display: str, diags: Diagnostics, is_variant: bool) -
     files: list[Loaded] = []
     broken: dict[str, set[int]] = {}
     complete = True
-    found = problem(path, "file" if is_variant else "any")
+    found = None if overlaid(path) else problem(path, "file" if is_variant else "any")  # (an open document)
     if found is not None:
         hint = found.hint
         if is_variant and found.message == FOUND_A_FOLDER:

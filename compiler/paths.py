@@ -1,16 +1,18 @@
 """How every command treats a path the user names: rules folders and files, variants, positions,
 decision logs, simulation folders (read), `--out` and `--log` (written).
 
-One function judges a path before it is used (`problem`), one reads a file without ever waiting on
-it (`read_bytes`), and one names a path in messages (`shown_path`), so that each case reads the
-same whatever the command:
+One function judges a path before it is used (`problem`), one opens a file without ever waiting on
+it (`open_file`, which `read_bytes` reads whole), and one names a path in messages (`shown_path`),
+so that each case reads the same whatever the command:
 
 - a name that is not valid UTF-8 (Python keeps its bytes as surrogates) is refused: names are
   shown, logged and recorded as text, and such a name cannot be written faithfully; it is shown
   with the bytes escaped (`\\xff`);
 - a missing file, a broken symbolic link, a folder where a file is expected (and a file where a
   folder is), a pipe, socket or device (never opened, so nothing waits on it), a path that cannot
-  be read (permission denied, a name too long): each has its own words.
+  be read (permission denied, a name too long): each has its own words;
+- a file larger than the reader's bound (`limit`: rules files and positions `MAX_FILE_BYTES`, what
+  the language server reads the same as the largest message it takes) is refused unread.
 
 Rules and positions report the problem located at the path (`PATH:1:1: error: ...`, exit 1, with
 the file's other problems); the other commands say `cannot read PATH: ...` or `cannot write PATH:
@@ -21,12 +23,12 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from typing import Literal, Union
+from typing import BinaryIO, Literal, Union
 
 from nidavellir.errors import NidavellirError, visible
 
-__all__ = ["PathProblem", "Want", "shown_path", "problem", "output_problem", "read_bytes", "NOT_UTF8",
-           "NOT_REGULAR", "FOUND_A_FOLDER", "NO_SUCH", "PART_IS_A_FILE"]
+__all__ = ["PathProblem", "Want", "shown_path", "problem", "output_problem", "open_file", "read_bytes", "NOT_UTF8",
+           "NOT_REGULAR", "FOUND_A_FOLDER", "NO_SUCH", "PART_IS_A_FILE", "MAX_FILE_BYTES", "too_large"]
 
 Want = Literal["file", "folder", "any"]
 PathLike = Union[str, "os.PathLike[str]"]
@@ -37,6 +39,12 @@ NOT_REGULAR = "not a regular file (a pipe, a socket or a device): it is not read
 FOUND_A_FOLDER = "expected a file, found a folder"
 NO_SUCH = "no such file or folder"
 PART_IS_A_FILE = "a part of the path is a file, not a folder"
+MAX_FILE_BYTES = 64 * 2 ** 20  # a rules file, a position, a manifest: far beyond any real one
+
+
+def too_large(size: int, limit: int) -> str:
+    """The words for a file over a reader's bound."""
+    return f"too large to read ({size:,} bytes; at most {limit:,})"
 
 
 class PathProblem(NidavellirError):
@@ -132,9 +140,10 @@ def output_problem(path: PathLike, want: Want = "file") -> PathProblem | None:
     return found
 
 
-def read_bytes(path: PathLike, shown: str | None = None) -> bytes:
-    """The bytes of a regular file; PathProblem otherwise. Opened without blocking and checked once
-    open, so a pipe or device put in its place is never read."""
+def open_file(path: PathLike, shown: str | None = None, limit: int | None = None) -> BinaryIO:
+    """A regular file opened for reading; PathProblem otherwise. Judged first, opened without
+    blocking and checked once open, so a pipe or device put in its place is never read; with
+    `limit`, a file larger than that many bytes is refused unread."""
     shown = shown_path(path) if shown is None else shown
     found = _judge(path, "file", shown)
     if found is not None:
@@ -146,15 +155,26 @@ def read_bytes(path: PathLike, shown: str | None = None) -> bytes:
     except OSError as err:
         raise _os_problem(err, shown) from None
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
             raise PathProblem(shown, NOT_REGULAR)
-        chunks = []
-        while chunk := os.read(fd, 1 << 20):
-            chunks.append(chunk)
-        return b"".join(chunks)
-    except PathProblem:
-        raise
-    except OSError as err:
-        raise _os_problem(err, shown) from None
-    finally:
+        if limit is not None and st.st_size > limit:
+            raise PathProblem(shown, too_large(st.st_size, limit))
+        return os.fdopen(fd, "rb")
+    except BaseException:
         os.close(fd)
+        raise
+
+
+def read_bytes(path: PathLike, shown: str | None = None, limit: int | None = None) -> bytes:
+    """The bytes of a regular file; PathProblem otherwise (see `open_file`). With `limit`, a file
+    that grows past it while it is read is refused too."""
+    shown = shown_path(path) if shown is None else shown
+    with open_file(path, shown, limit) as f:
+        try:
+            data = f.read() if limit is None else f.read(limit + 1)
+        except OSError as err:
+            raise _os_problem(err, shown) from None
+    if limit is not None and len(data) > limit:
+        raise PathProblem(shown, too_large(len(data), limit))
+    return data

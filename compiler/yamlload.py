@@ -10,6 +10,7 @@ reported together as one ``RulesError``.
 from __future__ import annotations
 
 import bisect
+import os
 import re
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -35,9 +36,9 @@ from yaml.events import (
 from nidavellir.interface.numbers import MAX_DIGITS, NumberError, is_numeral, parse_float, parse_int
 
 from .diagnostics import Diagnostic, Location, RulesError, register_source, suggest
-from .paths import PathProblem, read_bytes
+from .paths import MAX_FILE_BYTES, PathProblem, read_bytes
 
-__all__ = ["Loaded", "load_yaml", "overlay", "MAX_DEPTH", "MAX_NODES", "JsonPath", "JsonDict"]
+__all__ = ["Loaded", "load_yaml", "overlay", "overlaid", "overlaid_in", "MAX_DEPTH", "MAX_NODES", "JsonPath", "JsonDict"]
 
 MAX_DEPTH = 64
 MAX_NODES = 200_000
@@ -758,6 +759,17 @@ def overlay(texts: Mapping[str, str]) -> Iterator[None]:
         _OVERLAY.update(saved)
 
 
+def overlaid(path: str | Path) -> bool:
+    """Whether an active overlay holds a text for `path` (whatever the disk holds there)."""
+    return bool(_OVERLAY) and _resolved(str(path)) in _OVERLAY
+
+
+def overlaid_in(folder: str | Path) -> list[Path]:
+    """The overlay's `.yaml` files in `folder` (an editor's new files are not on disk yet)."""
+    where = _resolved(str(folder))
+    return [Path(p) for p in _OVERLAY if os.path.dirname(p) == where and p.endswith(".yaml")]
+
+
 def _resolved(path: str) -> str:
     try:
         return str(Path(path).resolve())
@@ -771,7 +783,7 @@ def _read(path: str, name: str) -> tuple[str | None, list[Diagnostic]]:
     if _OVERLAY and (text := _OVERLAY.get(_resolved(path))) is not None:
         return text, []
     try:
-        raw = read_bytes(path, name)
+        raw = read_bytes(path, name, MAX_FILE_BYTES)
     except PathProblem as err:
         return None, [Diagnostic(Location(name, 1, 1), err.message, err.hint)]
     try:

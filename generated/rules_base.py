@@ -32,7 +32,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = 'a1a557e4c13af23117b823fd52105b11b9613d4dd35a1bfaa4627f437726524f'
+CONTENT_HASH = '44374736ccce18441ef10b7d075312b39f861d13e156b63bd858344c72949b59'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

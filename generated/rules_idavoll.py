@@ -34,7 +34,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = 'ba9a36b4334deae79d9ebdfe2d30eb0c41c64bd07b8314040c330f75a32211d5'
+CONTENT_HASH = 'df772d17c48345d77ac554228b6442fab1295253454de5dcb2ae65c49242e09c'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -36,7 +36,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = 'cda04b89938c56c200b94d34a368360510fbbcff323626782455d3cfafeea6a3'
+CONTENT_HASH = '6f60585f0b0edf496e22065cfab51b126b70ba2f521e7f4557c352ca33713ea2'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -38,7 +38,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '9fc24e05dc7084b545b826ac4fafb34bac550189fdb6348a6ad66be9610cc64c'
+CONTENT_HASH = '6fc34bf945f2e844ac4f853f4db708607c0618c77dd93cb7db75e478624c3b25'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -29,7 +29,7 @@ MAX_BLEED_MM = 1.6  # the widest bleed any paper fits (compiler/docs/sheet_layou
 # Bounds of the numbers that size work (a typo of a few zeros is a usage error, not days of games or
 # a thousand processes) and of the seeds (every game's seed S … S+G−1 fits a record's 64-bit field)
 MAX_GAMES = 10 ** 9
-MAX_SEED = 10 ** 12  # (within what the bounded parser reads back from a log)
+MAX_SEED = 10 ** 12  # nidavellir/interface/numbers.MAX_SEED (a test keeps them equal): every seed played, S to S+G−1
 MAX_JOBS = 256
 MAX_CHUNK = 1000
 
@@ -497,6 +497,17 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
+def _last_seed(top: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Games S … S+G−1 (play, league, simulate): the last seed is within the bound too, so that a log's
+    header and a simulation's records read every seed played back."""
+    seed, games = getattr(args, "seed", None), getattr(args, "games", None)
+    if isinstance(seed, int) and isinstance(games, int) and seed + games - 1 > MAX_SEED:
+        sub = next(a for a in top._actions if isinstance(a, argparse._SubParsersAction))
+        sub.choices[args.command].error(
+            f"argument --seed: the last game's seed, {seed} + {games} − 1 = {seed + games - 1}, is past 10^12: "
+            f"every seed is from −10^12 to 10^12 (at most --seed {MAX_SEED - games + 1} for {games} games)")
+
+
 def main(argv: list[str] | None = None) -> int:
     top = parser()
     if "_ARGCOMPLETE" in os.environ:  # the shell asks for completions: argcomplete answers and exits
@@ -505,6 +516,7 @@ def main(argv: list[str] | None = None) -> int:
     _Parser.colour = _colour_given(sys.argv[1:] if argv is None else argv)
     try:
         args = top.parse_args(argv)
+        _last_seed(top, args)
     except SystemExit as done:  # --help, --version, or a usage error (already printed)
         return done.code if isinstance(done.code, int) else 0 if done.code is None else 2
     # imported only once the arguments are parsed: `--help` starts fast

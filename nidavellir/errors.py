@@ -66,3 +66,21 @@ def shown_value(value: Any, limit: int = 60) -> str:
     except (ValueError, TypeError, RecursionError):
         text = visible(repr(value))
     return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+class GameFailed(NidavellirError):
+    """One game of a run of many (`simulate`, `league`) stopped by an error of the rules in play: the
+    message names the game (its rule set, index, seed and seats) and the `play` command that plays
+    it alone, then the error (`game_failed` writes it)."""
+
+
+def game_failed(game: str, seed: int, bots: Iterable[str], options: Iterable[str], error: Exception) -> GameFailed:
+    """The GameFailed of `game` ("game 7 of rule set 0 (`first-game`)"), played with `seed` and the
+    bots by seat; `options` are the boxes and variants as `play` takes them."""
+    import shlex
+
+    seats = list(bots)
+    named = ", ".join(f"P{k + 1} {bot}" for k, bot in enumerate(seats))
+    command = shlex.join(["nidavellir", "play", "--players", str(len(seats)), "--seed", str(seed),
+                          "--bots", ",".join(seats), *options])
+    return GameFailed(f"{game}, seed {seed}, seats {named}, stopped: {error}\n  to play it alone: {command}")

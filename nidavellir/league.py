@@ -8,6 +8,9 @@ players the three seatings of one greedy seat against two randoms. The set is th
 permutation of the seats, so each bot sits in each seat equally often: no bot gains from the
 seat order (the gem each seat is dealt, who bids first).
 
+A game that stops with an error of the rules ends the league with that error, naming the game (its
+seating, number, seed and seats) and the `play` command that plays it alone.
+
 Each seating plays the same seeds S, S+1, …, S+G-1 (so every seating meets the same deals), each
 game as `nidavellir play` plays it: seat i of game `seed` is the bot of that seat seeded
 `bot_seed(seed, i)` (runtime/streams.py), so `play --bots <the seating> --seed <seed>` replays any
@@ -26,7 +29,7 @@ from dataclasses import dataclass, field
 from itertools import product
 from typing import Any
 
-from nidavellir.errors import NidavellirError
+from nidavellir.errors import NidavellirError, game_failed
 
 from .session import Session, play_game
 from .stats import Z95, shares, wilson
@@ -177,9 +180,15 @@ def play_league(session: Session, bots: Sequence[str], players: int, games: int,
     for bot in dict.fromkeys(bots):
         league.results[bot] = BotResults(bot, Record(), [Record() for _ in range(players)])
     played = 0
-    for seating in arrangement:
+    boxes = ("--expansions", ",".join(session.expansions)) if session.expansions else ()
+    options = (*boxes, *(x for v in session.variants for x in ("--variant", v)))
+    for k, seating in enumerate(arrangement, 1):
         for i in range(games):
-            result = play_game(session, players, seed + i, list(seating), None, None)
+            try:
+                result = play_game(session, players, seed + i, list(seating), None, None)
+            except NidavellirError as err:  # (a rules error in play: which game, and how to play it alone)
+                raise game_failed(f"game {i + 1} of seating {k} ({','.join(seating)})", seed + i, seating, options,
+                                  err) from None
             league.add(seating, [p["total"] for p in result["players"]])
             played += 1
             if done is not None:

@@ -20,7 +20,7 @@ from typing import Any, TextIO
 
 from nidavellir.compiler.sources import EXPANSIONS
 from nidavellir.errors import NidavellirError, shown_value, unprintable
-from nidavellir.interface.numbers import NumberError, json_loads
+from nidavellir.interface.numbers import MAX_SEED, NumberError, is_seed, json_loads
 from nidavellir.rulesets import load_rules
 from nidavellir.runtime.bots import make_bot
 from nidavellir.runtime.game import Game
@@ -275,6 +275,9 @@ def _start(path: str, number: int, entry: dict[str, Any], replayed: Replayed, jo
     if not is_int(seed):
         bad(f"the header's `seed` must be an integer, not {shown_value(seed)}" if "seed" in entry
             else "the header has no `seed`")
+    elif not is_seed(seed):
+        bad(f"the header's `seed` {seed} is past the bound of a seed, −10^12 to 10^12 ({MAX_SEED:,}): no game "
+            "nidavellir plays has it", "a log is written by `nidavellir play --log FILE`")
     names = _names(entry.get("players"), bad)
     expansions = _strings(entry.get("expansions", []), "expansions", bad)
     variants = _strings(entry.get("variants", []), "variants", bad)
@@ -284,7 +287,7 @@ def _start(path: str, number: int, entry: dict[str, Any], replayed: Replayed, jo
         rules = _rules(path, number, expansions, variants, entry, bad, replayed.notes)
     if rules is not None and names is not None and not rules.allows(len(names)):
         bad(f"these rules play with {rules.min_players} to {rules.max_players} players; the header names {len(names)}")
-    if replayed.problems or rules is None or names is None or not is_int(seed):
+    if replayed.problems or rules is None or names is None or not is_seed(seed):
         return None
     try:
         return Game(rules, names, seed, journal=journal)

@@ -18,9 +18,17 @@ TIMEOUT = 30.0
 
 
 class LspClient:
-    def __init__(self, cwd: Path | None = None) -> None:
+    def __init__(self, cwd: Path | None = None, memory: int | None = None) -> None:
+        """The server as a child process; `memory`: a cap on its address space in bytes (a server that
+        reads what it must not fails instead of taking the machine's memory)."""
+        def cap() -> None:
+            import resource
+
+            resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+
         self.proc = subprocess.Popen([sys.executable, "-m", "nidavellir.lsp"], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd)
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd,
+                                     preexec_fn=cap if memory else None)
         self.inbox: queue.Queue[dict[str, Any] | None] = queue.Queue()
         self.notes: list[dict[str, Any]] = []  # notifications and server requests, in order
         self.responses: dict[int, dict[str, Any]] = {}
@@ -52,7 +60,7 @@ class LspClient:
 
     def _drain_stderr(self) -> None:
         assert self.proc.stderr is not None
-        for chunk in iter(lambda: self.proc.stderr.read(4096), b""):  # type: ignore[union-attr]
+        for chunk in iter(lambda: self.proc.stderr.read1(4096), b""):  # type: ignore[union-attr]  (as it comes)
             self.stderr += chunk
 
     def all_stderr(self, timeout: float = TIMEOUT) -> bytes:

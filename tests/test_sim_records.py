@@ -181,8 +181,8 @@ def test_a_jsonl_chunk_cut_anywhere_resumes_from_the_last_whole_chunk(tmp_path):
     assert path.read_bytes() == b"".join(lines[:8])
     assert by_game(written(out, p, Inline(), 4, start=4)) == by_game(full)
     path.write_bytes(b"".join(lines[:4] + lines[5:8]))   # rule set 1 without its game 0
-    with pytest.raises(records.RecordsError, match=r"games.jsonl:5: not the record simulate writes there "
-                                                   r"\(rule set 1, game 1;"):
+    with pytest.raises(records.RecordsError, match=r"games.jsonl:5: a record of game 1 of rule set 1 where game "
+                                                   r"0's is due: the record of game 0 of rule set 1 is missing"):
         records.complete_games(out, "jsonl", Expected(p.manifest()))
 
 
@@ -208,11 +208,12 @@ def test_an_unreadable_part_is_named(tmp_path):
     (folder / "part-00000.parquet").write_bytes(b"not parquet")
     with pytest.raises(records.RecordsError, match="part-00000.parquet: unreadable"):
         records.complete_games(tmp_path, "parquet", Expected(plan("parquet").manifest()))
-    bad = records.where(tmp_path, "jsonl")
+    (tmp_path / "jsonl").mkdir()
+    bad = records.where(tmp_path / "jsonl", "jsonl")
     first = run(plan("jsonl").job(), Task(0, 1)).payload.splitlines(keepends=True)[0]
     bad.write_bytes(first + b"not json\n")
     with pytest.raises(records.RecordsError, match=r"games.jsonl:2: not a simulation record"):
-        records.complete_games(tmp_path, "jsonl", Expected(plan("jsonl").manifest()))
+        records.complete_games(tmp_path / "jsonl", "jsonl", Expected(plan("jsonl").manifest()))
 
 
 def test_another_simulation_in_the_folder_is_named_by_its_differences():

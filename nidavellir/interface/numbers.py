@@ -11,14 +11,18 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any
+from typing import Any, TypeGuard
 
-__all__ = ["MAX_DIGITS", "MAX_MAGNITUDE", "MAX_TEXT", "NumberError", "parse_int", "parse_float",
-           "bounded", "key_int", "is_numeral", "json_loads"]
+__all__ = ["MAX_DIGITS", "MAX_MAGNITUDE", "MAX_TEXT", "MAX_SEED", "NumberError", "parse_int", "parse_float",
+           "bounded", "key_int", "is_numeral", "json_loads", "is_seed"]
 
 MAX_DIGITS = 15
 MAX_MAGNITUDE = 10 ** MAX_DIGITS - 1  # exact as an int and as a float (below 2**53)
 MAX_TEXT = 40  # characters of a numeral's text: its sign, digits, `_` separators, prefix, exponent
+
+# A game's seed, wherever one is given or read back (`--seed` and the last game S + G − 1 of a run, a
+# log's header, a simulation's manifest and records): one bound, so every seed played is read back.
+MAX_SEED = 10 ** 12
 
 HINT = f"a number in the rules, a position or a log has at most {MAX_DIGITS} digits"
 
@@ -129,6 +133,11 @@ def is_numeral(text: str) -> bool:
 def key_int(key: str | int) -> int:
     """The number a numeric mapping key names (keys are text once loaded: `{2: …}` has the key "2")."""
     return key if isinstance(key, int) and not isinstance(key, bool) else parse_int(str(key))
+
+
+def is_seed(value: Any) -> TypeGuard[int]:
+    """Whether `value` is a game's seed: an integer (not a boolean) from −MAX_SEED to MAX_SEED."""
+    return isinstance(value, int) and not isinstance(value, bool) and -MAX_SEED <= value <= MAX_SEED
 
 
 def _constant(name: str) -> float:

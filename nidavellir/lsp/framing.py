@@ -10,7 +10,9 @@ reader resynchronises where the bytes allow it:
   ends or where the next header starts (a declared length that overruns into the next message);
   so a missing, negative or non-numeric length reads the JSON value that follows, and a length
   too large never waits for bytes that belong to the next message;
-- a body cut short (not JSON) or not UTF-8 comes back as a broken message: JSON-RPC's parse error.
+- a body cut short (not JSON) or not UTF-8 comes back as a broken message: JSON-RPC's parse error;
+  so does a number whose numeral is longer than any number read from outside may be (the bounded
+  parser's MAX_TEXT characters; said in its words), which Python could not even convert.
 
 A `Content-Length` over `LIMIT`, or a body without a usable length that runs past it, cannot be
 read on safely: `FramingError`, never read into memory.
@@ -21,6 +23,8 @@ import json
 import re
 from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+from nidavellir.interface.numbers import MAX_TEXT, NumberError, parse_float, parse_int
 
 LIMIT = 64 * 2**20   # the largest body read (bytes)
 CHUNK = 2**16
@@ -251,8 +255,23 @@ def decode(body: bytes) -> Message:
     except UnicodeDecodeError as e:
         return Message(error=f"the message is not UTF-8 (byte {body[e.start]:#04x} at {e.start})")
     try:
-        return Message(json.loads(text))
+        return Message(json.loads(text, parse_int=_integer, parse_float=_number))
     except json.JSONDecodeError as e:
         return Message(error=f"the message is not JSON: {e}")
-    except (ValueError, RecursionError):
+    except NumberError as e:
+        return Message(error=f"the message is not JSON-RPC's: {e.message}")
+    except RecursionError:
         return Message(error="the message is not JSON: nested too deeply")
+    except ValueError as e:  # (none is known: the numbers are bounded first)
+        return Message(error=f"the message is not JSON: {e}")
+
+
+def _integer(text: str) -> int:
+    """A JSON integer; one whose numeral is longer than the bounded parser reads anywhere
+    (nidavellir/interface/numbers.py) is refused in its words. Shorter ones are taken whole, so a
+    position out of LSP's range (10^30) is invalid params naming its field, not a parse error."""
+    return parse_int(text) if len(text) > MAX_TEXT else int(text)
+
+
+def _number(text: str) -> float:
+    return parse_float(text) if len(text) > MAX_TEXT else float(text)

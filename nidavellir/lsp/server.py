@@ -31,6 +31,8 @@ from pygls.exceptions import JsonRpcInternalError
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
+from nidavellir.compiler.paths import MAX_FILE_BYTES, PathProblem, read_bytes
+
 from .complete import TRIGGERS, Item, complete, spot
 from .diagnose import Outcome, check_target, to_lsp
 from .hover import HoverFacts, card_entry_at, name_markdown, word_at
@@ -93,10 +95,15 @@ class RulesServer(LanguageServer):
 
     # -- reporting ----------------------------------------------------------------------------
     def log(self, message: str, kind: lsp.MessageType = lsp.MessageType.Log) -> None:
+        """Say `message` in the client's log (window/logMessage); a warning or an error also as one
+        line on stderr (never a traceback: its last line, the exception, stands for it)."""
+        sent = True
         try:
             self.window_log_message(lsp.LogMessageParams(type=kind, message=message))
-        except Exception:  # noqa: BLE001 (no client yet, or the pipe is gone): nowhere else to say it
-            print(message, file=sys.stderr)
+        except Exception:  # noqa: BLE001 (no client yet, or the pipe is gone): stderr is all there is
+            sent = False
+        if not sent or kind in (lsp.MessageType.Error, lsp.MessageType.Warning):
+            print(one_line(message), file=sys.stderr, flush=True)
 
     def report_server_error(self, error: Exception, source: Any) -> None:
         if not isinstance(error, HandlerFailed):  # (that one was logged with its traceback)
@@ -120,10 +127,7 @@ class RulesServer(LanguageServer):
         uri = self.open_paths().get(path)
         if uri is not None:
             return self.workspace.get_text_document(uri).source
-        try:
-            return path.read_text(encoding="utf-8") if path.is_file() else None
-        except (OSError, UnicodeDecodeError):
-            return None
+        return disk_text(path)[0]
 
     def text_of(self, uri: str, what: str) -> str | None:
         """The text of a document: the editor's, else its file's (None, logged: it has none)."""
@@ -133,10 +137,12 @@ class RulesServer(LanguageServer):
         path = _path_of(uri)
         reason = "it names no file"
         if path is not None:
-            try:
-                return self.read(path) if path in self.open_paths() else path.read_text(encoding="utf-8")
-            except (OSError, ValueError) as e:  # (UnicodeError is a ValueError)
-                reason = f"{type(e).__name__}: {e}"
+            uri_open = self.open_paths().get(path)
+            if uri_open is not None:
+                return str(self.workspace.get_text_document(uri_open).source)
+            text, reason = disk_text(_named(uri) or path)  # (judged as named: a broken link says so)
+            if text is not None:
+                return text
         self.log(f"nidavellir lsp: {what} failed: {uri} is not open and cannot be read ({reason})",
                  lsp.MessageType.Error)
         return None
@@ -383,16 +389,45 @@ def _cards_of(text: str) -> dict[str, str]:
     return {m.group(1): "defined in this file" for m in _CARD_ID.finditer(text)}
 
 
-def _path_of(uri: str) -> Path | None:
+def one_line(message: str) -> str:
+    """A logged message as one line for stderr: its first line, and for a traceback the exception
+    it ends with."""
+    lines = [line.strip() for line in message.strip().splitlines() if line.strip()]
+    if len(lines) > 1 and lines[1].startswith("Traceback"):
+        return f"{lines[0]} {lines[-1]}"
+    return " ".join(lines)
+
+
+def disk_text(path: Path) -> tuple[str | None, str]:
+    """A file's text on disk, or None and why not: read through the one path judge
+    (compiler/paths.py: a pipe or device is never opened), at most MAX_FILE_BYTES, as UTF-8."""
+    try:
+        raw = read_bytes(path, limit=MAX_FILE_BYTES)
+    except PathProblem as err:
+        return None, err.message
+    try:
+        return raw.decode("utf-8"), ""
+    except UnicodeDecodeError as err:
+        return None, f"not UTF-8 text (byte {raw[err.start]:#04x} at {err.start})"
+
+
+def _named(uri: str) -> Path | None:
+    """The path a file: URI names, as named (not resolved)."""
     if not uri.startswith("file:"):
         return None
     fs = to_fs_path(uri)
+    return Path(fs) if fs is not None else None
+
+
+def _path_of(uri: str) -> Path | None:
+    """The path a file: URI names, resolved (the key of the open documents and of the overlay)."""
+    fs = _named(uri)
     if fs is None:
         return None
     try:
-        return Path(fs).resolve()
+        return fs.resolve()
     except (OSError, RuntimeError):
-        return Path(fs)
+        return fs
     except ValueError:  # a NUL, or a name the file system cannot encode: no file
         return None
 

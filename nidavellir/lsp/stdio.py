@@ -5,7 +5,8 @@ request whose params do not fit (rpc.py says why). Messages are read by framing.
 checked by the gate (rpc.py) and handed to pygls on the event loop, which runs the handlers and
 writes their answers. The exit code: 0 after `shutdown` then `exit`; 1 if the client went away
 without them, or sent what cannot be read on (the reason on stderr and in the client's log).
-stderr gets one line for each warning or error logged, never a traceback.
+Every warning or error logged goes to the client's log (window/logMessage) and, as one line, to
+stderr, never a traceback (server.py `RulesServer.log`).
 """
 from __future__ import annotations
 
@@ -61,9 +62,8 @@ async def serve(server: RulesServer, stdin: Any, stdout: Any) -> int | None:
             try:
                 message = await loop.run_in_executor(reading, reader.next)
             except (FramingError, OSError) as e:
-                reason = f"nidavellir lsp: cannot read the client's messages: {e}; stopping"
-                print(reason, file=sys.stderr)
-                server.log(reason, lsp.MessageType.Error)
+                server.log(f"nidavellir lsp: cannot read the client's messages: {e}; stopping",
+                           lsp.MessageType.Error)  # (an error: on stderr too)
                 return 1
             if message is None:
                 return None

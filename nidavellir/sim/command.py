@@ -17,7 +17,16 @@ AFTER_READING = "writing the summary and the report …"
 
 def simulate(args: argparse.Namespace, warn: Any) -> int:
     """Play the simulation into --out, then write its summary and report; print the headline
-    (or with --json the summary)."""
+    (or with --json the summary). A file of the folder that cannot be used is a usage error."""
+    from .folder import FolderError
+
+    try:
+        return _simulate(args, warn)
+    except FolderError as err:
+        raise CommandError(str(err)) from None
+
+
+def _simulate(args: argparse.Namespace, warn: Any) -> int:
     from .backends import BackendError, backend
     from .plan import Plan, read_manifest, sides
     from .run import simulate as run
@@ -53,11 +62,21 @@ def simulate(args: argparse.Namespace, warn: Any) -> int:
     if outcome.before and terminal:
         print(f"{outcome.before} games per rule set were already in {out}; played {outcome.played} more",
               file=sys.stderr)
+    _notes(outcome.summary, "simulate")
     _print(outcome.summary, [str(p) for p in outcome.files], args.json)
     return 0
 
 
 def report(args: argparse.Namespace) -> int:
+    from .folder import FolderError
+
+    try:
+        return _report(args)
+    except FolderError as err:
+        raise CommandError(str(err)) from None
+
+
+def _report(args: argparse.Namespace) -> int:
     from .run import report as make
 
     found = problem(args.dir, "folder")
@@ -71,8 +90,17 @@ def report(args: argparse.Namespace) -> int:
         raise CommandError(_unwritable(err, out)) from None
     finally:
         reading.stop()
+    _notes(summary, "report")
     _print(summary, [str(p) for p in files], args.json)
     return 0
+
+
+def _notes(summary: dict[str, Any], command: str) -> None:
+    """What the summary did not count, or found fewer than the manifest names: a note on stderr each."""
+    from nidavellir.errors import visible
+
+    for note in (summary.get("records") or {}).get("notes") or []:
+        print(f"nidavellir {command}: note: {visible(str(note))}", file=sys.stderr)
 
 
 def _unwritable(err: OSError, out: Path) -> str:

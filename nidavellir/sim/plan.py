@@ -14,17 +14,17 @@ from __future__ import annotations
 
 import json
 import linecache
-import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from nidavellir.compiler.paths import NO_SUCH, PART_IS_A_FILE, PathProblem, read_bytes
+from nidavellir.compiler.paths import MAX_FILE_BYTES, PathProblem, read_bytes
 from nidavellir.errors import NidavellirError
-from nidavellir.interface.numbers import json_loads
+from nidavellir.interface.numbers import MAX_SEED, is_seed, json_loads
 from nidavellir.runtime.rules import Rules
 
+from . import folder
 from .records import FORMATS
 from .worker import Job, RuleSource, Task
 
@@ -63,10 +63,15 @@ class Plan:
         """What the workers need; this process keeps its loaded rules for the workers it forks."""
         from .worker import preload
 
-        sources = tuple(source_of(s.rules, s.label) for s in self.sides)
+        sources = tuple(source_of(s.rules, s.label, self.play_options(s)) for s in self.sides)
         for side, rs in zip(self.sides, sources):
             preload(rs, side.rules)
         return Job(sources, self.players, self.bots, self.seed, self.fmt)
+
+    def play_options(self, side: Side) -> tuple[str, ...]:
+        """The options that make `nidavellir play` play a game of this rule set."""
+        boxes = ("--expansions", ",".join(self.expansions)) if self.expansions else ()
+        return (*boxes, *(x for v in side.variants for x in ("--variant", v)))
 
     def tasks(self, start: int, size: int) -> Iterator[Task]:
         """Game indexes start … games − 1 in tasks of `size` games, each made when it is taken:
@@ -89,7 +94,8 @@ class Plan:
             "rule_sets": [{"index": i, "label": s.label, "about": s.about(self.expansions),
                            "variants": s.rules.variant_ids, "given": list(s.variants),
                            "variant_files": [variant_record(v) for v in s.variants],
-                           "content_hash": s.rules.content_hash} for i, s in enumerate(self.sides)],
+                           "content_hash": s.rules.content_hash, "cards": sorted(s.rules.cards)}
+                          for i, s in enumerate(self.sides)],
             "cards": dict(sorted(cards.items())), "parts": list(parts),
         }
 
@@ -99,14 +105,14 @@ def breakdown_parts(rules: Rules) -> list[str]:
     return [*rules.classes, "heroes", *dict.fromkeys(rules.ruleset.score_parts.values()), "coins"]
 
 
-def source_of(rules: Rules, label: str) -> RuleSource:
+def source_of(rules: Rules, label: str, options: tuple[str, ...] = ()) -> RuleSource:
     """A rule set's compiled module source (the committed file's, or the one compiled and cached)."""
     module = rules.module
     name = getattr(module, "__file__", None)
     lines = linecache.getlines(name) if name else []
     if not lines:
         raise PlanError(f"the compiled source of the rules {rules.content_hash[:12]} is not at hand")
-    return RuleSource(rules.content_hash, "".join(lines), label)
+    return RuleSource(rules.content_hash, "".join(lines), label, options)
 
 
 def sides(expansions: tuple[str, ...], variants: Sequence[str], against: Sequence[str]) -> tuple[Side, ...]:
@@ -136,13 +142,16 @@ def _label(rules: Rules) -> str:
 # -- the manifest ------------------------------------------------------------------------------
 
 def read_manifest(out: Path) -> dict[str, Any] | None:
+    """The folder's manifest (None: it has none), judged first (folder.py: exit 2 for a pipe, a
+    folder or a link out of the folder) and checked for what the runner and the report rely on."""
     path = out / MANIFEST
+    if not folder.exists(path) or not folder.exists(out) or not out.is_dir():
+        return None  # (a new folder, or one that cannot be made: said where it is written)
+    folder.check_read(out, path)
     try:
-        text = read_bytes(path).decode("utf-8")
+        text = read_bytes(path, limit=MAX_FILE_BYTES).decode("utf-8")
     except PathProblem as err:
-        if err.message in (NO_SUCH, PART_IS_A_FILE):  # (a new folder, or one that cannot be made)
-            return None
-        raise PlanError(f"{path}: cannot be read ({err.message})") from None
+        raise folder.FolderError(f"cannot read {err}") from None
     except UnicodeDecodeError:
         raise PlanError(f"{path}: not JSON (not UTF-8 text); is this a simulation's folder?") from None
     try:
@@ -167,6 +176,9 @@ def _manifest_problem(data: dict[str, Any]) -> str | None:
         return "`players` is not a number of players"
     if not ints(data.get("games")) or data["games"] < 0 or not ints(data.get("seed")):
         return "`games` and `seed` must be whole numbers"
+    if not is_seed(data["seed"]) or not is_seed(data["seed"] + max(data["games"], 1) - 1):
+        return (f"`seed` {data['seed']} and `games` {data['games']} play seeds past the bound of a seed, −10^12 to "
+                f"10^12 ({MAX_SEED:,})")
     if data.get("format") not in FORMATS:
         return f"`format` must be one of {', '.join(FORMATS)}"
     for key in ("bots", "expansions", "parts"):
@@ -177,6 +189,9 @@ def _manifest_problem(data: dict[str, Any]) -> str | None:
             or any(not isinstance(rs, dict) or rs.get("index") != i or not isinstance(rs.get("label"), str)
                    or not isinstance(rs.get("content_hash"), str) for i, rs in enumerate(sets))):
         return "`rule_sets` must list one or two rule sets, indexed 0 and 1, each with a label and a content hash"
+    if any(not isinstance(rs.get("cards", []), list) or not all(isinstance(c, str) for c in rs.get("cards", []))
+           for rs in sets):
+        return "a rule set's `cards` must be a list of card ids"
     cards = data.get("cards", {})
     if not isinstance(cards, dict) or not all(isinstance(v, dict) for v in cards.values()):
         return "`cards` must map card ids to their name, kind and class"
@@ -184,11 +199,8 @@ def _manifest_problem(data: dict[str, Any]) -> str | None:
 
 
 def write_manifest(out: Path, manifest: dict[str, Any]) -> None:
-    out.mkdir(parents=True, exist_ok=True)
-    path = out / MANIFEST
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(manifest, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    folder.make_folder(out, out)
+    folder.write_file(out, out / MANIFEST, (json.dumps(manifest, indent=1, ensure_ascii=False) + "\n").encode("utf-8"))
 
 
 def differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:

@@ -9,6 +9,9 @@ first k indexes of every rule set plus, at worst, a chunk cut short, which resum
   as lists, maps and structs.
 - JSON lines: one record per line, appended a chunk at a time; a line cut short is cut away.
 
+Every file is judged before it is opened (folder.py: never a pipe or device, never a link out of
+the folder), and every record is checked against the manifest as it is read (verify.py).
+
 Workers encode their chunk (`encode`): Arrow IPC bytes or JSON-lines text, so that the process that
 writes does little more than write.
 """
@@ -17,13 +20,15 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
 from nidavellir.errors import NidavellirError
-from nidavellir.interface.numbers import json_loads
+from nidavellir.interface.numbers import NumberError, json_loads
 
-from .provenance import FIELDS as PROVENANCE
+from . import folder
+
 from .provenance import Expected
 
 FORMATS = ("parquet", "jsonl")
@@ -75,79 +80,99 @@ def where(out: Path, fmt: str) -> Path:
     return out / (PARQUET_DIR if fmt == "parquet" else JSONL_FILE)
 
 
-# -- resuming ----------------------------------------------------------------------------------
+# -- the folder's records, judged and checked ----------------------------------------------------
 
-def complete_games(out: Path, fmt: str, expected: Expected) -> int:
-    """How many game indexes (0, 1, …, k−1) every rule set has on disk; records beyond them (a
-    chunk cut short) are removed, and leftover temporary parts deleted. Every record (and part) is
-    checked against what the manifest says it was played with. Read as a stream: memory does not
-    grow with the games."""
-    if fmt == "jsonl":
-        return _resume_jsonl(where(out, fmt), expected)
-    return _resume_parquet(where(out, fmt), expected)
-
-
-class _Order:
-    """The records of each rule set must come as simulate writes them: game 0, 1, 2, … (a chunk of
-    indexes of every rule set in turn); `balanced` once every rule set has the same games."""
-
-    def __init__(self, sets: int, path: Path):
-        self.next = [0] * sets
-        self.path = path
-
-    def add(self, s: Any, g: Any, place: str) -> None:
-        if not (isinstance(s, int) and 0 <= s < len(self.next) and g == self.next[s]):
-            raise RecordsError(f"{place}: not the record simulate writes there (rule set {s!r}, game {g!r}; "
-                               "the records are not in the order a simulation writes them); move "
-                               f"{self.path.name} away to start again")
-        self.next[s] += 1
-
-    @property
-    def balanced(self) -> bool:
-        return all(k == self.next[0] for k in self.next)
+def check_format(out: Path, fmt: str) -> None:
+    """The folder holds no records of the other format: a simulation's records are in one format,
+    the one its manifest names (a manifest edited to say another is refused, not read as empty)."""
+    for other in FORMATS:
+        path = where(out, other)
+        if other != fmt and folder.exists(path):
+            raise RecordsError(f"{path}: simulation.json says the records are {fmt} ({where(out, fmt).name}), "
+                               f"but the folder holds {path.name}: a simulation's records are in one format; "
+                               f"move {path.name} away (or simulation.json, edited?)")
 
 
-def _resume_jsonl(path: Path, expected: Expected) -> int:
-    """Read line by line, remembering only where every rule set last had the same games."""
-    if not path.exists():
-        return 0
-    order = _Order(len(expected.sets), path)
-    keep = games = offset = 0   # (the byte offset after the last balanced line, its games)
-    with path.open("rb") as f:
-        for n, line in enumerate(f, 1):
-            if not line.endswith(b"\n"):
-                break  # cut short
-            try:
-                r = json_loads(line)
-                s, g = r["set"], r["game"]
-            except (ValueError, KeyError, TypeError):
-                raise RecordsError(f"{path}:{n}: not a simulation record; move the file away to start "
-                                   "again") from None
-            problem = expected.record_problem(r)
-            if problem:
-                raise RecordsError(f"{path}:{n}: {problem}")
-            order.add(s, g, f"{path}:{n}")
-            offset += len(line)
-            if order.balanced:
-                keep, games = offset, order.next[0]
-    if keep != path.stat().st_size:
-        with path.open("r+b") as f:
-            f.truncate(keep)
-    return games
+@dataclass
+class Line:
+    """A line of games.jsonl: its number, the byte offset after it, and its record, or `cut`: the
+    last line, without its end (a run stopped while writing it), which is not a record yet."""
+    number: int
+    end: int
+    record: dict[str, Any] | None
+    cut: bool = False
 
 
-def parts(folder: Path) -> list[Path]:
-    return sorted(folder.glob("part-*.parquet"))
+_RECORD_START = b'{"set":'  # how every record simulate writes begins
+
+
+def jsonl_lines(out: Path, path: Path) -> Iterator[Line]:
+    """The lines of games.jsonl (judged first: never a pipe, never a file out of the folder), each
+    read by the bounded number parser; RecordsError naming the line for one that is no record. A
+    last line without its end is `cut` if it is how a record begins, else refused."""
+    if not folder.exists(path):
+        return
+    offset = 0
+    with folder.open_read(out, path) as f:
+        for n, raw in enumerate(f, 1):
+            offset += len(raw)
+            if not raw.endswith(b"\n"):
+                text = raw.lstrip()
+                if text.startswith(_RECORD_START) or _RECORD_START.startswith(text):
+                    yield Line(n, offset - len(raw), None, cut=True)
+                    return
+                raise RecordsError(f"{path}:{n}: not a simulation record, nor one cut short (the last line has no "
+                                   "end, and a record begins `{\"set\":`); move the file away to start again")
+            yield Line(n, offset, _record(path, n, raw))
+
+
+def _record(path: Path, n: int, raw: bytes) -> dict[str, Any]:
+    if not raw.strip():
+        raise RecordsError(f"{path}:{n}: a blank line, not a simulation record; move the file away to start again")
+    try:
+        record = json_loads(raw)
+    except NumberError as err:
+        raise RecordsError(f"{path}:{n}: not a simulation record: {err.message}") from None
+    except (ValueError, RecursionError):
+        raise RecordsError(f"{path}:{n}: not a simulation record (not a line of JSON); move the file away to "
+                           "start again") from None
+    if not isinstance(record, dict):
+        raise RecordsError(f"{path}:{n}: not a simulation record (not a JSON object)")
+    return record
+
+
+def cut_note(path: Path, line: Line) -> str:
+    return (f"{path}:{line.number}: a record cut short (an interrupted run?) is not counted; run simulate again "
+            "to complete it")
+
+
+def parts(folder_path: Path) -> list[Path]:
+    return sorted(folder_path.glob("part-*.parquet"))
+
+
+def part_files(out: Path, fmt: str) -> list[Path]:
+    """The Parquet parts of the folder, in order (the folder judged: a folder, inside `out`)."""
+    path = where(out, fmt)
+    if fmt != "parquet" or not folder.exists(path):
+        return []
+    folder.check_read(out, path, "folder")
+    return parts(path)
+
+
+def _unreadable(part: Path, err: BaseException) -> RecordsError:
+    return RecordsError(f"{part}: unreadable ({err}); delete it to play its games again "
+                        "(or move the folder away: a part of another version of nidavellir?)")
 
 
 def part_metadata(part: Path) -> dict[bytes, bytes] | None:
-    """A Parquet part's schema metadata (None: it has none)."""
+    """A Parquet part's schema metadata (None: it has none); the part judged first."""
     import pyarrow.parquet as pq  # type: ignore[import-untyped,unused-ignore]
 
-    try:
-        meta = pq.read_schema(part).metadata
-    except (OSError, ValueError) as err:  # (pyarrow's ArrowInvalid is a ValueError)
-        raise RecordsError(f"{part}: unreadable ({err}); delete it to play its games again") from None
+    with folder.open_read(part.parent.parent, part) as f:
+        try:
+            meta = pq.read_schema(f).metadata
+        except (OSError, ValueError) as err:  # (pyarrow's ArrowInvalid is a ValueError)
+            raise _unreadable(part, err) from None
     return dict(meta) if meta else None
 
 
@@ -158,39 +183,75 @@ def check_part(part: Path, expected: Expected) -> None:
         raise RecordsError(f"{part}: {problem}")
 
 
-def _resume_parquet(folder: Path, expected: Expected) -> int:
-    """Part by part (each holds whole chunks), checking each record's place and provenance."""
-    if not folder.exists():
-        return 0
-    import pyarrow.parquet as pq  # type: ignore[import-untyped,unused-ignore]
+# -- resuming ----------------------------------------------------------------------------------
 
-    for tmp in folder.glob("*.tmp"):
+def complete_games(out: Path, fmt: str, expected: Expected) -> int:
+    """How many game indexes (0, 1, …, k−1) every rule set has on disk; records beyond them (a
+    chunk cut short) are removed, and leftover temporary parts deleted. Every record (and part) is
+    checked against what the manifest says it was played (verify.py), as `report` checks them.
+    Read as a stream: memory does not grow with the games."""
+    check_format(out, fmt)
+    if fmt == "jsonl":
+        return _resume_jsonl(out, where(out, fmt), expected)
+    return _resume_parquet(out, where(out, fmt), expected)
+
+
+def _resume_jsonl(out: Path, path: Path, expected: Expected) -> int:
+    """Read line by line, remembering only where every rule set last had the same games."""
+    from .verify import Pairing
+
+    pairing = Pairing(expected, path)
+    keep = games = 0   # (the byte offset after the last balanced line, its games)
+    for line in jsonl_lines(out, path):
+        if line.cut or line.record is None:
+            break
+        pairing.add(line.record, f"{path}:{line.number}")
+        if pairing.balanced:
+            keep, games = line.end, pairing.games
+    if folder.exists(path) and keep != path.stat().st_size:
+        folder.check_write(out, path)
+        os.truncate(path, keep)
+    return games
+
+
+def _resume_parquet(out: Path, folder_path: Path, expected: Expected) -> int:
+    """Part by part (each holds whole chunks), checking each record's place and provenance."""
+    from .verify import Tiling
+
+    found = part_files(out, "parquet")
+    if not folder.exists(folder_path):
+        return 0
+    for tmp in folder_path.glob("*.tmp"):
+        folder.check_write(out, tmp)
         tmp.unlink()
-    order = _Order(len(expected.sets), folder)
-    for part in parts(folder):
-        check_part(part, expected)
-        try:
-            table = pq.read_table(part, columns=["set", "game", *PROVENANCE])
-        except (OSError, ValueError, KeyError) as err:
-            raise RecordsError(f"{part}: unreadable ({err}); delete it to play its games again") from None
-        columns = [table.column(name).to_pylist() for name in ("set", "game", *PROVENANCE)]
-        for n, (s, g, *values) in enumerate(zip(*columns), 1):
-            problem = expected.record_problem({"set": s, "game": g, **dict(zip(PROVENANCE, values))})
-            if problem:
-                raise RecordsError(f"{part}: record {n}: {problem}")
-            order.add(s, g, f"{part}: record {n}")
-    if not order.balanced:  # (parts hold whole chunks)
-        raise RecordsError(f"{folder}: its parts do not hold the first games of every rule set; "
-                           "move the folder away to start again")
-    return order.next[0]
+    tiling = Tiling(folder_path)
+    for part in found:
+        tiling.add(part, *part_range(part, expected, lambda place, record: None))
+    return tiling.end
+
+
+def part_range(part: Path, expected: Expected, take: Any) -> tuple[int, int]:
+    """The game indexes [first, end) a part holds of every rule set, each record checked (verify.py)
+    and handed to `take(place, record)` once its game's records of every rule set have come
+    (RecordsError: a part that is not whole chunks of every rule set, in order)."""
+    from .verify import Pairing
+
+    check_part(part, expected)
+    pairing = Pairing(expected, part, start=None)
+    for n, record in enumerate(read_part(part), 1):
+        for place, whole in pairing.add(record, f"{part}: record {n}"):
+            take(place, whole)
+    pairing.finish_part()
+    return pairing.first, pairing.games
 
 
 # -- writing -----------------------------------------------------------------------------------
 
 class JsonlWriter:
     def __init__(self, path: Path):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self.file = path.open("ab")
+        self.out = path.parent
+        folder.make_folder(self.out, self.out)
+        self.file = folder.open_append(self.out, path)
 
     def write(self, payload: bytes, rows: int) -> None:
         self.file.write(payload)
@@ -204,11 +265,12 @@ class ParquetWriter:
     """Chunks gathered into parts of about PART_ROWS records (or fewer at `flush`), each part
     stamped with what its records were played with (provenance.py)."""
 
-    def __init__(self, folder: Path, expected: Expected):
-        folder.mkdir(parents=True, exist_ok=True)
-        self.folder = folder
+    def __init__(self, folder_path: Path, expected: Expected):
+        self.out = folder_path.parent
+        folder.make_folder(self.out, folder_path)
+        self.folder = folder_path
         self.metadata = expected.metadata()
-        existing = parts(folder)
+        existing = parts(folder_path)
         self.next = int(existing[-1].stem.split("-")[1]) + 1 if existing else 0
         self.batches: list[Any] = []
         self.rows = 0
@@ -229,10 +291,10 @@ class ParquetWriter:
         import pyarrow.parquet as pq  # type: ignore[import-untyped,unused-ignore]
 
         table = pa.Table.from_batches(self.batches, schema=schema()).replace_schema_metadata(self.metadata)
+        sink = pa.BufferOutputStream()
+        pq.write_table(table, sink, compression="zstd")
         final = self.folder / f"part-{self.next:05d}.parquet"
-        tmp = final.with_suffix(".tmp")
-        pq.write_table(table, tmp, compression="zstd")
-        os.replace(tmp, final)
+        folder.write_file(self.out, final, sink.getvalue().to_pybytes())
         self.next += 1
         self.batches, self.rows = [], 0
 
@@ -247,35 +309,28 @@ def writer(out: Path, fmt: str, expected: Expected) -> Writer:
 # -- reading -----------------------------------------------------------------------------------
 
 def read(out: Path, fmt: str) -> Iterator[dict[str, Any]]:
-    """Every record on disk, in order, as dicts (streamed: a part's row group at a time)."""
-    path = where(out, fmt)
+    """Every whole record on disk, in order, as dicts (streamed: a part's row group at a time; a
+    last line cut short is not a record yet)."""
     if fmt == "jsonl":
-        if not path.exists():
-            return
-        with path.open("rb") as f:
-            for n, line in enumerate(f, 1):
-                if not line.endswith(b"\n"):
-                    return  # cut short: not a record yet
-                try:
-                    yield json_loads(line)
-                except ValueError:
-                    raise RecordsError(f"{path}:{n}: not a JSON record") from None
+        for line in jsonl_lines(out, where(out, fmt)):
+            if line.record is not None:
+                yield line.record
         return
-    for part in parts(path):
+    for part in part_files(out, fmt):
         yield from read_part(part)
 
 
 def read_part(part: Path) -> Iterator[dict[str, Any]]:
-    """The records of one Parquet part, in order."""
+    """The records of one Parquet part, in order (the part judged first)."""
     import pyarrow.parquet as pq  # type: ignore[import-untyped,unused-ignore]
 
-    try:
-        file = pq.ParquetFile(part)
-        for batch in file.iter_batches(batch_size=1000):
-            yield from rows_of(batch)
-    except (OSError, ValueError, KeyError, IndexError) as err:
-        raise RecordsError(f"{part}: unreadable ({err}); delete it to play its games again "
-                           "(or move the folder away: a part of another version of nidavellir?)") from None
+    with folder.open_read(part.parent.parent, part) as f:
+        try:
+            file = pq.ParquetFile(f)
+            for batch in file.iter_batches(batch_size=1000):
+                yield from rows_of(batch)
+        except (OSError, ValueError, KeyError, IndexError) as err:
+            raise _unreadable(part, err) from None
 
 
 SCALARS = ("set", "label", "content_hash", "game", "seed", "players", "turns", "decisions")

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
 
+from . import folder
 from .plots import (
     COLOURS,
     Plot,
@@ -334,6 +335,7 @@ def _context(summary: Mapping[str, Any], drawn: Sequence[Plot], images: bool) ->
             "seed": str(summary.get("seed", DASH)), "sets": sets, "comparison": comparison,
             "headline_rows": _headline_rows(sets, raw), "md_cards": _md_cards(sets),
             "quantiles": QUANTILES, "played": any(s["games"] for s in sets),
+            "notes": [str(n) for n in (summary.get("records") or {}).get("notes") or []],
             "plots": [{"name": p.name, "title": p.title, "file": Markup(f"plots/{p.name}.png"),
                        "src": Markup("data:image/png;base64," + base64.b64encode(p.png).decode("ascii")) if images else ""}
                       for p in drawn]}
@@ -342,24 +344,31 @@ def _context(summary: Mapping[str, Any], drawn: Sequence[Plot], images: bool) ->
 def render_report(summary: Mapping[str, Any], out: Path) -> list[Path]:
     """Write `out/report.html`, `out/report.md` and `out/plots/*.png` for a summary; the paths written
     (the two reports, then the plots in the order the report shows them). A plot file of an earlier
-    report that this one does not draw (the changes of a comparison) is removed."""
+    report that this one does not draw (the changes of a comparison) is removed. Every file is
+    judged first and written whole (folder.py: never a pipe, never through a link out of `out`)."""
     out = Path(out)
-    folder = out / "plots"
-    folder.mkdir(parents=True, exist_ok=True)
+    plots_folder = out / "plots"
     drawn = plots(summary)
-    written: list[Path] = []
-    for p in drawn:
-        path = folder / f"{p.name}.png"
-        path.write_bytes(p.png)
-        written.append(path)
-    for name in PLOT_NAMES:
-        if name not in {p.name for p in drawn}:
-            (folder / f"{name}.png").unlink(missing_ok=True)
     page = _env("html").get_template("report.html.j2").render(_context(summary, drawn, images=True))
     text = _env("md").get_template("report.md.j2").render(_context(summary, drawn, images=False))
     html_path, md_path = out / "report.html", out / "report.md"
-    html_path.write_text(_tidy(page), encoding="utf-8", newline="\n")
-    md_path.write_text(_tidy(text), encoding="utf-8", newline="\n")
+    stale = [plots_folder / f"{name}.png" for name in PLOT_NAMES if name not in {p.name for p in drawn}]
+    folder.make_folder(out, out)
+    for path in (html_path, md_path):
+        folder.check_write(out, path)  # (judged before anything is written)
+    folder.make_folder(out, plots_folder)
+    for path in [*(plots_folder / f"{p.name}.png" for p in drawn), *stale]:
+        folder.check_write(out, path)
+    written: list[Path] = []
+    for p in drawn:
+        path = plots_folder / f"{p.name}.png"
+        folder.write_file(out, path, p.png)
+        written.append(path)
+    for path in stale:
+        if folder.exists(path):
+            path.unlink()
+    folder.write_file(out, html_path, _tidy(page).encode("utf-8"))
+    folder.write_file(out, md_path, _tidy(text).encode("utf-8"))
     return [html_path, md_path, *written]
 
 

@@ -16,10 +16,11 @@ from typing import TYPE_CHECKING, Any
 
 from nidavellir.errors import NidavellirError
 
-from . import records
+from . import folder, records
 from .backends import Backend, chunk_size
 from .plan import Plan, PlanError, differences, read_manifest, write_manifest
 from .provenance import Expected
+from .verify import Pairing, Tiling, set_aside_note
 
 if TYPE_CHECKING:
     from .aggregate import Aggregator
@@ -65,7 +66,7 @@ def play(plan: Plan, out: Path, backend: Backend, chunk: int | None = None,
     sets = len(plan.sides)
     expected = Expected(manifest)
     if old is None:
-        found = [f for f in (records.where(out, fmt) for fmt in records.FORMATS) if f.exists()]
+        found = [f for f in (records.where(out, fmt) for fmt in records.FORMATS) if folder.exists(f)]
         if found:
             raise PlanError(f"{out} holds records ({found[0].name}) but no simulation.json that says what they "
                             "are: choose another --out, or move them away")
@@ -105,33 +106,49 @@ def report(out: Path, render: bool = True, reading: Callable[[int, int], None] |
     """The folder's records to summary.json and (with `render`) report.html, report.md and plots/;
     `reading(done, total)` is told as the records are read (total: the records the manifest
     promises, or more if there are). Many Parquet parts are read by `jobs` processes (default every
-    core), each counting its parts; their counts are exact sums, merged into the same summary."""
+    core), each counting its parts; their counts are exact sums, merged into the same summary.
+
+    Every record is checked against the manifest and in simulate's order (verify.py) before
+    anything is written; only complete games (every rule set's record) are counted, and what is not
+    counted, or fewer games than the manifest names, is said in `summary["records"]["notes"]`."""
     from .backends import cores
 
     manifest = read_manifest(out)
     if manifest is None:
         raise PlanError(f"{out}: no {out / 'simulation.json'}; is this a simulation's folder?")
     fmt = manifest["format"]
-    expected = manifest["games"] * len(manifest["rule_sets"])
+    records.check_format(out, fmt)
+    promised = manifest["games"]
+    expected = promised * len(manifest["rule_sets"])
     path = records.where(out, fmt)
     if reading is not None:
         reading(0, max(1, expected))
-    parts = records.parts(path) if fmt == "parquet" else []
-    workers = min(jobs or cores(), len(parts))
-    if workers > 1 and expected >= PARALLEL_RECORDS:
-        aggregator, digest, count = _in_parallel(manifest, parts, workers, reading, expected)
-    elif fmt == "jsonl":
-        aggregator, digest, count = _count(manifest, [(path, records.read(out, fmt))], reading, expected)
+    notes: list[str] = []
+    if fmt == "jsonl":
+        tally = _Tally(manifest, reading, expected)
+        games = _count_jsonl(out, path, Expected(manifest), tally, notes)
+        aggregator, digest, count = tally.aggregator, tally.digest, tally.count
     else:
-        aggregator, digest, count = _count(manifest, _of_parts(parts, Expected(manifest)), reading, expected)
+        parts = records.part_files(out, fmt)
+        workers = min(jobs or cores(), len(parts))
+        if workers > 1 and expected >= PARALLEL_RECORDS:
+            aggregator, digest, count, ranges = _in_parallel(manifest, parts, workers, reading, expected)
+        else:
+            aggregator, digest, count, ranges = _count_parts((manifest, parts), reading, expected)
+        tiling = Tiling(path)
+        for part, first, end in ranges:
+            tiling.add(part, first, end)
+        games = tiling.end
+    if games < promised:
+        notes.append(f"{path}: the records hold {games} of the {promised} games per rule set that simulation.json "
+                     f"names (an interrupted run?): the summary counts those {games}; run simulate again to complete "
+                     "them")
     summary = aggregator.summary()
     summary["records"] = {"count": count, "digest": f"{digest % 2 ** 256:064x}", "format": fmt,
-                          "path": path.name}
-    path = out / SUMMARY
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(summary, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
-    files = [path]
+                          "path": path.name, "games": games, "notes": notes}
+    written = out / SUMMARY
+    folder.write_file(out, written, (json.dumps(summary, indent=1, ensure_ascii=False) + "\n").encode("utf-8"))
+    files = [written]
     if render:
         from .report import render_report
 
@@ -139,56 +156,70 @@ def report(out: Path, render: bool = True, reading: Callable[[int, int], None] |
     return summary, files
 
 
-Sources = list[tuple[Path, Iterator[dict[str, Any]]]]  # a file and its records
+class _Tally:
+    """What the counted records add up to: the Aggregator, the sum of their digests, their number.
+    A record the Aggregator refuses is named by its place."""
+
+    def __init__(self, manifest: dict[str, Any], reading: Callable[[int, int], None] | None = None,
+                 expected: int = 0) -> None:
+        from .aggregate import Aggregator
+
+        self.aggregator = Aggregator(manifest)
+        self.digest = self.count = 0
+        self.reading, self.expected = reading, expected
+
+    def take(self, place: str, record: dict[str, Any]) -> None:
+        try:
+            self.aggregator.add(record)
+        except (ValueError, KeyError, TypeError, IndexError) as err:
+            raise records.RecordsError(f"{place}: not a record of this simulation ({err})") from None
+        self.digest += int.from_bytes(hashlib.sha256(canonical(record)).digest(), "big")
+        self.count += 1
+        if self.reading is not None and self.count % READ_STEP == 0:
+            self.reading(self.count, max(self.count, self.expected))
+
+    def done(self) -> None:
+        if self.reading is not None and self.count % READ_STEP:
+            self.reading(self.count, max(self.count, self.expected))
 
 
-def _of_parts(parts: list[Path], expected: Expected) -> Sources:
-    return [(part, _checked(part, expected)) for part in parts]
+def _count_jsonl(out: Path, path: Path, expected: Expected, tally: _Tally, notes: list[str]) -> int:
+    """Count games.jsonl's complete games; the games counted. A chunk cut short at its end (and a
+    last line cut short) is set aside, said in `notes`."""
+    pairing = Pairing(expected, path)
+    cut = None
+    for line in records.jsonl_lines(out, path):
+        if line.cut or line.record is None:
+            cut = line
+            break
+        for place, record in pairing.add(line.record, f"{path}:{line.number}"):
+            tally.take(place, record)
+    tally.done()
+    left = pairing.leftovers()
+    if left:
+        notes.append(set_aside_note(path, left))
+    if cut is not None:
+        notes.append(records.cut_note(path, cut))
+    return pairing.games
 
 
-def _checked(part: Path, expected: Expected) -> Iterator[dict[str, Any]]:
-    """A part's records, once its metadata agrees with the manifest."""
-    records.check_part(part, expected)
-    yield from records.read_part(part)
+Ranges = list[tuple[Path, int, int]]  # a part and the games [first, end) it holds
 
 
-def _count(manifest: dict[str, Any], sources: Sources, reading: Callable[[int, int], None] | None = None,
-           expected: int = 0) -> tuple[Aggregator, int, int]:
-    """The records of the sources counted: the Aggregator, the sum of their digests and their
-    number. A record the Aggregator refuses is named by its file and its place in it."""
-    from .aggregate import Aggregator
-
-    aggregator = Aggregator(manifest)
-    stamp = Expected(manifest)
-    digest = count = 0
-    for where, stream in sources:
-        for n, record in enumerate(stream, 1):
-            place = f"{where}:{n}" if where.suffix == ".jsonl" else f"{where}: record {n}"
-            try:
-                if not isinstance(record, dict):
-                    raise TypeError("not an object")
-                problem = stamp.record_problem(record)
-                if problem:
-                    raise records.RecordsError(f"{place}: {problem}")
-                aggregator.add(record)
-            except (ValueError, KeyError, TypeError, IndexError) as err:
-                raise records.RecordsError(f"{place}: not a record of this simulation ({err})") from None
-            digest += int.from_bytes(hashlib.sha256(canonical(record)).digest(), "big")
-            count += 1
-            if reading is not None and count % READ_STEP == 0:
-                reading(count, max(count, expected))
-    if reading is not None and count % READ_STEP:
-        reading(count, max(count, expected))
-    return aggregator, digest, count
-
-
-def _count_parts(job: tuple[dict[str, Any], list[Path]]) -> tuple[Aggregator, int, int]:
+def _count_parts(job: tuple[dict[str, Any], list[Path]], reading: Callable[[int, int], None] | None = None,
+                 expected: int = 0) -> tuple[Aggregator, int, int, Ranges]:
+    """Count the complete games of Parquet parts: the Aggregator, the sum of their digests, their
+    number, and each part's games."""
     manifest, parts = job
-    return _count(manifest, _of_parts(parts, Expected(manifest)))
+    tally = _Tally(manifest, reading, expected)
+    stamp = Expected(manifest)
+    ranges = [(part, *records.part_range(part, stamp, tally.take)) for part in parts]
+    tally.done()
+    return tally.aggregator, tally.digest, tally.count, ranges
 
 
 def _in_parallel(manifest: dict[str, Any], parts: list[Path], workers: int,
-                 reading: Callable[[int, int], None] | None, expected: int) -> tuple[Aggregator, int, int]:
+                 reading: Callable[[int, int], None] | None, expected: int) -> tuple[Aggregator, int, int, Ranges]:
     """The parts shared out in runs of neighbours (twice as many runs as workers), counted apart
     and merged in order."""
     from concurrent.futures import ProcessPoolExecutor
@@ -199,18 +230,21 @@ def _in_parallel(manifest: dict[str, Any], parts: list[Path], workers: int,
     runs = [parts[i * len(parts) // groups:(i + 1) * len(parts) // groups] for i in range(groups)]
     merged: Aggregator | None = None
     digest = count = 0
+    ranges: Ranges = []
     with ProcessPoolExecutor(workers, mp_context=start_method()) as pool:
-        for aggregator, part_digest, part_count in pool.map(_count_parts, [(manifest, run) for run in runs]):
+        for aggregator, part_digest, part_count, part_ranges in pool.map(_count_parts,
+                                                                          [(manifest, run) for run in runs]):
             if merged is None:
                 merged = aggregator
             else:
                 merged.merge(aggregator)
             digest += part_digest
             count += part_count
+            ranges += part_ranges
             if reading is not None:
                 reading(count, max(count, expected))
     assert merged is not None  # (there is a run per worker, at least two)
-    return merged, digest, count
+    return merged, digest, count, ranges
 
 
 def canonical(record: dict[str, Any]) -> bytes:

@@ -13,7 +13,7 @@ import signal
 from dataclasses import dataclass
 from typing import Any
 
-from nidavellir.errors import NidavellirError
+from nidavellir.errors import NidavellirError, game_failed, visible
 from nidavellir.runtime.bots import make_bot
 from nidavellir.runtime.game import Game
 from nidavellir.runtime.observation import observe
@@ -31,6 +31,7 @@ class RuleSource:
     content_hash: str
     source: str
     label: str
+    options: tuple[str, ...] = ()  # the boxes and variants as `play` takes them (a failed game names them)
 
 
 @dataclass(frozen=True)
@@ -106,7 +107,12 @@ def run(job: Job, task: Task) -> Done:
     for index, rs in enumerate(job.rule_sets):
         rules = rules_of_source(rs)
         for game_index in range(task.start, task.end):
-            records.append(play(rules, index, game_index, job.seed + game_index, bots, rs.label))
+            seed = job.seed + game_index
+            try:
+                records.append(play(rules, index, game_index, seed, bots, rs.label))
+            except NidavellirError as err:  # (a rules error in play: which game, and how to play it alone)
+                raise game_failed(f"game {game_index} of rule set {index} (`{visible(rs.label)}`)", seed, bots,
+                                  rs.options, err) from None
     return Done(encode(records, job.fmt), len(records))
 
 
