@@ -18,6 +18,7 @@ from nidavellir.interface.rules import (
     DeckEntry,
     Interpretation,
     Layer,
+    LoopWarning,
     Modifier,
     Order,
     PickSource,
@@ -30,9 +31,9 @@ from nidavellir.interface.rules import (
     TavernDraw,
     Zone,
 )
-from nidavellir.interface.support import div as _div, lookup as _lookup
+from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '2a375be5d3d4119d78d2833d8ff783bce29348b92ee15362d8bd3aae3fb25cba'
+CONTENT_HASH = '6aa5b62bab8999361f92c5ca88ddcd8579b46e1f313abd385896715c2d5bdb33'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -1054,4 +1055,5 @@ RULES = RuleSet(
         Step(id='leftovers', do='clear', source='rules/base/game.yaml:93:14', zone='tavern', into='discard'),
     ),
     pick_sources=(PickSource(id='tavern', zone='tavern', name='the tavern', who='any', also=None, discard=0, discard_players=()),),
+    loops=(),
 )

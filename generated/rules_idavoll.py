@@ -20,6 +20,7 @@ from nidavellir.interface.rules import (
     DeckEntry,
     Interpretation,
     Layer,
+    LoopWarning,
     Modifier,
     Order,
     PickSource,
@@ -32,9 +33,9 @@ from nidavellir.interface.rules import (
     TavernDraw,
     Zone,
 )
-from nidavellir.interface.support import div as _div, lookup as _lookup
+from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'c93b5cb3937a79c283f42f8ab9912ea792558cd0134048d67e52353abb3abe08'
+CONTENT_HASH = '7d4238125ac7a07273bcbc9b8c132d3a7bf7f34c639f96fdb3da6d77e06ab6b9'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -1741,4 +1742,5 @@ RULES = RuleSet(
         Step(id='leftovers', do='clear', source='rules/base/game.yaml:93:14', zone='tavern', into='discard'),
     ),
     pick_sources=(PickSource(id='tavern', zone='tavern', name='the tavern', who='any', also=None, discard=0, discard_players=()),),
+    loops=(),
 )

@@ -24,6 +24,7 @@ from nidavellir.interface.rules import (
     DeckEntry,
     Interpretation,
     Layer,
+    LoopWarning,
     Modifier,
     Order,
     PickSource,
@@ -36,9 +37,9 @@ from nidavellir.interface.rules import (
     TavernDraw,
     Zone,
 )
-from nidavellir.interface.support import div as _div, lookup as _lookup
+from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'b027f6b97157190c18404d8e0c1a3c231f84e276c6ba6720d19e1e53beaa37d8'
+CONTENT_HASH = 'ba8d2883f5f257e7665ab64cf0723ce87923fe6ffb84562a83c65f84f4f6a957'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -1233,7 +1234,7 @@ def _zolkur_2(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
     if not (g.tokens(card) > 0):
         return
     '@ rules/thingvellir/heroes.yaml:67:46'
-    g.add_tokens(card, -1)
+    g.remove_tokens(card, 1)
 
 _CARD_zolkur = CardDef(
     id='zolkur',
@@ -2427,4 +2428,5 @@ RULES = RuleSet(
         PickSource(id='tavern', zone='tavern', name='the tavern', who='any', also=None, discard=0, discard_players=()),
         PickSource(id='camp', zone='camp', name='the Camp', who='top-bidder', also='camp_access', discard=1, discard_players=(2,)),
     ),
+    loops=(),
 )
