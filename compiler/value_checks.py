@@ -161,6 +161,17 @@ class _Walk:
             return False  # (an open sum: guarded in play)
         return True
 
+    def param_sum(self, e: ir.Modifier, name: str, s: Span) -> None:
+        """A param whose modifiers add up past the bound (the runtime adds them: core.param)."""
+        if (s.lo is not None and s.lo > MAX_VALUE) or (s.hi is not None and s.hi < -MAX_VALUE):
+            self.error(e, f"with this modifier, param `{name}` is always beyond ±{MAX_VALUE:,}: the rules compute "
+                          "no number beyond that bound", BOUND_HINT)
+            return
+        reach = _fmt(s.hi) if s.hi is not None and s.hi > MAX_VALUE else _fmt(s.lo or 0)
+        self.warning(e, f"with this modifier, param `{name}` can reach {reach} (its value and what every modifier a "
+                        f"player's cards may hold adds), beyond ±{MAX_VALUE:,}, the bound on every number the rules "
+                        "compute: where it does, play stops with an error", BOUND_HINT)
+
     def divisor(self, d: ir.Expr) -> None:
         if constant(d) == 0:
             return  # (the name checker refused it)
@@ -215,7 +226,9 @@ class _Walk:
                 with self.guarded(e.cond, True):
                     self.actions(e.actions)
             case ir.Modifier():
-                self.expr(e.amount)
+                over = self.values.over.get(id(e))
+                if not self.expr(e.amount) and over is not None and over[2] is e:
+                    self.param_sum(e, over[0], over[1])
             case ir.Requirement():
                 self.expr(e.cond)
             case ir.Score():

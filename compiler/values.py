@@ -26,6 +26,7 @@ from nidavellir.interface.support import MAX_VALUE
 
 from . import ir
 from .places import CardFacts, Places
+from .structure import MAX_COIN
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,7 +165,6 @@ class Values:
     _param_spans: dict[str, Span] = field(default_factory=dict)
     _score_spans: dict[str, Span] = field(default_factory=dict)
     _column_spans: dict[tuple[str, str], Span] = field(default_factory=dict)
-    _working: set[tuple[str, str]] = field(default_factory=set)
     _memo: dict[tuple[str | None, int], tuple[ir.Expr, Span]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -174,13 +174,14 @@ class Values:
         basic = [c["value"] for c in coins.get("basic", [])]
         special = [c["value"] for c in coins.get("special", [])]
         treasure = [key_int(v) for v in coins.get("treasure", {})]
-        values = basic + special + treasure or [0]
+        values = [min(v, MAX_COIN) for v in basic + special + treasure] or [0]  # (a greater one is refused)
         self.coin_lo, self.coin_hi = min(values), max(values)
         self.coins_held = max(1, len(basic))  # (a trade, a transformation, an exchange keeps the count)
         ages = list(g.get("ages", [])) or [1]
         self.ages = Span(min(ages), max(ages))
         self.mods: dict[str, list[tuple[str, ir.Modifier]]] = {}
         self.scores: dict[str, ir.Score] = {}
+        self.over: dict[int, tuple[str, Span, ir.Modifier]] = {}  # a modifier -> its param, past the bound with it
         self.token_cards: set[str] = set()
         self.advancing: set[str] = set()
         for cid, c in self.cards.items():
@@ -199,16 +200,68 @@ class Values:
         self.dwarf_points = hull(ZERO, *(_scaled(Span(sum(c.ranks), sum(c.ranks)), c.copies) for c in dwarfs))
         card_points = [sum(r) for c in self.cards.values() for r in (c.ranks, *c.by_column.values())] or [0]
         self.subject_points = Span(min(0, *card_points), max(0, *card_points))
+        self._prepare()
 
     # -- the values the rules data knows --------------------------------------------------------
+    def _prepare(self) -> None:
+        """Work out every modified param and every score once, each after what it reads (so no
+        computation nests in another: a chain of a thousand params is as shallow as one). A member of
+        a cycle reads the others as open (the cycle checker reports the cycle)."""
+        keys: list[tuple[str, str]] = [("param", name) for name in self.mods] + [("score", cid) for cid in self.scores]
+        deps = {key: self._reads(key) for key in keys}
+        seen: set[tuple[str, str]] = set()
+        order: list[tuple[str, str]] = []
+        for root in keys:  # (depth first, after what each reads, without recursion)
+            if root in seen:
+                continue
+            seen.add(root)
+            stack = [(root, iter(deps[root]))]
+            while stack:
+                key, todo = stack[-1]
+                for dep in todo:
+                    if dep not in seen and dep in deps:
+                        seen.add(dep)
+                        stack.append((dep, iter(deps[dep])))
+                        break
+                else:
+                    stack.pop()
+                    order.append(key)
+        for what, name in order:
+            if what == "param":
+                self._param_spans[name] = self._param_now(name)
+            else:
+                self._score_spans[name] = self._score_now(name)
+            self._column_spans.clear()  # (a column's points read the scores known so far)
+        self._memo.clear()
+
+    def _reads(self, key: tuple[str, str]) -> list[tuple[str, str]]:
+        """The modified params and the scores a param's modifiers or a card's score read."""
+        what, name = key
+        exprs = [m.amount for _, m in self.mods.get(name, [])] if what == "param" else \
+            [self.scores[name].expr] if name in self.scores else []
+        out: list[tuple[str, str]] = []
+        for e in exprs:
+            for node in ir.walk(e):
+                if not isinstance(node, ir.Call) or not node.args:
+                    continue
+                if node.name == "param" and isinstance(node.args[0], ir.Var):
+                    out.append(("param", node.args[0].name))
+                elif node.name == "points":
+                    column = self._class_arg(node.args[0])
+                    out.extend(("score", cid) for cid in self.scores
+                               if self.places.may_stand_in(cid, column))
+        return out
+
     def param(self, name: str) -> Span:
         """A param: its value, changed by every modifier a player's cards may hold, in any order."""
         if name in self._param_spans:
             return self._param_spans[name]
-        key = ("param", name)
-        if key in self._working:  # (a param read in a cycle: the cycle checker reports it)
-            return TOP
-        self._working.add(key)
+        if name in self.mods:
+            return TOP  # (while the params are worked out: one read in a cycle)
+        value = self.params.get(name, 0)
+        return Span(value, value)
+
+    def _param_now(self, name: str) -> Span:
         base = Span(self.params.get(name, 0), self.params.get(name, 0))
         sets = [self.span(m.amount, cid) for cid, m in self.mods.get(name, []) if m.op == "="]
         value = hull(base, *map(clamp, sets))
@@ -216,23 +269,18 @@ class Values:
             if m.op != "=":
                 amount = _scaled(clamp(self.span(m.amount, cid)), self.cards[cid].copies)
                 value = add(value, amount) if m.op == "+" else sub(value, amount)
-        self._working.discard(key)
-        self._param_spans[name] = out = clamp(value)
-        return out
+                if not value.within and not value.open and not any(k[0] == name for k in self.over.values()):
+                    self.over[id(m)] = (name, value, m)  # (the modifier with which the sum can pass the bound)
+        return clamp(value)
 
     def score(self, cid: str) -> Span:
         """What a card's own score (one `points(CLASS)` counts) can be."""
         if cid in self._score_spans:
             return self._score_spans[cid]
-        key = ("score", cid)
-        if key in self._working:
-            return TOP
-        self._working.add(key)
-        effect = self.scores.get(cid)
-        out = ZERO if effect is None else clamp(self.span(effect.expr, cid))
-        self._working.discard(key)
-        self._score_spans[cid] = out
-        return out
+        return TOP if cid in self.scores else ZERO
+
+    def _score_now(self, cid: str) -> Span:
+        return clamp(self.span(self.scores[cid].expr, cid))
 
     def column(self, what: str, column: str | None) -> Span:
         """`ranks`, `points` or `zero_ranks` of a column (None: any column) of one player's army."""

@@ -33,7 +33,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '6aa5b62bab8999361f92c5ca88ddcd8579b46e1f313abd385896715c2d5bdb33'
+CONTENT_HASH = 'f32d29a7075748efee689baecb676d684f627e468e4ba88bc6c87c69ecd1afc8'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

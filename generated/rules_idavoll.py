@@ -35,7 +35,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '7d4238125ac7a07273bcbc9b8c132d3a7bf7f34c639f96fdb3da6d77e06ab6b9'
+CONTENT_HASH = 'cf78c5dd71c5c5587da7be47ed87634751e85ba7e8b4c46ee4851ccda99d5fed'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

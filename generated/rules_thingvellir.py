@@ -37,7 +37,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'f8fba0416040c6665c2e7199703a5381fe6d6719b11db38a50670a98dc35e418'
+CONTENT_HASH = 'd75d6ce43a76db24f9d105776f7583918117ff956f52aefd2fe72d9c5a5c7bfe'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

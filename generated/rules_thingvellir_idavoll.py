@@ -39,7 +39,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'ba8d2883f5f257e7665ab64cf0723ce87923fe6ffb84562a83c65f84f4f6a957'
+CONTENT_HASH = '147edda33618ebf84de81d5cff1fde2b55362d03650433e3ea27a25c3e4b0846'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

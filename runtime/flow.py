@@ -49,7 +49,9 @@ def turn_limit(e: Engine, age: int) -> TurnLimit:
                          "(nothing put cards back in its deck: does a turn draw from it?)")
     first = back[0][0]
     where = first[first.rindex("(") + 1:-1]
-    named = "; ".join(f"{effect}, {n} card(s)" for effect, n in back)
+    named = "; ".join(f"{effect}, {n} card(s)" for effect, n in back[:5])
+    if len(back) > 5:
+        named += f"; and {len(back) - 5} effect(s) more, {sum(n for _, n in back[5:])} card(s)"
     return TurnLimit(f"{where}: {held}, because effects keep putting cards back under it: {named}; the game "
                      "stopped (an age ends only in the turn its deck runs out)")
 
