@@ -2,15 +2,13 @@
 fires (nidavellir.interface.events): an effect that passes can act."""
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from nidavellir.errors import suggest
 from nidavellir.interface.events import FORMS, INSTEAD, INSTEAD_ANY, WHEN, WHENEVER, EventSpec
 
 from . import ir
-from .bounds import constant, least, nonzero_when
+from .bounds import constant
 from .names import (
     AMOUNT, BOOL, CARD, CLASS, COLUMN, FUNCTIONS, INT, KIND, PARAM, PLAYER, PROVIDES, SUBJECT, VARIABLES,
     VARIADIC,
@@ -90,7 +88,6 @@ class Checker:
     names: Names
     scope: Scope
     problems: list[Problem] = field(default_factory=list)
-    nonzero: frozenset[ir.Expr] = frozenset()  # what the conditions around the node at hand prove is not 0
 
     def fail(self, node: ir.Node, message: str, hint: str | None = None, at_arg: bool = False) -> None:
         """Report a problem at `node` (with `at_arg`: at the name or number it resolves)."""
@@ -140,15 +137,12 @@ class Checker:
                 return BOOL
             case ir.BoolOp():
                 self.expr(node.left, BOOL)
-                with self.guarded(node.left, node.op == "and"):  # (the right side runs only then)
-                    self.expr(node.right, BOOL)
+                self.expr(node.right, BOOL)
                 return BOOL
             case ir.IfElse():
                 self.expr(node.cond, BOOL)
-                with self.guarded(node.cond, True):
-                    then = self.expr(node.then)
-                with self.guarded(node.cond, False):
-                    self.expr(node.otherwise, then)
+                then = self.expr(node.then)
+                self.expr(node.otherwise, then)
                 return then
             case ir.CountSet():
                 self.need(node, frozenset({PLAYER, CARD}), "`count(...)` of cards")
@@ -157,28 +151,12 @@ class Checker:
             case _:
                 assert_never(node)
 
-    @contextmanager
-    def guarded(self, cond: ir.Expr, truth: bool) -> Iterator[None]:
-        """Check what follows knowing that `cond` is `truth` there."""
-        outer = self.nonzero
-        self.nonzero = outer | nonzero_when(cond, truth)
-        try:
-            yield
-        finally:
-            self.nonzero = outer
-
     def divisor(self, node: ir.Expr) -> None:
-        """`/` by 0 has no value: refuse a divisor that is always 0, warn of one that can be."""
+        """`/` by 0 has no value: refuse a divisor that is 0 whatever the game (what the rules data
+        makes 0, or can make 0, compiler/value_checks.py finds)."""
         if constant(node) == 0:
             self.fail(node, "division by zero: this divisor is always 0", "`/` divides and rounds down; "
                                                                           "it has no value for a divisor of 0")
-            return
-        low = least(node, min(self.names.ages, default=1))
-        if (low is None or low <= 0) and node not in self.nonzero and constant(node) is None:
-            self.problems.append(Problem(node.pos, "this divisor can be 0, and dividing by 0 stops the game "
-                                                   "with an error",
-                                         "divide by `max(1, ...)`, or guard it: `... / D if D > 0 else ...`",
-                                         warning=True))
 
     def var(self, node: ir.Var) -> str | None:
         if node.name in self.names.classes:
@@ -274,12 +252,9 @@ class Checker:
 
     def conditional_actions(self, cond: ir.Expr | None, actions: tuple[ir.Action, ...]) -> None:
         """An effect's condition, then its actions (which run only where it holds)."""
-        if cond is None:
-            self.actions(actions)
-            return
-        self.expr(cond, BOOL)
-        with self.guarded(cond, True):
-            self.actions(actions)
+        if cond is not None:
+            self.expr(cond, BOOL)
+        self.actions(actions)
 
     def on_event(self, effect: ir.Triggered | ir.Replacement, form: str, replacement: bool) -> None:
         """Resolve the effect's event and make the effect's scope what that event provides."""

@@ -13,7 +13,7 @@ from typing import Any
 from nidavellir.errors import suggest
 from nidavellir.interface.events import EVENTS, RUNTIME_PARAMS, EventSpec, window_spec
 from nidavellir.interface.numbers import key_int
-from nidavellir.interface.rules import CardDef
+from nidavellir.interface.rules import CardDef, LoopWarning
 
 from . import card_facts, ir
 from .check import Names, Problem, check_effect, check_formula
@@ -29,6 +29,8 @@ from .places import CardFacts, Places
 from .sources import COMPILER_VERSION, grammar_text
 from .structure import check_structure, players
 from .texts import check_texts, english_keys
+from .value_checks import Item, check_values
+from .values import Values
 
 ENTERS = {"own column": ("own", None), "command zone": ("command", None),
           "chosen column": ("chosen", None), "discard": ("discard", None)}
@@ -107,6 +109,11 @@ class _Compiler:
         self.used_events: set[str] = set()
         self.used_params: set[str] = set(RUNTIME_PARAMS)
         self.facts: dict[str, CardFacts] = {}                 # card id -> what the cycle checker reads
+        self.loops: list[LoopWarning] = []                    # the loops of events `check` warns can repeat
+        # card id -> its table's fields, its data, and the effects to emit (once the rule set is known)
+        self.to_emit: dict[str, tuple[dict[str, Any], dict[str, Any], list[Any]]] = {}
+        self.formulas: list[tuple[dict[str, Any], str, ir.Expr, str, str, Callable[[int], str]]] = []
+        self.formula_origins: list[tuple[ir.Expr, Origin]] = []
         self.effect_origins: dict[tuple[str, int], Origin] = {}  # (card id, effect index) -> its DSL string
 
     def err(self, origin: Origin | None, message: str, hint: str | None = None) -> None:
@@ -145,9 +152,13 @@ class _Compiler:
         self.flow.check(set(params))
         check_flow_order(m, self.diags, self.modified_params())
         self.unused(params)
-        check_cycles(self.facts, Places(self.facts, game, m.decks, m.zone_decks), self.diags, self.locate_site)
+        places = Places(self.facts, game, m.decks, m.zone_decks)
+        values = Values(self.facts, places, params, game)
+        check_values(values, self.value_items(), self.diags)
+        self.loops = check_cycles(self.facts, places, values, self.diags, self.locate_site, self.effect_location)
         check_texts(m, self.diags, english_keys)
         self.diags.raise_if_any()
+        self.emit(values)
         data = {
             "layers": [{"id": lay.id, "name": lay.name, "description": lay.description, "source": lay.source,
                         "variant": lay.is_variant} for lay in m.layers],
@@ -250,7 +261,7 @@ class _Compiler:
         ranks = [0] * raw_ranks if isinstance(raw_ranks, int) else list(raw_ranks)
         enters: tuple[str, str | None] = ENTERS.get(kinds.get(kind, {}).get("enters", "own column"), ("own", None))
         among: tuple[str, ...] = ()
-        emitter = CardEmitter(cid)
+        to_emit: list[tuple[int, ir.Effect, str, str, Callable[[int], str]]] = []
         compiled_effects = []
         facts = CardFacts(cid, kind or "", cls, card.get("copies", 1), "")
         for i, text in enumerate(card.get("effects", [])):
@@ -272,10 +283,12 @@ class _Compiler:
                 place = effect.place
                 mode = "chosen" if place.mode == "among" else place.mode
                 enters, among = (mode, place.column), place.among
-            emitter.effect(i, effect, str(eff_origin.loc), text, _locator(eff_origin))
+            to_emit.append((i, effect, str(eff_origin.loc), text, _locator(eff_origin)))
         self.effects[cid] = compiled_effects
         facts.enters, facts.enters_column, facts.among = enters[0], enters[1], among
         facts.column_ranks = tuple(column_ranks)
+        facts.ranks, facts.by_column, facts.points = tuple(ranks), column_ranks, card.get("points", 0)
+        facts.track = tuple(card.get("track", []))
         self.facts[cid] = facts
         data = {
             "id": cid,
@@ -303,14 +316,41 @@ class _Compiler:
         for key in ("placings", "captures"):
             if key in fields:
                 fields[key] = tuple(_model(item) for item in fields[key])
-        fields.update(emitter.table())
-        fields.update(source=data["source"], layers=tuple(data["layers"]))
-        table = f"_CARD_{slug(cid)}"
-        self.card_tables[cid] = Ctor("CardDef", tuple(fields.items()), multiline=True)
-        title = f"# -- card {cid} "  # an id: lowercase letters, digits, `-` and `:`
-        self.blocks[cid] = [title + "-" * max(4, 100 - len(title)), "", *emitter.w.lines,
-                            f"{table} = {literal(self.card_tables[cid])}", ""]
+        self.to_emit[cid] = (fields, data, to_emit)
         return data
+
+    def emit(self, values: Values) -> None:
+        """Write each card's handlers and table, and each class formula, once the whole rule set is
+        known: an operation whose value can pass MAX_VALUE is guarded (compiler/values.py)."""
+        for cid, (fields, data, effects) in self.to_emit.items():
+            emitter = CardEmitter(cid, values.guarded)
+            for index, effect, loc, text, locate in effects:
+                emitter.effect(index, effect, loc, text, locate)
+            fields = {**fields, **emitter.table(), "source": data["source"], "layers": tuple(data["layers"])}
+            table = f"_CARD_{slug(cid)}"
+            self.card_tables[cid] = Ctor("CardDef", tuple(fields.items()), multiline=True)
+            title = f"# -- card {cid} "  # an id: lowercase letters, digits, `-` and `:`
+            self.blocks[cid] = [title + "-" * max(4, 100 - len(title)), "", *emitter.w.lines,
+                                f"{table} = {literal(self.card_tables[cid])}", ""]
+        for cls, name, expr, loc, text, locate in self.formulas:
+            _, lines = class_formula(cls["id"], expr, loc, text, locate, values.guarded)
+            self.class_blocks.append(lines)
+            self.class_tables.append(Ctor("ClassDef", (
+                ("id", cls["id"]), ("name", cls.get("name", cls["id"])), ("formula", text), ("score", Ref(name)),
+                ("source", loc))))
+
+    def value_items(self) -> list[Item]:
+        """Every effect and class formula that compiled, for the checks of values."""
+        items = []
+        for cid, facts in self.facts.items():
+            for index, effect in facts.effects:
+                items.append(Item(cid, effect, self._in_string(self.effect_origins[(cid, index)])))
+        items.extend(Item(None, expr, self._in_string(origin)) for expr, origin in self.formula_origins)
+        return items
+
+    @staticmethod
+    def _in_string(origin: Origin) -> Callable[[int], Location]:
+        return lambda pos: origin.loaded.locate_in_string(origin.path, pos)
 
     def note_uses(self, tree: ir.Node) -> None:
         """Remember which events and params an effect or formula reads (for the unused-name warnings)."""
@@ -331,6 +371,10 @@ class _Compiler:
         words = set(re.findall(r"[a-z_][a-z0-9_]*", text))
         self.used_events |= words
         self.used_params |= words
+
+    def effect_location(self, cid: str, index: int) -> str:
+        """Where a card's effect is written (`file:line:col`, as its handlers' markers say)."""
+        return str(self.effect_origins[(cid, index)].loc)
 
     def locate_site(self, site: Site) -> Location:
         """Where an offset of a card's effect is written."""
@@ -368,11 +412,8 @@ class _Compiler:
             self.report(problems, origin)
             self.note_uses(expr)
             if all(prob.warning for prob in problems):
-                name, lines = class_formula(c["id"], expr, str(origin.loc), text, _locator(origin))
-                self.class_blocks.append(lines)
-                self.class_tables.append(Ctor("ClassDef", (
-                    ("id", c["id"]), ("name", c.get("name", c["id"])), ("formula", text), ("score", Ref(name)),
-                    ("source", str(origin.loc)))))
+                self.formulas.append((c, f"_class_{slug(c['id'])}", expr, str(origin.loc), text, _locator(origin)))
+                self.formula_origins.append((expr, origin))
             out.append({"id": c["id"], "name": c.get("name", c["id"]), "score": text, "expr": expr})
         return out
 
@@ -524,6 +565,7 @@ class _Compiler:
             ("zone_decks", self.flow.zone_decks()),
             ("tavern", self.flow.steps("tavern")),
             ("pick_sources", self.flow.sources()),
+            ("loops", tuple(_model(loop) for loop in self.loops)),
         ), multiline=True)
         blocks = [*self.class_blocks, *self.blocks.values()]
         return module(header, chash, blocks, rules)

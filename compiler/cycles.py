@@ -23,16 +23,18 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from nidavellir.interface.events import (
-    ACTION_EVENTS, ACTION_GIVES_BACK, ACTION_USES, ARMY, CARD, EVENTS, HERO, INSTEAD, INSTEAD_ANY, NO_CARD, OWN, PILE,
-    HEROES, SUPPLY, USED_UP, WHEN, WHENEVER, Fires,
-)
+from nidavellir.interface.events import ACTION_EVENTS, ACTION_GIVES_BACK, ACTION_USES, CARD, ENTERED, EVENTS, HERO
+from nidavellir.interface.events import ARMY as NEXT_TO, IN_ARMY, INSTEAD, INSTEAD_ANY, JOINS, LANDS, NO_CARD, OUTSIDE
+from nidavellir.interface.events import OWN, PILE, HEROES, SUPPLY, USED_UP, WHEN, WHENEVER, Fires
+from nidavellir.interface.rules import LoopWarning
 
 from . import ir
 from .check import form_text
+from .deck_returns import check_deck_returns
 from .diagnostics import Diagnostics, Location
 from .emit import PyScope, Writer, action as emit_action
-from .places import ANY, Cards, CardFacts, Places
+from .places import ANY, ARMY, COMMAND, EITHER, NOWHERE, Cards, CardFacts, Places
+from .values import Values
 
 Node = tuple[str, ...]   # ("param", name), ("score", card), ("effect", card, index, part)
 
@@ -75,39 +77,50 @@ class Graph:
 
 # -- the value graph ------------------------------------------------------------------------------
 
-def _reads(e: ir.Expr, conditional: bool = False) -> Iterator[tuple[ir.Call, bool]]:
-    """`param(...)` and `points(...)` calls in `e`, each with whether a condition decides it is read."""
+Truth = Callable[[ir.Expr], "bool | None"]  # a condition's value where the rules data decides it
+
+
+def _reads(e: ir.Expr, truth: Truth, conditional: bool = False) -> Iterator[tuple[ir.Call, bool]]:
+    """`param(...)` and `points(...)` calls that working `e` out makes, each with whether a condition
+    decides it is made. A condition is worked out whenever its expression is (so what it reads is
+    read), and one the rules data decides (`1 > 0`, a param no card modifies) takes one branch: the
+    other is never read, and the one it takes is read as surely as the condition."""
     match e:
         case ir.Call():
             if e.name in ("param", "points"):
                 yield e, conditional
             for a in e.args:
-                yield from _reads(a, conditional)
+                yield from _reads(a, truth, conditional)
         case ir.BinOp() | ir.Compare():
-            yield from _reads(e.left, conditional)
-            yield from _reads(e.right, conditional)
+            yield from _reads(e.left, truth, conditional)
+            yield from _reads(e.right, truth, conditional)
         case ir.BoolOp():
-            yield from _reads(e.left, conditional)
-            yield from _reads(e.right, True)
+            yield from _reads(e.left, truth, conditional)
+            left = truth(e.left)
+            if left is not (e.op == "or"):  # (else the left side decides: the right is never worked out)
+                yield from _reads(e.right, truth, conditional or left is None)
         case ir.IfElse():
-            yield from _reads(e.cond, conditional)
-            yield from _reads(e.then, True)
-            yield from _reads(e.otherwise, True)
+            yield from _reads(e.cond, truth, conditional)
+            cond = truth(e.cond)
+            if cond is not False:
+                yield from _reads(e.then, truth, conditional or cond is None)
+            if cond is not True:
+                yield from _reads(e.otherwise, truth, conditional or cond is None)
         case ir.Not():
-            yield from _reads(e.operand, conditional)
+            yield from _reads(e.operand, truth, conditional)
         case ir.Is():
-            yield from _reads(e.subject, conditional)
+            yield from _reads(e.subject, truth, conditional)
         case _:
             return
 
 
-def value_graph(cards: dict[str, CardFacts], places: Places) -> Graph:
+def value_graph(cards: dict[str, CardFacts], places: Places, values: Values) -> Graph:
     g = Graph(values=True)
     scores = {cid: (i, eff) for cid, c in cards.items() for i, eff in c.effects
               if isinstance(eff, ir.Score) and not eff.once}  # (`score once` is not counted by `points`)
 
     def reads_of(node: Node, cid: str, index: int, expr: ir.Expr) -> None:
-        for call, conditional in _reads(expr):
+        for call, conditional in _reads(expr, lambda cond: values.truth(cond, cid)):
             stops = ("a condition decides the read",) if conditional else ()
             site = Site(cid, index, call.pos)
             arg = call.args[0] if call.args else None
@@ -152,14 +165,15 @@ def engine_calls(a: ir.Action) -> frozenset[str]:
     return frozenset(_CALL.findall("\n".join(w.lines)))
 
 
-def _leaves(actions: tuple[ir.Action, ...]) -> Iterator[ir.Action]:
+def _leaves(actions: tuple[ir.Action, ...], other: bool = False) -> Iterator[tuple[ir.Action, bool]]:
+    """The actions in the order they run, each with whether another player does it (`each other player`)."""
     for a in actions:
         if isinstance(a, ir.Then):
-            yield from _leaves((a.first, a.rest))
+            yield from _leaves((a.first, a.rest), other)
         elif isinstance(a, ir.EachOther):
-            yield from _leaves((a.action,))
+            yield from _leaves((a.action,), True)
         else:
-            yield a
+            yield a, other
 
 
 @dataclass(frozen=True)
@@ -210,15 +224,69 @@ def _maybe(cond: ir.Expr | None, card: str, places: Places, cards: dict[str, Car
             return True
 
 
-def event_graph(cards: dict[str, CardFacts], places: Places) -> Graph:
+class _Whereabouts:
+    """Where the effect's own card and the event's card are while the effect runs, relative to the
+    acting player (places.ARMY, COMMAND, NOWHERE or EITHER): where the event leaves its subject
+    (`EventSpec.subject_at`), then where the effect's own actions move them. (A move by another
+    effect in between is not followed: the runtime's guard stops what that makes endless.)"""
+
+    def __init__(self, eff: _Effect, places: Places):
+        spec = EVENTS[eff.effect.event]
+        subject = {IN_ARMY: ARMY, OUTSIDE: NOWHERE}.get(spec.subject_at, EITHER)
+        own = eff.form in (WHEN, INSTEAD)
+        if spec.subject_at == ENTERED and own:
+            subject = places.entered(eff.card)
+        self.same = own  # (the effect's card is the event's card)
+        self.actor = eff.card
+        self.at = {"self": subject if own else EITHER, "subject": subject}
+        self.places = places
+
+    def of(self, ref: ir.CardRef) -> str:
+        """Where a card reference's card is (a card of the supply: outside every army)."""
+        if ref.card is not None and not ref.subject:
+            return NOWHERE
+        return self.at["subject" if ref.subject else "self"]
+
+    def move(self, ref: ir.CardRef, to: str) -> None:
+        if ref.card is not None and not ref.subject:
+            return
+        for key in (("self", "subject") if self.same else ("subject" if ref.subject else "self",)):
+            self.at[key] = to
+
+    def after(self, leaf: ir.Action, other: bool) -> None:
+        """Follow what `leaf` does to the two cards."""
+        if isinstance(leaf, ir.PlaceCard):
+            self.move(leaf.card, EITHER if other else _landing(leaf, self.actor, self.places))
+        elif isinstance(leaf, ir.PlaceUnder):
+            self.move(leaf.card, NOWHERE)
+        elif isinstance(leaf, (ir.Discard, ir.ReturnHero)) or (isinstance(leaf, ir.Simple) and leaf.name == "capture"):
+            self.at = {key: EITHER for key in self.at}  # (it may be the card discarded, returned or captured)
+
+
+def _landing(leaf: ir.PlaceCard, actor: str, places: Places) -> str:
+    """Where a card `actor`'s effect places lands: an army column, or the command zone (which a kind an
+    age's end places at once leaves for a column while that step runs)."""
+    if leaf.place.mode != "command":
+        return ARMY
+    card = None if leaf.card.subject else leaf.card.card or actor
+    if card is None:
+        return EITHER if places.held_kinds else COMMAND
+    return EITHER if card in places.cards and places.cards[card].kind in places.held_kinds else COMMAND
+
+
+def event_graph(cards: dict[str, CardFacts], places: Places, values: Values) -> Graph:
     g = Graph(values=False)
     effects = dict(_effects(cards))
     on: dict[str, list[Node]] = {}
+    acting: dict[Node, _Effect] = {}
     for node, eff in effects.items():
         e = eff.effect
         stops = []
         name = f"`{eff.card}`'s `{form_text(eff.form, e.event)}`"
-        if e.cond is not None:
+        cond = None if e.cond is None else values.truth(e.cond, eff.card)
+        if cond is False:
+            continue  # a condition the rules data makes false: the effect never acts
+        if e.cond is not None and cond is None:
             stops.append(f"{name} finds its condition false")
         if e.may:
             stops.append(f"its owner declines {name}")
@@ -226,19 +294,57 @@ def event_graph(cards: dict[str, CardFacts], places: Places) -> Graph:
             stops.append(f"{name} has been used (once per game)")
         g.nodes[node] = Info(name, tuple(stops))
         on.setdefault(e.event, []).append(node)
-    for node, eff in effects.items():
-        for leaf in _leaves(eff.effect.actions):
+        acting[node] = eff
+    for node, eff in acting.items():
+        where = _Whereabouts(eff, places)
+        for leaf, other in _leaves(eff.effect.actions):
             calls = engine_calls(leaf)
             g.nodes[node].gives_back |= {ACTION_GIVES_BACK[c] for c in calls if c in ACTION_GIVES_BACK}
             used = {ACTION_USES[c] for c in calls if c in ACTION_USES}
             for fired in (f for c in sorted(calls) for f in ACTION_EVENTS.get(c, ())):
-                if isinstance(leaf, ir.PlaceCard) and leaf.place.mode == "command":
-                    continue  # a card placed in the command zone joins no army and covers nothing
-                if fired.event == "joined" and eff.effect.event == "covered" and isinstance(leaf, ir.PlaceCard) \
-                        and (leaf.card.card is None or leaf.card.subject):
-                    continue  # the covered card steps aside: it moves within the army, it does not join it
-                _fire(g, node, eff, leaf, fired, used, on, effects, cards, places)
+                _fire(g, node, eff, leaf, fired, used, on, acting, cards, places, _Move(leaf, other, where, places))
+            where.after(leaf, other)
     return g
+
+
+@dataclass(frozen=True)
+class _Move:
+    """What an action moves, for the circumstances in which it fires an event (`Fires.when`)."""
+    leaf: ir.Action
+    other: bool                # another player acts (`each other player`)
+    where: _Whereabouts
+    places: Places
+
+    def moved(self, eff: _Effect, cards: dict[str, CardFacts]) -> Cards:
+        """The cards the action moves into a player's holdings (ANY: any card)."""
+        leaf, places = self.leaf, self.places
+        if isinstance(leaf, ir.PlaceCard):
+            return ANY if leaf.card.subject else frozenset({leaf.card.card or eff.card})
+        if isinstance(leaf, ir.TakeFrom):
+            return places.pile(leaf.zone)
+        if isinstance(leaf, ir.Look):
+            return places.deck(leaf.deck)
+        if isinstance(leaf, ir.RecruitHero):
+            return places.heroes(leaf.cls)
+        return ANY
+
+    def lands(self, cards: Cards) -> bool:
+        """Whether a card it moves can land in an army column."""
+        if isinstance(self.leaf, ir.PlaceCard):
+            return _landing(self.leaf, self.where.actor, self.places) != COMMAND
+        return cards is ANY or any(self.places.enters_army(c) for c in cards)
+
+    def joining(self, cards: Cards) -> Cards:
+        """The cards of `cards` that can join the acting player's army: they land in a column and
+        were not in that army before."""
+        if isinstance(self.leaf, ir.PlaceCard):
+            before = self.where.of(self.leaf.card)
+            if self.other and before != EITHER:
+                before = NOWHERE  # (it is in its owner's army, not the acting player's)
+            return cards if self.lands(cards) and before != ARMY else frozenset()
+        if cards is ANY:
+            return ANY
+        return frozenset(c for c in cards if self.places.enters_army(c))
 
 
 def _subjects(fired: Fires, eff: _Effect, leaf: ir.Action, cards: dict[str, CardFacts],
@@ -255,7 +361,7 @@ def _subjects(fired: Fires, eff: _Effect, leaf: ir.Action, cards: dict[str, Card
         return ANY, frozenset()
     if fired.about == OWN:
         return frozenset({eff.card}), frozenset()
-    if fired.about == ARMY:  # the card a placed card lands on: not that card itself (unless it has copies)
+    if fired.about == NEXT_TO:  # the card a placed card lands on: not that card itself (unless it has copies)
         but = frozenset({placed}) if placed is not None and cards[placed].copies == 1 else frozenset()
         return frozenset(cid for cid in cards if places.may_stand_in(cid, None)), but
     if fired.about == PILE:
@@ -271,12 +377,23 @@ def _subjects(fired: Fires, eff: _Effect, leaf: ir.Action, cards: dict[str, Card
 
 def _fire(g: Graph, node: Node, eff: _Effect, leaf: ir.Action, fired: Fires, used: set[str],
           on: dict[str, list[Node]], effects: dict[Node, _Effect], cards: dict[str, CardFacts],
-          places: Places) -> None:
+          places: Places, move: _Move) -> None:
     subjects, but = _subjects(fired, eff, leaf, cards, places)
+    if fired.when == LANDS and not move.lands(move.moved(eff, cards)):
+        return  # (the card goes to the command zone: it covers nothing and completes no line)
+    if fired.when == JOINS:
+        if fired.about == HERO:  # the hero a complete line (or the action) recruits, where it enters a column
+            landed = move.lands(move.moved(eff, cards))
+            subjects = frozenset() if not landed else \
+                ANY if subjects is ANY else frozenset(c for c in subjects if places.enters_army(c))
+        else:
+            subjects = move.joining(subjects)
+        if subjects is not ANY and not subjects:
+            return  # (a card already in the army moves within it; one that lands in no column joins nothing)
     verb = _VERBS.get(type(leaf), type(leaf).__name__.lower())
     uses = fired.uses or (next(iter(sorted(used))) if used else None)
     stops: tuple[str, ...] = ()
-    if fired.about == ARMY and isinstance(leaf, ir.PlaceCard) and leaf.place.mode in ("chosen", "another", "among"):
+    if fired.about == NEXT_TO and isinstance(leaf, ir.PlaceCard) and leaf.place.mode in ("chosen", "another", "among"):
         stops = ("a column is chosen whose top card does not step aside",)
     for target in on.get(fired.event, []):
         other = effects[target]
@@ -436,8 +553,12 @@ def cycles(g: Graph) -> Iterator[list[Edge]]:
                 yield list(canonical(cycle))
 
 
-def report(g: Graph, diags: Diagnostics, locate: Callable[[Site], Location]) -> None:
-    """Each cycle of the graph: an error (nothing can stop it) or a warning, at each of its steps."""
+def report(g: Graph, diags: Diagnostics, locate: Callable[[Site], Location],
+           effect_at: Callable[[str, int], str] | None = None) -> list[LoopWarning]:
+    """Each cycle of the graph: an error (nothing can stop it) or a warning, at each of its steps.
+    Returns the loops of events it warns of, for the runtime's words when play goes deep in one
+    (`RuleSet.loops`; `effect_at`: where a card's effect is written, as its handlers' markers say)."""
+    warned: list[LoopWarning] = []
     for cycle in cycles(g):
         stops = _stops(g, cycle)
         for k in range(len(cycle)):
@@ -459,10 +580,18 @@ def report(g: Graph, diags: Diagnostics, locate: Callable[[Site], Location]) -> 
                 diags.error(where, f"{chain}: nothing on the way can stop it, so it never ends",
                             "give one of these effects a condition (`if ...`), `may` or `once per game`, "
                             "or break the chain")
+        if stops and not g.values and effect_at is not None:
+            members = tuple(dict.fromkeys(effect_at(e.source[1], int(e.source[2])) for e in cycle))
+            warned.append(LoopWarning(members, str(locate(cycle[0].site)), " or ".join(stops)))
+    return warned
 
 
-def check_cycles(cards: dict[str, CardFacts], places: Places, diags: Diagnostics,
-                 locate: Callable[[Site], Location]) -> None:
-    """Report every cycle of values and of events in the rules."""
-    report(value_graph(cards, places), diags, locate)
-    report(event_graph(cards, places), diags, locate)
+def check_cycles(cards: dict[str, CardFacts], places: Places, values: Values, diags: Diagnostics,
+                 locate: Callable[[Site], Location],
+                 effect_at: Callable[[str, int], str] | None = None) -> list[LoopWarning]:
+    """Report every cycle of values and of events in the rules, and effects that put cards back in an
+    age's deck; return the loops of events warned of."""
+    report(value_graph(cards, places, values), diags, locate)
+    warned = report(event_graph(cards, places, values), diags, locate, effect_at)
+    check_deck_returns(cards, diags, lambda cid, index, pos: locate(Site(cid, index, pos)))
+    return warned

@@ -124,6 +124,8 @@ class PyScope:
     locate: Callable[[int], str] = field(default=lambda pos: "<rules>")  # `file:line:col` of a DSL offset
     chosen_coins: str | None = None    # list of the coins the effect chose (for `other coin`)
     chosen_columns: str | None = None  # list of the columns it chose (for `another chosen column`)
+    guard: Callable[[ir.Expr], bool] = field(default=lambda e: False)  # an operation play must bound
+    who: str = "the rules"             # whose expression it is, for the message of a value past the bound
 
     def fresh(self, base: str) -> str:
         self.counter[0] += 1
@@ -158,6 +160,8 @@ def expr(node: ir.Expr, sc: PyScope) -> str:
                     return f"({expr(node.left, sc)} // {node.right.value!r})"
                 where = sc.locate(node.right.pos)
                 return f"_div({expr(node.left, sc)}, {expr(node.right, sc)}, {where!r})"
+            if any(sc.guard(link) for link in _links(node)):
+                return _bounded(node, sc)
             return f"({_chained(node, sc)} {node.op} {expr(node.right, sc)})"
         case ir.Compare():
             return f"({expr(node.left, sc)} {node.op} {expr(node.right, sc)})"
@@ -177,6 +181,27 @@ def expr(node: ir.Expr, sc: PyScope) -> str:
 
 
 _GROUP = {"+": "+", "-": "+", "*": "*", "and": "and", "or": "or"}  # operators Python chains left to right
+
+
+def _links(node: ir.BinOp | ir.BoolOp) -> list[ir.BinOp | ir.BoolOp]:
+    """The links of the chain `node` ends (itself and its left operands of the same group), last first."""
+    links: list[ir.BinOp | ir.BoolOp] = [node]
+    left = node.left
+    while isinstance(left, (ir.BinOp, ir.BoolOp)) and _GROUP.get(left.op) == _GROUP.get(node.op, ""):
+        links.append(left)
+        left = left.left
+    return links
+
+
+def _bounded(node: ir.BinOp, sc: PyScope) -> str:
+    """A chain of `+`/`-` or of `*` whose value can pass MAX_VALUE, guarded: a sum once (its terms are
+    each within the bound, so it stays small), a product at each factor (support.product)."""
+    where = sc.locate(node.pos)
+    if node.op != "*":
+        return f"_bound({_chained(node, sc)} {node.op} {expr(node.right, sc)}, {where!r}, {sc.who!r})"
+    links = _links(node)
+    factors = [expr(links[-1].left, sc)] + [expr(link.right, sc) for link in reversed(links)]
+    return f"_product(({', '.join(factors)},), {where!r}, {sc.who!r})"
 
 
 def _chained(node: ir.BinOp | ir.BoolOp, sc: PyScope) -> str:
@@ -313,24 +338,46 @@ def _can_act(a: ir.Action, sc: PyScope) -> str | None:
             return f"g.can_recruit_hero({p}, {a.cls!r}, {a.another!r})"
         case ir.ReturnHero():
             return f"g.can_return_hero({p}, {a.cls!r})"
-        case ir.Look() | ir.DiscardTop():
+        case ir.Look():  # (an amount of 0 or less acts on nothing)
+            return _all(_positive(a.count, sc), f"(g.deck_size({_deck(a.deck)}) > 0)")
+        case ir.DiscardTop():
             return f"(g.deck_size({_deck(a.deck)}) > 0)"
         case ir.TakeFrom():
-            return f"g.can_take_from({p}, {a.zone!r})"
+            return _all(_positive(a.count, sc), f"g.can_take_from({p}, {a.zone!r})")
         case ir.Discard():
-            return f"(len({card_set(a.cards, sc)}) > 0 and {expr(a.count, sc)} > 0)"
-        case ir.Transform() | ir.Exchange() | ir.DiscardCoin():
+            return _all(f"(len({card_set(a.cards, sc)}) > 0)", _positive(a.count, sc))
+        case ir.Transform():
+            return _all(_positive(a.amount, sc), _coin_test(a.coins, sc))
+        case ir.Exchange() | ir.DiscardCoin():
             return _coin_test(a.coins, sc)
         case ir.TransformSpread():
-            return f"bool(g.transformable_coins({p}, {repr('pouch') if a.pouch else 'None'}))"
+            some = None if any(isinstance(x, ir.Num) and x.value > 0 for x in a.amounts) else \
+                f"(max({', '.join(expr(x, sc) for x in a.amounts)}, 0) > 0)"
+            return _all(some, f"bool(g.transformable_coins({p}, {repr('pouch') if a.pouch else 'None'}))")
+        case ir.AdvanceTrack():
+            return None if a.steps is None else _positive(a.steps, sc)
+        case ir.Tokens():
+            return _positive(a.amount, sc)
         case ir.PlaceCard():
             return f"g.in_supply({a.card.card!r})" if not a.card.subject and a.card.card is not None else None
         case ir.Simple():
             return {"swap": f"g.can_swap({p})", "reserve": f"g.can_reserve({p})"}.get(a.name)
-        case ir.PlaceUnder() | ir.GainGem() | ir.ChooseClass() | ir.AdvanceTrack() | ir.Tokens() | ir.EachOther():
+        case ir.PlaceUnder() | ir.GainGem() | ir.ChooseClass() | ir.EachOther():
             return None  # (each other player: acts for each of them as it can)
         case _:
             assert_never(a)
+
+
+def _positive(amount: ir.Expr, sc: PyScope) -> str | None:
+    """Python testing that an action's amount is at least 1 (None: a number that is)."""
+    return None if isinstance(amount, ir.Num) and amount.value > 0 else f"({expr(amount, sc)} > 0)"
+
+
+def _all(*tests: str | None) -> str | None:
+    kept = [t for t in tests if t is not None]
+    if not kept:
+        return None
+    return kept[0] if len(kept) == 1 else "(" + " and ".join(kept) + ")"
 
 
 def _coin_test(sel: ir.CoinSel, sc: PyScope) -> str:
@@ -410,8 +457,7 @@ def action(w: Writer, a: ir.Action, sc: PyScope, locate: Callable[[int], str]) -
         case ir.AdvanceTrack():
             w.line(f"g.advance_track({sc.card}, {expr(a.steps, sc) if a.steps is not None else 1})")
         case ir.Tokens():
-            amount = expr(a.amount, sc)
-            w.line(f"g.add_tokens({sc.card}, {amount if a.sign > 0 else f'-{amount}'})")
+            w.line(f"g.{'add' if a.sign > 0 else 'remove'}_tokens({sc.card}, {expr(a.amount, sc)})")
         case ir.Simple():
             w.line({"swap": f"yield from g.swap_tavern_cards({sc.p})",
                     "capture": f"yield from g.capture({sc.p}, {sc.card}, {sc.ev}.subject)",
@@ -443,6 +489,15 @@ class CardCode:
     mods: list[tuple[str, str, str]] = field(default_factory=list)
 
 
+# Which operations play must bound (compiler/values.py: `Values.guarded`), for the expressions of a
+# card's effects (by the card's id) or of a class formula (None); without it, none.
+Guard = Callable[[ir.Expr, str | None], bool] | None
+
+
+def _guard_for(guard: Guard, card: str | None) -> Callable[[ir.Expr], bool]:
+    return (lambda e: False) if guard is None else (lambda e: guard(e, card))
+
+
 HANDLER_ARGS = "g: EngineAPI, p: int, card: int, ev: Event"
 VALUE_ARGS = "g: EngineAPI, p: int, card: int"
 
@@ -450,15 +505,16 @@ VALUE_ARGS = "g: EngineAPI, p: int, card: int"
 class CardEmitter:
     """The handlers of one card, written in the order of its effects."""
 
-    def __init__(self, cid: str):
+    def __init__(self, cid: str, guard: Guard = None):
         self.cid = cid
         self.w = Writer()
         self.code = CardCode()
+        self.guard = guard
 
     def effect(self, index: int | str, effect: ir.Effect, loc: str, text: str, locate: Callable[[int], str]) -> None:
         name = f"_{slug(self.cid)}_{index}"
         w, code = self.w, self.code
-        sc = PyScope(locate=locate)
+        sc = PyScope(locate=locate, guard=_guard_for(self.guard, self.cid), who=f"`{self.cid}`")
         match effect:
             case ir.Triggered() | ir.Replacement():
                 replacement = isinstance(effect, ir.Replacement)
@@ -553,22 +609,23 @@ class CardEmitter:
 
 
 def class_formula(cls: str, node: ir.Expr, loc: str, text: str,
-                  locate: Callable[[int], str]) -> tuple[str, list[str]]:
+                  locate: Callable[[int], str], guard: Guard = None) -> tuple[str, list[str]]:
     """The function of a class's scoring formula: its name and lines."""
     name = f"_class_{slug(cls)}"
     w = Writer()
     w.line(f"def {name}(g: EngineAPI, p: int, col: str) -> int:")
     w.indent += 1
     w.marker(loc, text)
-    w.line(f"return {expr(node, PyScope(locate=locate))}")
+    sc = PyScope(locate=locate, guard=_guard_for(guard, None), who=f"the `{cls}` formula")
+    w.line(f"return {expr(node, sc)}")
     w.indent -= 1
     w.line()
     return name, w.lines
 
 
-MODEL_NAMES = ("BasicCoin", "Capture", "CardDef", "ClassDef", "DeckEntry", "Interpretation", "Layer", "Modifier",
-               "Order", "PickSource", "Placing", "RuleSet", "SpecialCoin", "SpecialGem", "Step", "Tavern", "TavernDraw",
-               "Zone")
+MODEL_NAMES = ("BasicCoin", "Capture", "CardDef", "ClassDef", "DeckEntry", "Interpretation", "Layer", "LoopWarning",
+               "Modifier", "Order", "PickSource", "Placing", "RuleSet", "SpecialCoin", "SpecialGem", "Step", "Tavern",
+               "TavernDraw", "Zone")
 
 
 def module(header: list[str], content_hash: str, blocks: list[list[str]], rules: Ctor) -> str:
@@ -580,7 +637,8 @@ def module(header: list[str], content_hash: str, blocks: list[list[str]], rules:
              "from nidavellir.interface.rules import (",
              *[f"    {n}," for n in MODEL_NAMES],
              ")",
-             "from nidavellir.interface.support import div as _div, lookup as _lookup",
+             "from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, "
+             "product as _product",
              "",
              f"CONTENT_HASH = {content_hash!r}",
              "", ""]

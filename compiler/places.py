@@ -12,6 +12,8 @@ from typing import Any
 from . import ir
 
 ANY = None  # a set of every card (or every column)
+# Where a card is, as far as the checker knows (`Places.entered`; compiler/cycles.py follows it)
+ARMY, COMMAND, NOWHERE, EITHER = "army", "command", "nowhere", "either"
 Cards = frozenset[str] | None
 
 
@@ -36,6 +38,14 @@ class CardFacts:
     among: tuple[str, ...] = ()
     column_ranks: tuple[str, ...] = ()
     effects: list[tuple[int, ir.Effect]] = field(default_factory=list)  # (index in `effects:`, IR)
+    ranks: tuple[int, ...] = ()        # the points of its printed ranks
+    by_column: dict[str, tuple[int, ...]] = field(default_factory=dict)  # column -> its ranks there
+    points: int = 0                    # what it scores from the command zone
+    track: tuple[int, ...] = ()        # its track's notch values
+
+    def ranks_in(self, column: str) -> tuple[int, ...]:
+        """Its ranks while it stands in `column` (as `CardDef.ranks_in`)."""
+        return self.by_column.get(column, ()) if self.by_column else self.ranks
 
 
 class Places:
@@ -51,6 +61,7 @@ class Places:
         held_kinds = {s.get("kind") for s in steps if s.get("do") == "place-held"}
         self.columns: dict[str, frozenset[str] | None] = {
             cid: self._entry_columns(c, c.kind in held_kinds) for cid, c in cards.items()}
+        self.held_kinds = held_kinds
         for card in cards.values():  # placed by an effect
             for _, effect in card.effects:
                 for node in ir.walk(effect):
@@ -157,6 +168,25 @@ class Places:
         if event in ("covered", "discarded", "joined"):
             return frozenset(cid for cid in self.cards if self.may_stand_in(cid, None))
         return ANY
+
+    def entered(self, cid: str) -> str:
+        """Where `cid` is once taken or recruited: in an army column, the command zone, neither (a kind
+        that goes to the discard pile), or either (a kind an age's end places from the command zone,
+        which it enters at once while that step runs)."""
+        c = self.cards.get(cid)
+        if c is None:
+            return EITHER
+        if c.enters == "discard":
+            return NOWHERE
+        if c.enters == "command":
+            return EITHER if c.kind in self.held_kinds else COMMAND
+        if c.enters == "own" and c.cls not in self.classes:
+            return COMMAND
+        return ARMY
+
+    def enters_army(self, cid: str) -> bool:
+        """Whether `cid`, taken or recruited, can land in an army column."""
+        return self.entered(cid) in (ARMY, EITHER)
 
     def may_stand_in(self, cid: str, column: str | None) -> bool:
         """Whether `cid` can stand in `column` (None: any column) of an army."""

@@ -8,6 +8,8 @@ from typing import Any
 from nidavellir.interface.events import DRAWING_STEPS
 from nidavellir.interface.numbers import key_int
 
+MAX_COIN = 1_000_000  # as a number written in an effect (compiler/check.py MAX_NUMBER)
+
 from .diagnostics import Diagnostics, Location
 from .layers import Merged
 
@@ -137,6 +139,13 @@ def _gems(m: Merged, diags: Diagnostics, allowed: range) -> None:
 def _treasure(m: Merged, diags: Diagnostics, allowed: range) -> None:
     coins = m.game.get("coins", {})
     treasure = {key_int(v): c for v, c in coins.get("treasure", {}).items()}
+    for key in coins.get("treasure", {}):  # (a coin's value is read by scores: `highest_coin`, `coins_total`)
+        if key_int(key) > MAX_COIN:
+            origin = m.game_origin.get(("coins", "treasure", key))
+            where = origin.loaded.locate_key(origin.path) if origin else _loc(m, "coins", "treasure")
+            diags.error(where, f"a coin of value {key_int(key):,} is beyond the rules' bound: a coin is worth at "
+                               f"most {MAX_COIN:,}", "every number the rules compute from coins stays within "
+                                                     "±1,000,000,000")
     for n_key, removed in coins.get("treasure_removed", {}).items():
         if key_int(n_key) not in allowed:
             diags.warning(_loc(m, "coins", "treasure_removed", n_key),

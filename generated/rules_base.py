@@ -18,6 +18,7 @@ from nidavellir.interface.rules import (
     DeckEntry,
     Interpretation,
     Layer,
+    LoopWarning,
     Modifier,
     Order,
     PickSource,
@@ -30,9 +31,9 @@ from nidavellir.interface.rules import (
     TavernDraw,
     Zone,
 )
-from nidavellir.interface.support import div as _div, lookup as _lookup
+from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '44374736ccce18441ef10b7d075312b39f861d13e156b63bd858344c72949b59'
+CONTENT_HASH = '93dc7f80e7b37dfaefe2b270149cc746e8923e7d94456b976f75840bb53eaae1'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -1054,4 +1055,5 @@ RULES = RuleSet(
         Step(id='leftovers', do='clear', source='rules/base/game.yaml:93:14', zone='tavern', into='discard'),
     ),
     pick_sources=(PickSource(id='tavern', zone='tavern', name='the tavern', who='any', also=None, discard=0, discard_players=()),),
+    loops=(),
 )

@@ -20,6 +20,7 @@ from nidavellir.interface.rules import (
     DeckEntry,
     Interpretation,
     Layer,
+    LoopWarning,
     Modifier,
     Order,
     PickSource,
@@ -32,9 +33,9 @@ from nidavellir.interface.rules import (
     TavernDraw,
     Zone,
 )
-from nidavellir.interface.support import div as _div, lookup as _lookup
+from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'df772d17c48345d77ac554228b6442fab1295253454de5dcb2ae65c49242e09c'
+CONTENT_HASH = '7b1f91e3b2d045a57dc4c3d1f0e5beac2276be7f208bfc213907a71e1bbe80fe'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -1746,4 +1747,5 @@ RULES = RuleSet(
         Step(id='leftovers', do='clear', source='rules/base/game.yaml:93:14', zone='tavern', into='discard'),
     ),
     pick_sources=(PickSource(id='tavern', zone='tavern', name='the tavern', who='any', also=None, discard=0, discard_players=()),),
+    loops=(),
 )

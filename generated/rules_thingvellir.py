@@ -22,6 +22,7 @@ from nidavellir.interface.rules import (
     DeckEntry,
     Interpretation,
     Layer,
+    LoopWarning,
     Modifier,
     Order,
     PickSource,
@@ -34,9 +35,9 @@ from nidavellir.interface.rules import (
     TavernDraw,
     Zone,
 )
-from nidavellir.interface.support import div as _div, lookup as _lookup
+from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '6f60585f0b0edf496e22065cfab51b126b70ba2f521e7f4557c352ca33713ea2'
+CONTENT_HASH = 'a53543c9283e1ad30c96bdb9dff51bea019a9d9fd8a8b74498c8798806226026'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -1231,7 +1232,7 @@ def _zolkur_2(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
     if not (g.tokens(card) > 0):
         return
     '@ rules/thingvellir/heroes.yaml:67:46'
-    g.add_tokens(card, -1)
+    g.remove_tokens(card, 1)
 
 _CARD_zolkur = CardDef(
     id='zolkur',
@@ -1702,4 +1703,5 @@ RULES = RuleSet(
         PickSource(id='tavern', zone='tavern', name='the tavern', who='any', also=None, discard=0, discard_players=()),
         PickSource(id='camp', zone='camp', name='the Camp', who='top-bidder', also='camp_access', discard=1, discard_players=(2,)),
     ),
+    loops=(),
 )

@@ -24,6 +24,7 @@ from nidavellir.interface.rules import (
     DeckEntry,
     Interpretation,
     Layer,
+    LoopWarning,
     Modifier,
     Order,
     PickSource,
@@ -36,9 +37,9 @@ from nidavellir.interface.rules import (
     TavernDraw,
     Zone,
 )
-from nidavellir.interface.support import div as _div, lookup as _lookup
+from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '6fc34bf945f2e844ac4f853f4db708607c0618c77dd93cb7db75e478624c3b25'
+CONTENT_HASH = '8c9c40105adba131a47d1da3b6b15e6d4238cd192f48f9d9b1ab49c2b90fc047'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -1233,7 +1234,7 @@ def _zolkur_2(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
     if not (g.tokens(card) > 0):
         return
     '@ rules/thingvellir/heroes.yaml:67:46'
-    g.add_tokens(card, -1)
+    g.remove_tokens(card, 1)
 
 _CARD_zolkur = CardDef(
     id='zolkur',
@@ -2432,4 +2433,5 @@ RULES = RuleSet(
         PickSource(id='tavern', zone='tavern', name='the tavern', who='any', also=None, discard=0, discard_players=()),
         PickSource(id='camp', zone='camp', name='the Camp', who='top-bidder', also='camp_access', discard=1, discard_players=(2,)),
     ),
+    loops=(),
 )

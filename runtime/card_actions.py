@@ -11,6 +11,8 @@ from typing import Any
 from nidavellir.interface.decisions import CardChoice, Decision, Option
 from nidavellir.interface.engine import Gen
 
+from nidavellir.interface.support import MAX_VALUE, beyond
+
 from .core import COMMAND, EngineCore
 from .journal import (
     COMMAND_ZONE,
@@ -31,6 +33,7 @@ from .journal import (
     TrackMoved,
     deck_place,
 )
+from .loops import origin
 from .placement import column_choices
 from .state import deck_key
 
@@ -77,13 +80,32 @@ class CardActions(EngineCore):
         return int(self.mark(card, "tokens"))
 
     def add_tokens(self, card: int, n: int) -> None:
-        self.set_mark(card, "tokens", max(0, self.tokens(card) + n))
+        """`add N tokens`: N of 0 or less adds none (README, the effect DSL: amounts); a card holds at
+        most MAX_VALUE tokens (past it, a located error at the effect adding them)."""
+        if n <= 0:
+            return
+        total = self.tokens(card) + n
+        if total > MAX_VALUE:
+            where, text = origin(self.cascade[-1][1]) if self.cascade else ("<rules>", "")
+            raise beyond(total, where, f"`{self.s.cards[card]}`'s `{text}` gives it {{}} tokens")
+        self._tokens_now(card, total)
+
+    def remove_tokens(self, card: int, n: int) -> None:
+        """`remove N tokens`: down to 0 at the least; N of 0 or less removes none."""
+        if n > 0:
+            self._tokens_now(card, max(0, self.tokens(card) - n))
+
+    def _tokens_now(self, card: int, tokens: int) -> None:
+        self.set_mark(card, "tokens", tokens)
         if self.journal is not None:
             self.journal.append(TokensChanged(*self.now, player=self.owner(card), cause=self.cause(),
-                                              card=self.s.cards[card], tokens=self.tokens(card)))
+                                              card=self.s.cards[card], tokens=tokens))
 
     def advance_track(self, card: int, steps: int = 1) -> None:
-        """Move the card's token `steps` notches along its track; it stops at the last notch."""
+        """Move the card's token `steps` notches along its track; it stops at the last notch, and
+        `steps` of 0 or less does not move it (a track only advances)."""
+        if steps <= 0:
+            return
         last = len(self.defs[card].track) - 1
         old = int(self.mark(card, "notch"))
         self.set_mark(card, "notch", max(0, min(last, old + steps)))
@@ -239,9 +261,18 @@ class CardActions(EngineCore):
         return len(s.decks.get(s.age if deck is None else deck, ()))
 
     def put_under_deck(self, card: int, deck: int | str | None) -> None:
+        """Put `card` under a deck. Under an age's deck, the effect doing it is counted (`put_back`):
+        an age that never ends names the effects that kept its deck full (runtime/flow.py)."""
         if self.journal is not None:  # (a card put back from where everyone saw it)
             self.journal.append(PutUnder(*self.now, player=self.actor(), cause=self.cause(),
                                          cards=(self.s.cards[card],), deck=deck_place(deck, self.s.age), count=1))
+        if not isinstance(deck, str):
+            age = self.s.age if deck is None else deck
+            cid, fn = self.cascade[-1] if self.cascade else (self.s.cards[card], None)
+            where, text = origin(fn) if fn is not None else ("<rules>", "")
+            counts = self.s.put_back.setdefault(age, {})
+            key = f"`{cid}`: `{text}` ({where})"
+            counts[key] = counts.get(key, 0) + 1
         self._lift(card)
         self.deck(deck).insert(0, card)
 

@@ -141,7 +141,7 @@ class CoinActions(EngineCore):
     def transform_spread(self, p: int, where: str | None, amounts: tuple[int, ...]) -> Gen[None]:
         """Add each amount to a different coin (`where`: of the pouch only): the player chooses the
         coin to transform next, then which amount it gets, until the amounts or coins run out."""
-        left = list(amounts)
+        left = [a for a in amounts if a > 0]  # (an amount of 0 or less transforms nothing)
         done: list[int] = []
         while left:
             coin = yield from self.choose_coin(p, self.transformable_coins(p, where, tuple(done)), "transform next")
@@ -156,13 +156,17 @@ class CoinActions(EngineCore):
             done.append((yield from self.transform(p, coin, amount)))
 
     def transform(self, p: int, coin: int, amount: int) -> Gen[int]:
-        """003 "Transforming a Coin": add X, take the treasure's answer, discard the old coin.
+        """003 "Transforming a Coin": add X, take the treasure's answer, discard the old coin. X is
+        at least 1: by 0 or less nothing happens (README, the effect DSL: amounts), and so when the
+        `transform_bonus` brings X to 0 or less.
 
         Returns the coin the player now holds in its place."""
         old = self.s.coins[coin]
-        if not old.transformable:
+        if not old.transformable or amount <= 0:
             return coin
         amount += self.param(p, "transform_bonus")
+        if amount <= 0:
+            return coin
         new = self.take_from_treasure(old.value + amount)
         if new is None:
             return coin

@@ -10,9 +10,10 @@ from nidavellir.errors import NidavellirError
 from nidavellir.interface.decisions import Decision, Option
 from nidavellir.interface.engine import EngineAPI, Event, Gen
 from nidavellir.interface.rules import CardDef, Modifier
+from nidavellir.interface.support import MAX_VALUE, beyond
 
 from .journal import GameStarted, Happening
-from .loops import MAX_CASCADE, Running, cascade_error
+from .loops import MAX_CASCADE, Running, cascade_error, ensure_stack, origin
 from .rules import Rules
 from .scoring import Scores
 from .setup import setup_plan
@@ -42,6 +43,7 @@ class EngineCore:
         raise NotImplementedError
 
     def __init__(self, rules: Rules, names: Sequence[str], seed: int):
+        ensure_stack()
         self.rules = rules
         self.seed = seed
         self.chance = seed                 # the root of the game's random streams (a sampled world: its own)
@@ -147,7 +149,7 @@ class EngineCore:
     def _enter(self, card: int, fn: Callable[..., Any]) -> None:
         """One level deeper in the cascade: past MAX_CASCADE, the loop's located error."""
         if len(self.cascade) >= MAX_CASCADE:
-            raise cascade_error([*self.cascade, (self.s.cards[card], fn)])
+            raise cascade_error([*self.cascade, (self.s.cards[card], fn)], self.rules.ruleset.loops)
         self.cascade.append((self.s.cards[card], fn))
 
     def _caused(self, card: int, handler: Callable[..., Gen[T]], ev: Event, p: int) -> Gen[T]:
@@ -155,7 +157,7 @@ class EngineCore:
         handler a level of the cascade while it runs."""
         cascade = self.cascade
         if len(cascade) >= MAX_CASCADE:
-            raise cascade_error([*cascade, (self.s.cards[card], handler)])
+            raise cascade_error([*cascade, (self.s.cards[card], handler)], self.rules.ruleset.loops)
         cascade.append((self.s.cards[card], handler))
         if self.journal is None:
             try:
@@ -310,6 +312,9 @@ class EngineCore:
             total += sum(d.ranks_in(cls)) if d.column_ranks else d.rank_points
             if d.score is not None and not d.score_once:
                 total += self.value(d.score, p, c)
+                if not -MAX_VALUE <= total <= MAX_VALUE:  # (ranks' points alone stay far below it)
+                    raise beyond(total, origin(d.score)[0], f"with `{d.id}`'s score, the points of the `{cls}` "
+                                                            f"column of {self.names[p]} are {{}}")
         return total
 
     def lines(self, p: int) -> int:
@@ -358,6 +363,9 @@ class EngineCore:
         for c, mod in mods.get(name, ()):
             amount = self.value(mod.amount, p, c)
             value = amount if mod.op == "=" else value + amount if mod.op == "+" else value - amount
+            if not -MAX_VALUE <= value <= MAX_VALUE:
+                where, text = origin(mod.amount)
+                raise beyond(value, where, f"`{self.s.cards[c]}`'s `{text}` makes param `{name}` {{}}")
         return value
 
     def cards_of_kind(self, p: int, kind: str) -> int:

@@ -39,6 +39,23 @@ class TurnLimit(NidavellirError):
     """The rules played an age for more turns than any game has: stopped, located at the flow."""
 
 
+def turn_limit(e: Engine, age: int) -> TurnLimit:
+    """The error for an age past MAX_TURNS_PER_AGE turns: located at the effect that put the most cards
+    back under its deck, naming each that did and how often (else at the flow)."""
+    held = f"Age {age} has gone on for {MAX_TURNS_PER_AGE} turns and its deck still holds {len(e.s.decks[age])} cards"
+    back = sorted(e.s.put_back.get(age, {}).items(), key=lambda kv: -kv[1])
+    if not back:
+        return TurnLimit(f"{e.rules.ruleset.flow_source or 'the flow'}: {held}: the rules never end this age "
+                         "(nothing put cards back in its deck: does a turn draw from it?)")
+    first = back[0][0]
+    where = first[first.rindex("(") + 1:-1]
+    named = "; ".join(f"{effect}, {n} card(s)" for effect, n in back[:5])
+    if len(back) > 5:
+        named += f"; and {len(back) - 5} effect(s) more, {sum(n for _, n in back[5:])} card(s)"
+    return TurnLimit(f"{where}: {held}, because effects keep putting cards back under it: {named}; the game "
+                     "stopped (an age ends only in the turn its deck runs out)")
+
+
 def enter_dwarves(e: Engine) -> Gen[None]:
     """003 "Enter the Dwarves": X current-age cards face up in each tavern — or, in the turns a
     tavern's `draws` name, cards of that zone's deck."""
@@ -587,9 +604,7 @@ def play(e: Engine, start: FlowPoint | None = None) -> Gen[None]:
                 if e.journal is not None:
                     e.journal.append(TurnStarted(*e.now))
                 if e.s.turn > MAX_TURNS_PER_AGE:
-                    raise TurnLimit(f"{rs.flow_source or 'the flow'}: Age {age} has gone on for "
-                                    f"{MAX_TURNS_PER_AGE} turns and its deck still holds {len(e.s.decks[age])} "
-                                    "cards: the rules never end this age (does a card keep refilling the deck?)")
+                    raise turn_limit(e, age)
                 yield from run_steps(e, rs.turn)
         if e.saving:
             e.saved = Snapshot(FlowPoint(index, e.s.turn, age_end=True), e)

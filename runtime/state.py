@@ -65,6 +65,7 @@ class State:
     at_once: list[str] = field(default_factory=list)               # kinds placed in the army at once (an age end's placing)
     reserved: dict[int, int] = field(default_factory=dict)         # tavern card -> the player who reserved it (this turn)
     reshuffles: dict[str, int] = field(default_factory=dict)       # deck -> times shuffled in play (runtime/streams.py)
+    put_back: dict[int, dict[str, int]] = field(default_factory=dict)  # age -> effect -> cards it put under that deck
 
     def copy(self) -> State:
         """An independent copy (coins are immutable and shared)."""
@@ -75,7 +76,8 @@ class State:
             {c: {k: list(v) if isinstance(v, list) else v for k, v in m.items()} for c, m in self.marks.items()},
             {v: list(cs) for v, cs in self.treasure.items()}, list(self.coin_box), dict(self.special_coins),
             list(self.special_gems), [p.copy() for p in self.players], self.age, self.turn, self.finished,
-            list(self.at_once), dict(self.reserved), dict(self.reshuffles))
+            list(self.at_once), dict(self.reserved), dict(self.reshuffles),
+            {age: dict(counts) for age, counts in self.put_back.items()})
 
 
 def deck_key(zone: str, age: int) -> str:

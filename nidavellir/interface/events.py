@@ -24,6 +24,14 @@ WHEN, WHENEVER, INSTEAD, INSTEAD_ANY = "when", "whenever", "instead", "instead-a
 FORMS = (WHEN, WHENEVER, INSTEAD, INSTEAD_ANY)
 
 
+# Where an event's subject card is while the effects on the event run (so the checker knows what an
+# action of theirs on that card does: a card already in its owner's army that moves joins nothing):
+IN_ARMY = "army"        # in one of its owner's army columns (or stepping aside from it: covered)
+ENTERED = "entered"     # where its kind enters when taken or recruited (an army column or the command zone)
+HELD = "held"           # in its owner's army or command zone
+OUTSIDE = "outside"     # held by no player (a tavern, a distinction no one won)
+
+
 @dataclass(frozen=True, slots=True)
 class EventSpec:
     name: str
@@ -32,30 +40,31 @@ class EventSpec:
     subject: bool = True       # it concerns one card (`subject`, `subject_class`, ... are readable)
     player: bool = True        # it belongs to a player (effects may act for that player)
     amount: bool = False       # it carries an amount (`amount` is readable)
+    subject_at: str = ""       # where the subject is while its effects run (IN_ARMY, ENTERED, HELD, OUTSIDE)
 
 
 def _spec(name: str, text: str, *forms: str, subject: bool = True, player: bool = True,
-          amount: bool = False) -> EventSpec:
-    return EventSpec(name, text, frozenset(forms), subject, player, amount)
+          amount: bool = False, at: str = "") -> EventSpec:
+    return EventSpec(name, text, frozenset(forms), subject, player, amount, at)
 
 
 EVENTS: dict[str, EventSpec] = {e.name: e for e in (
     _spec("taken", "a card is taken from a tavern, a draw or a pile",
-          WHEN, WHENEVER, INSTEAD, INSTEAD_ANY),
-    _spec("recruited", "a hero is recruited", WHEN, WHENEVER),
-    _spec("won", "a distinction is won at the Troop Evaluation", WHEN, WHENEVER),
-    _spec("unclaimed", "no one wins a distinction", WHEN, player=False),
-    _spec("covered", "another card is about to be placed on top of this card in its column", INSTEAD),
-    _spec("discarded", "a card of a player's army is about to be discarded", INSTEAD, INSTEAD_ANY),
-    _spec("picked", "a player has chosen a card in the tavern being resolved", INSTEAD, INSTEAD_ANY),
+          WHEN, WHENEVER, INSTEAD, INSTEAD_ANY, at=ENTERED),
+    _spec("recruited", "a hero is recruited", WHEN, WHENEVER, at=ENTERED),
+    _spec("won", "a distinction is won at the Troop Evaluation", WHEN, WHENEVER, at=ENTERED),
+    _spec("unclaimed", "no one wins a distinction", WHEN, player=False, at=OUTSIDE),
+    _spec("covered", "another card is about to be placed on top of this card in its column", INSTEAD, at=IN_ARMY),
+    _spec("discarded", "a card of a player's army is about to be discarded", INSTEAD, INSTEAD_ANY, at=HELD),
+    _spec("picked", "a player has chosen a card in the tavern being resolved", INSTEAD, INSTEAD_ANY, at=OUTSIDE),
     _spec("bid-won", "a player's bid is the highest of a tavern and they choose first",
           WHENEVER, subject=False),
     _spec("coin-bettered", "a trade or transformation gave a player a better coin (amount: points gained)",
           WHENEVER, subject=False, amount=True),
     _spec("coin-traded", "a player traded coins", WHENEVER, subject=False),
-    _spec("captured", "a card captured another (the capturing card's event)", WHEN, WHENEVER),
+    _spec("captured", "a card captured another (the capturing card's event)", WHEN, WHENEVER, at=HELD),
     _spec("joined", "a card joins a player's army from outside it (taken, recruited, enlisted or placed "
-                    "by an effect; not a move within the army)", WHEN, WHENEVER),
+                    "by an effect; not a move within the army)", WHEN, WHENEVER, at=IN_ARMY),
 )}
 
 
@@ -70,6 +79,11 @@ ARMY = "army"    # another card of the army (the one a placed card lands on)
 PILE = "pile"    # a card of the pile or deck the action takes from
 HERO = "hero"    # a hero from those available
 NO_CARD = ""     # no card
+# Under which circumstances an action fires the event (the runtime's code, tests/test_cycles.py):
+ALWAYS = ""          # whenever the action acts
+LANDS = "lands"      # only when the card it moves lands in an army column (not the command zone)
+JOINS = "joins"      # only for a card that lands in an army column from outside its owner's army: a
+                     # card already in that army (moving to another column, stepping aside) joins nothing
 # What a firing uses up (and the actions that give it back, so that a loop can go on):
 TREASURE, HEROES, LINES, PILES, DECKS, SUPPLY = "treasure", "heroes", "lines", "piles", "decks", "supply"
 USED_UP = {TREASURE: "the treasure has no better coin", HEROES: "no hero is left to recruit",
@@ -82,19 +96,23 @@ class Fires:
     event: str
     about: str                 # CARD, OWN, ARMY, PILE, HERO or NO_CARD
     uses: str | None = None    # what each firing uses up (None: nothing; a loop through it can run forever)
+    when: str = ALWAYS         # the circumstances in which the action fires it (ALWAYS, LANDS, JOINS)
 
 
 ACTION_EVENTS: dict[str, tuple[Fires, ...]] = {
     "transform": (Fires("coin-bettered", NO_CARD, TREASURE),),   # a better coin each time, never more than the best
     "transform_spread": (Fires("coin-bettered", NO_CARD, TREASURE),),
-    # (a hero for a complete line: each new line recruits once, and lines once counted stay counted)
-    "place": (Fires("joined", CARD), Fires("covered", ARMY), Fires("recruited", HERO, LINES)),
-    "take_from": (Fires("taken", PILE, PILES), Fires("joined", PILE, PILES), Fires("covered", ARMY, PILES),
-                  Fires("recruited", HERO, LINES)),
-    "look": (Fires("taken", PILE, DECKS), Fires("joined", PILE, DECKS), Fires("covered", ARMY, DECKS),
-             Fires("recruited", HERO, LINES)),
-    "recruit_hero": (Fires("recruited", HERO, HEROES), Fires("joined", HERO, HEROES), Fires("covered", ARMY, HEROES),
-                     Fires("recruited", HERO, LINES)),
+    # (a hero for a complete line: each new line recruits once, and lines once counted stay counted; the
+    # hero joins the army where it enters one)
+    "place": (Fires("joined", CARD, when=JOINS), Fires("covered", ARMY, when=LANDS),
+              Fires("recruited", HERO, LINES, LANDS), Fires("joined", HERO, LINES, JOINS)),
+    "take_from": (Fires("taken", PILE, PILES), Fires("joined", PILE, PILES, JOINS), Fires("covered", ARMY, PILES, LANDS),
+                  Fires("recruited", HERO, LINES), Fires("joined", HERO, LINES, JOINS)),
+    "look": (Fires("taken", PILE, DECKS), Fires("joined", PILE, DECKS, JOINS), Fires("covered", ARMY, DECKS, LANDS),
+             Fires("recruited", HERO, LINES), Fires("joined", HERO, LINES, JOINS)),
+    "recruit_hero": (Fires("recruited", HERO, HEROES), Fires("joined", HERO, HEROES, JOINS),
+                     Fires("covered", ARMY, HEROES, LANDS), Fires("recruited", HERO, LINES),
+                     Fires("joined", HERO, LINES, JOINS)),
     "discard_card": (Fires("discarded", CARD),),   # (only `instead of` it: the card stays, nothing is used up)
     "capture": (Fires("captured", OWN),),
 }

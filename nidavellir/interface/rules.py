@@ -239,6 +239,16 @@ class Interpretation:
     layer: str
 
 
+@dataclass(frozen=True, slots=True)
+class LoopWarning:
+    """A loop of effects `check` warned can repeat (compiler/cycles.py): the effects in it (each
+    `file:line:col` as its handlers' markers say), where the warning is, and what stops the loop. Play
+    that nests past MAX_CASCADE in such a loop says so in these words (runtime/loops.py)."""
+    members: tuple[str, ...]
+    at: str
+    stops: str
+
+
 @dataclass(frozen=True)
 class RuleSet:
     content_hash: str
@@ -272,3 +282,4 @@ class RuleSet:
     zone_decks: Mapping[str, Mapping[int, tuple[DeckEntry, ...]]] = field(default_factory=_empty)
     tavern: tuple[Step, ...] = ()                        # the steps of one tavern's resolution
     pick_sources: tuple[PickSource, ...] = ()
+    loops: tuple[LoopWarning, ...] = ()                  # the loops of effects `check` warned can repeat

@@ -47,12 +47,13 @@ def schema() -> Any:
 
     fact = pa.struct([("card", pa.string()), ("kind", pa.string()), ("class", pa.string()),
                       ("player", pa.int8()), ("age", pa.int8()), ("turn", pa.int16()),
-                      ("how", pa.string()), ("points", pa.int32())])
+                      ("how", pa.string()), ("points", pa.int64())])
     return pa.schema([
         ("set", pa.int16()), ("label", pa.string()), ("content_hash", pa.string()), ("game", pa.int64()), ("seed", pa.int64()), ("players", pa.int8()),
         ("seats", pa.list_(pa.string())), ("bots", pa.list_(pa.string())),
-        ("totals", pa.list_(pa.int32())), ("shares", pa.list_(pa.float64())),
-        ("breakdown", pa.list_(pa.map_(pa.string(), pa.int32()))),
+        # (scores: each value the rules compute is within ±10^9, their sums are not: 64 bits)
+        ("totals", pa.list_(pa.int64())), ("shares", pa.list_(pa.float64())),
+        ("breakdown", pa.list_(pa.map_(pa.string(), pa.int64()))),
         ("turns", pa.int16()), ("decisions", pa.int32()), ("cards", pa.list_(fact)),
     ])
 
