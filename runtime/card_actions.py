@@ -298,20 +298,38 @@ class CardActions(EngineCore):
                     if card in resolving:  # a replacement that left the card where it was: discard it
                         self._lift(card)
                         self.discard_pile(card).append(card)
-                elif self.defs[card].enters == "discard":
-                    if self.reacts("taken", card, p):
-                        yield from self.emit(p, "taken", card)
-                    if card in resolving:  # (unless its effect moved it)
-                        self._lift(card)
-                        self.discard_pile(card).append(card)
+                elif not (yield from self.enter(p, card, "taken")):
                     return
-                else:
-                    dest = yield from self._destination(p, card)
-                    yield from self.place(p, card, dest, check=False)
-                    if self.reacts("taken", card, p):
-                        yield from self.emit(p, "taken", card)
         if self.may_recruit(p):
             yield from self.check_heroes(p)
+
+    def win_distinction(self, p: int, card: int) -> Gen[None]:
+        """p wins the distinction `card` (the Troop Evaluation's award): it enters, its `won` effects
+        run, then heroes for new lines are recruited."""
+        self.s.distinctions.remove(card)
+        self.s.resolving.append(card)
+        with Entry(self):
+            yield from self.enter(p, card, "won")
+        if self.may_recruit(p):
+            yield from self.check_heroes(p)
+
+    def enter(self, p: int, card: int, event: str) -> Gen[bool]:
+        """`card` (in `resolving`) reaches p — taken, recruited or won —, enters where its definition
+        says, and `event` fires for it: every way a card reaches a player goes through here, so that
+        it stands where the rules say it may (runtime/placement.py). A card that enters the discard
+        pile goes there once its effects are done (unless they moved it): False."""
+        if self.defs[card].enters == "discard":
+            if self.reacts(event, card, p):
+                yield from self.emit(p, event, card)
+            if card in self.s.resolving:
+                self._lift(card)
+                self.discard_pile(card).append(card)
+            return False
+        dest = yield from self._destination(p, card)
+        yield from self.place(p, card, dest, check=False)
+        if self.reacts(event, card, p):
+            yield from self.emit(p, event, card)
+        return True
 
     def zone(self, name: str) -> list[int]:
         """A shared zone by name: the discard pile, the box (out of the game), the tavern being
@@ -516,10 +534,7 @@ class CardActions(EngineCore):
             self.s.players[p].heroes_counted += 1
         self.s.resolving.append(hero)
         with Entry(self):
-            dest = yield from self._destination(p, hero)
-            yield from self.place(p, hero, dest, check=False)
-            if self.reacts("recruited", hero, p):
-                yield from self.emit(p, "recruited", hero)
+            yield from self.enter(p, hero, "recruited")
         if self.may_recruit(p):
             yield from self.check_heroes(p)
 

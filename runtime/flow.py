@@ -11,7 +11,7 @@ from nidavellir.interface.engine import Gen
 from nidavellir.interface.events import MAX_TURNS_PER_AGE, STEPS, TAVERN_STEPS
 from nidavellir.interface.rules import PickSource, Step
 
-from .card_actions import Entry, card_choice
+from .card_actions import card_choice
 from .coins import gem_swaps
 from .core import NOBODY
 from .engine import Engine
@@ -480,12 +480,7 @@ def troop_evaluation(e: Engine) -> Gen[None]:
             e.journal.append(DistinctionUnclaimed(*e.now, card=s.cards[card], cls=cls) if p is None else
                              DistinctionWon(*e.now, player=p, card=s.cards[card], cls=cls, ranks=e.ranks(p, cls)))
         if p is not None:
-            s.distinctions.remove(card)
-            with Entry(e):
-                yield from e.place(p, card, None, check=False)
-                yield from e.emit(p, "won", card)
-            if e.may_recruit(p):
-                yield from e.check_heroes(p)
+            yield from e.win_distinction(p, card)
         else:
             yield from e.emit(NOBODY, "unclaimed", card)
 
