@@ -32,7 +32,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '2a375be5d3d4119d78d2833d8ff783bce29348b92ee15362d8bd3aae3fb25cba'
+CONTENT_HASH = 'e16264d7ce5ecd1647b4774af49a9918d255e7edf12a5394106be6b4e84451d2'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

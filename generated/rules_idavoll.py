@@ -34,7 +34,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = 'c93b5cb3937a79c283f42f8ab9912ea792558cd0134048d67e52353abb3abe08'
+CONTENT_HASH = '3e353b2869de4f23a22a71c12f4feac7745fba6e13a9ba1c16c3bb01d04b0a4d'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

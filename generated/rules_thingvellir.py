@@ -36,7 +36,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '27343621e44877efc166163d32d022741569770b5c0ec7140aa0b79076268980'
+CONTENT_HASH = '68e8fb56a5bb60ecae86666321acb04b547b5087e25d894b693e86a78053fb08'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -1180,11 +1180,12 @@ def _olwyn_0(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
         chosen_columns1.append(dest3)
         yield from g.place(p, placed2, dest3)
     '@ rules/thingvellir/heroes.yaml:46:68'
-    placed4 = g.supply_card('olwyn-double', card)
-    if placed4 is not None:
-        dest5 = yield from g.choose_column(p, placed4, exclude=tuple(chosen_columns1))
-        chosen_columns1.append(dest5)
-        yield from g.place(p, placed4, dest5)
+    if g.column_options('olwyn-double', exclude=tuple(chosen_columns1)):
+        placed4 = g.supply_card('olwyn-double', card)
+        if placed4 is not None:
+            dest5 = yield from g.choose_column(p, placed4, exclude=tuple(chosen_columns1))
+            chosen_columns1.append(dest5)
+            yield from g.place(p, placed4, dest5)
 
 _CARD_olwyn = CardDef(
     id='olwyn',

@@ -38,7 +38,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = 'b027f6b97157190c18404d8e0c1a3c231f84e276c6ba6720d19e1e53beaa37d8'
+CONTENT_HASH = '8250798f55b42696479339ac5d679e6e315128b4e9c52a4cdf9dd0ec31bee53f'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -1182,11 +1182,12 @@ def _olwyn_0(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
         chosen_columns1.append(dest3)
         yield from g.place(p, placed2, dest3)
     '@ rules/thingvellir/heroes.yaml:46:68'
-    placed4 = g.supply_card('olwyn-double', card)
-    if placed4 is not None:
-        dest5 = yield from g.choose_column(p, placed4, exclude=tuple(chosen_columns1))
-        chosen_columns1.append(dest5)
-        yield from g.place(p, placed4, dest5)
+    if g.column_options('olwyn-double', exclude=tuple(chosen_columns1)):
+        placed4 = g.supply_card('olwyn-double', card)
+        if placed4 is not None:
+            dest5 = yield from g.choose_column(p, placed4, exclude=tuple(chosen_columns1))
+            chosen_columns1.append(dest5)
+            yield from g.place(p, placed4, dest5)
 
 _CARD_olwyn = CardDef(
     id='olwyn',

@@ -245,9 +245,16 @@ class CardActions(EngineCore):
         self._lift(card)
         self.deck(deck).insert(0, card)
 
+    def column_options(self, card: int | str, among: tuple[str, ...] = (),
+                       exclude: tuple[str, ...] = ()) -> list[str]:
+        """The columns a choice of column for `card` (a card, or a card id) offers (`exclude`: those
+        chosen before, for `another chosen column`; it may leave none)."""
+        d = self.rules.cards[card] if isinstance(card, str) else self.defs[card]
+        return [c for c in column_choices(self.rules, d, among) if c not in exclude]
+
     def choose_column(self, p: int, card: int, among: tuple[str, ...] = (),
                       exclude: tuple[str, ...] = ()) -> Gen[str]:
-        options = [c for c in column_choices(self.rules, self.defs[card], among) if c not in exclude]
+        options = self.column_options(card, among, exclude)
         answer = yield from self.ask(p, "column", options, f"choose a column for {self.defs[card].name}")
         return str(answer)
 

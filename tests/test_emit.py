@@ -117,3 +117,32 @@ def test_generated_names_do_not_depend_on_other_cards(tmp_path):
     source = _compiled(tmp_path, "a", ["when recruited: transform chosen coin by 7"])
     assert "def _grid_0(" in source and "def _distinction__miner_0(" in source
     assert "def _class_warrior(" in source
+
+
+def test_another_chosen_column_with_every_column_chosen_places_nothing(tmp_path):
+    """README "Places": `another chosen column` is a column not chosen before in the effect. A card
+    that can stand only in the miner column, placed in a chosen column and then in another: the
+    second placement has no column left, and places nothing — no question without options is asked
+    (found by tests/test_effects_property.py: a decision with no options)."""
+    rules = rules_with(tmp_path, """
+        - {id: test-nest, kind: relic, effects: ["when taken: place card test-one in chosen column; place card test-one in another chosen column"]}
+        - {id: test-one, kind: relic, copies: 2, ranks: {miner: [1]}}
+    """)
+    e = new_engine(3, rules=rules)
+    assert run_log(e.take_card(0, e.new_card("test-nest"))) == []  # (a choice of one column is not asked)
+    assert [e.s.cards[c] for c in e.s.players[0].army["miner"]] == ["test-one"]
+    assert e.s.cards.count("test-one") == 2 and e.in_supply("test-one")  # the second stays in the supply
+
+
+def test_each_other_player_chooses_columns_of_their_own(tmp_path):
+    """`each other player` acts for each of them in turn: `another chosen column` excludes the columns
+    that player chose, not those an earlier player chose for their own army. Each other player places
+    a card that stands in the miner or the hunter column: both choose between the two."""
+    rules = rules_with(tmp_path, """
+        - {id: test-nest, kind: relic, effects: ["when taken: each other player place card test-one in another chosen column"]}
+        - {id: test-one, kind: relic, copies: 2, ranks: {miner: [1], hunter: [1]}}
+    """)
+    e = new_engine(3, rules=rules)
+    log = run_log(e.take_card(0, e.new_card("test-nest")), "miner", "miner")
+    assert [d.player for d in log] == [1, 2] and all(sorted(d.options) == ["hunter", "miner"] for d in log)
+    assert [[e.s.cards[c] for c in e.s.players[p].army["miner"]] for p in (1, 2)] == [["test-one"], ["test-one"]]
