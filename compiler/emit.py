@@ -436,12 +436,14 @@ def action(w: Writer, a: ir.Action, sc: PyScope, locate: Callable[[int], str]) -
 def _own_choices(w: Writer, sc: PyScope) -> PyScope:
     """The scope of one player of `each other player`: the coins and columns they choose are theirs
     (`other coin`, `another chosen column` exclude only their own earlier choices)."""
-    lists = {}
-    for name, kind in (("chosen_coins", "int"), ("chosen_columns", "str")):
-        if getattr(sc, name):
-            lists[name] = sc.fresh(name)
-            w.line(f"{lists[name]}: list[{kind}] = []")
-    return replace(sc, **lists)
+    coins = columns = None
+    if sc.chosen_coins:
+        coins = sc.fresh("chosen_coins")
+        w.line(f"{coins}: list[int] = []")
+    if sc.chosen_columns:
+        columns = sc.fresh("chosen_columns")
+        w.line(f"{columns}: list[str] = []")
+    return replace(sc, chosen_coins=coins, chosen_columns=columns)
 
 
 # -- effects, cards and the module ---------------------------------------------------------------

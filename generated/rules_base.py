@@ -32,7 +32,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = 'e16264d7ce5ecd1647b4774af49a9918d255e7edf12a5394106be6b4e84451d2'
+CONTENT_HASH = '0b05a299ef527853df5c5722ba44b4558f7eb25c73e6dddcf544f60c510f81ae'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -34,7 +34,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '3e353b2869de4f23a22a71c12f4feac7745fba6e13a9ba1c16c3bb01d04b0a4d'
+CONTENT_HASH = '77ce90609991a57c4227f656c30bc018874590dfb3cb145003cc7922048cf198'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

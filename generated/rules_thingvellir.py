@@ -36,7 +36,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '68e8fb56a5bb60ecae86666321acb04b547b5087e25d894b693e86a78053fb08'
+CONTENT_HASH = '87c87c8e7ce80737faa633af2b9c9d8aea832aef837d65143c8a372158d0df19'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

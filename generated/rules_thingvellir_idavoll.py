@@ -38,7 +38,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '8250798f55b42696479339ac5d679e6e315128b4e9c52a4cdf9dd0ec31bee53f'
+CONTENT_HASH = '648c6b206190e2fd6782db881e6e152a7392fa9985f82dd30f653b6df2bd7635'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
