@@ -172,6 +172,13 @@ class CardActions(EngineCore):
         if self.detach(card) is None and card in self.s.resolving:
             self.s.resolving.remove(card)
 
+    def _release(self, card: int) -> None:
+        """`card` left its owner for a shared zone (a pile, a deck, the heroes, the supply): it keeps
+        no mark (tokens, notch, chosen class, spent power, face down), and the cards it captured,
+        which lay under it, are discarded (each to its kind's pile) rather than lost with it."""
+        for captured in self.s.marks.pop(card, {}).get("captured") or ():
+            self.discard_pile(captured).append(captured)
+
     def place(self, p: int, card: int, dest: str | None, check: bool = True) -> Gen[None]:
         """Put a card in an army column (or the command zone); then recruit heroes for new lines.
 
@@ -243,6 +250,7 @@ class CardActions(EngineCore):
             self.journal.append(PutUnder(*self.now, player=self.actor(), cause=self.cause(),
                                          cards=(self.s.cards[card],), deck=deck_place(deck, self.s.age), count=1))
         self._lift(card)
+        self._release(card)
         self.deck(deck).insert(0, card)
 
     def column_options(self, card: int | str, among: tuple[str, ...] = (),
@@ -456,6 +464,7 @@ class CardActions(EngineCore):
             self.journal.append(Discarded(*self.now, player=p, cause=self.cause(), card=self.s.cards[card],
                                           at=COMMAND_ZONE if column is None else column, into=self.discard_into(card)))
         self._lift(card)
+        self._release(card)
         self.discard_pile(card).append(card)
 
     def discard_pile(self, card: int) -> list[int]:
@@ -591,11 +600,11 @@ class CardActions(EngineCore):
             self.journal.append(HeroReturned(*self.now, player=p, cause=self.cause(), card=self.s.cards[card],
                                              brought=tuple(self.s.cards[c] for c in brought)))
         self._lift(card)
-        self.s.marks.pop(card, None)
+        self._release(card)
         self.s.heroes.append(card)
         for c in brought:
             self._lift(c)
-            self.s.marks.pop(c, None)
+            self._release(c)
             self.s.supply.append(c)
         self.returned[p] = card
         return True
