@@ -131,7 +131,8 @@ def play_out(rules: Any, players: int, seed: int, warned: Warned) -> Game | str:
             answers += 1
             assert answers < DECISIONS, "the game does not end"
             if answers % 50 == 0:
-                assert not violations(game.engine)
+                problems = violations(game.engine)
+                assert not problems, problems
     except (TurnLimit, RulesRuntimeError) as err:
         assert not violations(game.engine)
         return stop_allowed(err, warned)
@@ -166,7 +167,8 @@ def check_case(case: Case) -> None:
                     STATS[f"stopped: {game}"] += 1
                     continue
                 STATS["games"] += 1
-                assert not violations(game.engine)
+                problems = violations(game.engine)
+                assert not problems, problems
                 result = json.loads(json.dumps(result_of(game, seed)))
                 assert check_position(rules, result["final"]) == []
                 again = score_position(rules, result["final"])
