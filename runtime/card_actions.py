@@ -168,9 +168,20 @@ class CardActions(EngineCore):
         return [c for c in self.mark(card, "brought", None) or () if p >= 0 and self.owner(c) == p]
 
     def _lift(self, card: int) -> None:
-        """Take a card out of its army column or command zone (or out of `resolving`)."""
-        if self.detach(card) is None and card in self.s.resolving:
-            self.s.resolving.remove(card)
+        """Take a card out of wherever it lies — its owner's army column or command zone, `resolving`,
+        or a shared zone (an effect that moved the card before may have put it in a deck, a pile,
+        a tavern, among the heroes) — so that a move never leaves a copy behind."""
+        if self.detach(card) is not None:
+            return
+        s = self.s
+        if card in s.resolving:
+            s.resolving.remove(card)
+            return
+        for zone in (s.discard, *s.decks.values(), *s.zones.values(), *s.taverns, s.heroes, s.supply, s.box,
+                     s.distinctions):
+            if card in zone:
+                zone.remove(card)
+                return
 
     def _release(self, card: int) -> None:
         """`card` left its owner for a shared zone (a pile, a deck, the heroes, the supply): it keeps

@@ -9,9 +9,12 @@ import textwrap
 from pathlib import Path
 
 
-from harness import new_engine, run_log, set_coins, shown, values
+import pytest
+
+from harness import new_engine, pull, run_log, set_coins, shown, values
 from nidavellir.compiler.build import compile_specs, layer_specs
 from nidavellir.rulesets import load_rules
+from nidavellir.runtime.invariants import card_zones, violations
 from nidavellir.runtime.rules import Rules
 
 LAYER = """
@@ -146,3 +149,23 @@ def test_each_other_player_chooses_columns_of_their_own(tmp_path):
     log = run_log(e.take_card(0, e.new_card("test-nest")), "miner", "miner")
     assert [d.player for d in log] == [1, 2] and all(sorted(d.options) == ["hunter", "miner"] for d in log)
     assert [[e.s.cards[c] for c in e.s.players[p].army["miner"]] for p in (1, 2)] == [["test-one"], ["test-one"]]
+
+
+@pytest.mark.parametrize("effect, lands", [
+    ("when taken: each other player place self under age 2 deck", "deck:2"),
+    ("when taken: place self under current deck; place self in column warrior", "p0:army:warrior"),
+    ("when taken: place self under current deck; place self under age 2 deck", "deck:2"),
+])
+def test_a_card_moved_again_leaves_where_the_first_move_put_it(tmp_path, effect, lands):
+    """Every card is in exactly one place (DESIGN §10): an effect that moves its card once and then
+    again (for each other player, or a second action) takes it from where the first move put it — a
+    deck — never leaving a copy there (found by tests/test_effects_property.py: one card twice in
+    the Age 2 deck). A card put under a deck lies at its bottom."""
+    e = new_engine(3, rules=rules_with(tmp_path, f"""
+        - {{id: test-nest, kind: relic, effects: ["{effect}"]}}
+    """))
+    card = pull(e, "test-nest")  # (from the supply)
+    run_log(e.take_card(0, card))
+    assert [name for name, cards in card_zones(e).items() for c in cards if c == card] == [lands]
+    assert lands != "deck:2" or e.s.decks[2][0] == card
+    assert not violations(e)
