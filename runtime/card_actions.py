@@ -184,11 +184,18 @@ class CardActions(EngineCore):
                 return
 
     def _release(self, card: int) -> None:
-        """`card` left its owner for a shared zone (a pile, a deck, the heroes, the supply): it keeps
-        no mark (tokens, notch, chosen class, spent power, face down), and the cards it captured,
-        which lay under it, are discarded (each to its kind's pile) rather than lost with it."""
-        for captured in self.s.marks.pop(card, {}).get("captured") or ():
+        """`card` left its owner for a shared zone (a pile, a deck, the heroes, the supply): what its
+        holder put on it goes (tokens, the track's notch, a chosen class), and the cards it captured,
+        which lay under it, are discarded (each to its kind's pile) rather than lost with it; what
+        lasts the game stays (a power used once per game, a card turned face down for good)."""
+        marks = self.s.marks.pop(card, None)
+        if marks is None:
+            return
+        for captured in marks.get("captured") or ():
             self.discard_pile(captured).append(captured)
+        kept = {key: marks[key] for key in ("used", "face_down") if key in marks}
+        if kept:
+            self.s.marks[card] = kept
 
     def place(self, p: int, card: int, dest: str | None, check: bool = True) -> Gen[None]:
         """Put a card in an army column (or the command zone); then recruit heroes for new lines.

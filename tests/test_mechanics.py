@@ -233,8 +233,9 @@ cards:
 def test_a_card_that_leaves_its_owner_keeps_no_mark_and_its_captures_are_discarded(tmp_path, route):
     """Every card and coin is in exactly one place (DESIGN §10): a card that captured another (the
     dwarf lies under it, out of play) and then leaves its owner for a shared zone — put back among
-    the heroes, discarded, put under a deck — takes none of its state there (tokens, captures: its
-    next holder finds a fresh card), and the captured card is discarded, not lost (found by
+    the heroes, discarded, put under a deck — takes there none of what its holder put on it (tokens,
+    captures), only what lasts the game (its once-per-game power is spent), and the captured card is
+    discarded, not lost (found by
     tests/test_effects_property.py: Odin returned a hero that had captured a dwarf, and the dwarf
     was nowhere)."""
     layer = tmp_path / "holding.yaml"
@@ -253,5 +254,5 @@ def test_a_card_that_leaves_its_owner_keeps_no_mark_and_its_captures_are_discard
     else:
         e.put_under_deck(keeper, None)
         assert e.s.decks[1][0] == keeper
-    assert smith in e.s.discard and keeper not in e.s.marks
+    assert smith in e.s.discard and e.s.marks[keeper] == {"used": True}  # (the capture spent the power: for the game)
     assert not violations(e)
