@@ -7,7 +7,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from nidavellir.errors import suggest
-from nidavellir.interface.events import FORMS, INSTEAD, INSTEAD_ANY, WHEN, WHENEVER, EventSpec
+from nidavellir.interface.events import FORMS, INSTEAD, INSTEAD_ANY, MAX_TURNS_PER_AGE, WHEN, WHENEVER, EventSpec
 
 from . import ir
 from .bounds import constant, least, nonzero_when
@@ -91,6 +91,7 @@ class Checker:
     scope: Scope
     problems: list[Problem] = field(default_factory=list)
     nonzero: frozenset[ir.Expr] = frozenset()  # what the conditions around the node at hand prove is not 0
+    once: bool = False                         # the effect at hand acts once per game
 
     def fail(self, node: ir.Node, message: str, hint: str | None = None, at_arg: bool = False) -> None:
         """Report a problem at `node` (with `at_arg`: at the name or number it resolves)."""
@@ -240,12 +241,14 @@ class Checker:
     def effect(self, effect: ir.Effect) -> None:
         match effect:
             case ir.Triggered():
+                self.once = effect.once
                 self.on_event(effect, WHENEVER if effect.owner else WHEN, False)
                 if effect.age is not None and effect.age not in self.names.ages:
                     self.fail(effect, f"there is no age {effect.age}",
                               "ages: " + ", ".join(map(str, sorted(self.names.ages))), True)
                 self.conditional_actions(effect.cond, effect.actions)
             case ir.Replacement():
+                self.once = effect.once
                 self.on_event(effect, INSTEAD_ANY if effect.owner else INSTEAD, True)
                 self.conditional_actions(effect.cond, effect.actions)
             case ir.Modifier():
@@ -346,6 +349,12 @@ class Checker:
             case ir.PlaceUnder():
                 self.card_ref(a.card)
                 self.deck(a.deck)
+                if a.deck.zone is None and a.card.card is None and not self.once:  # (a card of the supply runs out)
+                    self.problems.append(Problem(
+                        a.pos, "this puts a card back under an age deck: an age ends when its deck runs out, and a "
+                               "deck that effects keep refilling may never run out (play stops an age after "
+                               f"{MAX_TURNS_PER_AGE} turns)",
+                        "make the effect `once per game`, or put the card elsewhere (`discard` it)", warning=True))
             case ir.Discard():
                 self.need(a, frozenset({PLAYER, CARD}), "discarding cards")
                 self.expr(a.count, INT)

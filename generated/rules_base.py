@@ -32,7 +32,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '0b05a299ef527853df5c5722ba44b4558f7eb25c73e6dddcf544f60c510f81ae'
+CONTENT_HASH = 'fc9f2e386754046e8ca107b7427739a850fe4c5d81f69223bf62a3175a87e238'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

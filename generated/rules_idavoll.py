@@ -34,7 +34,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '77ce90609991a57c4227f656c30bc018874590dfb3cb145003cc7922048cf198'
+CONTENT_HASH = 'b397a841a4307407d23419e302cefce955f2083355697acf8293819f80f78ca0'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

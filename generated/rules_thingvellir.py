@@ -36,7 +36,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '87c87c8e7ce80737faa633af2b9c9d8aea832aef837d65143c8a372158d0df19'
+CONTENT_HASH = 'a9287f9511ad5a6aff6190268a4aa4e65ba91b8ee410a5f1d762b49e80b9354f'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -38,7 +38,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import div as _div, lookup as _lookup
 
-CONTENT_HASH = '648c6b206190e2fd6782db881e6e152a7392fa9985f82dd30f653b6df2bd7635'
+CONTENT_HASH = 'd3e75d58d478d870663cc4300fad5a38d6e167e329666e63a8af2899c767be81'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
