@@ -400,11 +400,36 @@ def _event_forms(event: str, window: bool) -> list[str]:
     return sorted(EVENTS[event].forms)
 
 
+# Effects that feed themselves through one event each (`{cond}`: a condition, or none): whether one
+# can stop depends on what guards it (`may`, `once per game`, a condition), which is drawn with it.
+FEEDERS = (
+    ("whenever joined{cond}: place self in command zone; place self in chosen column", "joined"),
+    ("instead of covered{cond}: place self in chosen column", "covered"),
+    ("whenever coin-bettered{cond}: transform lowest coin by 1", "coin-bettered"),
+    ("whenever recruited{cond}: return chosen neutral hero then recruit another neutral hero uncounted",
+     "recruited"),
+    ("instead of any discarded{cond}: discard chosen 1 cards in army", "discarded"),
+    ("whenever taken{cond}: place subject under current deck", "taken"),
+    ("whenever joined{cond}: place card {supply} in chosen column", "joined"),
+)
+
+
+@st.composite
+def feeder(draw: st.DrawFn, ctx: Ctx) -> str:
+    text, event = draw(st.sampled_from(FEEDERS))
+    ctx.events.add(event)
+    cond = draw(st.sampled_from(("", " if age > 0", " if copies > 0", " if heroes < 3", " if tokens == 0")))
+    usage = draw(st.sampled_from(("", "may ", "once per game ")))
+    return usage + text.format(cond=cond, supply=draw(st.sampled_from(ctx.v.supply or ctx.v.cards)))
+
+
 @st.composite
 def effect(draw: st.DrawFn, ctx: Ctx, card: str) -> str:
     """One effect of `card`, of any form of the grammar."""
     form = draw(st.sampled_from(("trigger", "score", "modify", "trigger", "replace", "requires", "enters",
-                                 "capture")))
+                                 "capture", "feeder")))
+    if form == "feeder":
+        return draw(feeder(ctx))
     if form == "score":
         once = "once " if draw(st.integers(0, 4)) == 4 else ""
         return f"score {once}{wrap(draw(int_expr(ctx, CARD_SCOPE)), IFELSE)}"
@@ -490,7 +515,7 @@ def made_card(draw: st.DrawFn, ctx: Ctx, i: int, kinds: list[str], decks: list[d
     if shape == "ranks":
         card["ranks"] = draw(st.lists(st.integers(0, 12), min_size=1, max_size=2))
     elif shape == "points":
-        card["points"] = draw(st.integers(0, 20))
+        card["points"] = draw(st.integers(-5, 20))
     elif shape == "columns":  # ranks by column, as a mercenary's two sides
         card["ranks"] = {c: [draw(st.integers(0, 9))] for c in draw(st.lists(st.sampled_from(ctx.v.classes),
                                                                           min_size=1, max_size=2, unique=True))}
@@ -499,7 +524,7 @@ def made_card(draw: st.DrawFn, ctx: Ctx, i: int, kinds: list[str], decks: list[d
     made = draw(effects(ctx, cid))
     card["effects"] = made
     if any("track" in e for e in made) and draw(st.integers(0, 5)):
-        card["track"] = draw(st.lists(st.integers(0, 9), min_size=1, max_size=4))
+        card["track"] = draw(st.lists(st.integers(-3, 9), min_size=1, max_size=4))
     if draw(st.integers(0, 5)) == 5:
         card["params"] = {"r": draw(st.integers(0, 3))}
     if kind not in ("hero", "distinction") and draw(st.integers(0, 4)):  # (else: in the supply, for `place card`)
@@ -547,8 +572,11 @@ def cases(draw: st.DrawFn, shipped: dict[tuple[str, ...], RuleSet], flow_changes
         events.pop(draw(st.integers(0, len(events) - 1)))
     if events:
         game["events"] = {e: EVENTS[e].text for e in events}
-    if ctx.fresh_params:
-        game["params"] = dict(ctx.fresh_params)
+    params = dict(ctx.fresh_params)
+    if draw(st.integers(0, 3)) == 3:  # a param the runtime or a card reads, set by the layer
+        params[draw(st.sampled_from(v.params))] = draw(st.integers(-1, 6))
+    if params:
+        game["params"] = params
     if game:
         layer["game"] = game
     layer["cards"] = cards
