@@ -70,7 +70,7 @@ STATS: Counter[str] = Counter()
 
 CYCLE_WARNINGS = ("this can repeat", "where a condition lets these reads happen")
 TURN_WARNINGS = ("turns with", "may never run out")
-MEMBER = re.compile(r"`([^`]+)`: `[^`]*` \(([^()]*):(\d+):(\d+)\)")
+MEMBER = re.compile(r"`([^`]+)`: `([^`]*)` \(([^()]*):(\d+):\d+\)")  # a member: its card, effect and place
 
 
 def located(diagnostics: list[Diagnostic], variant: Path) -> None:
@@ -85,9 +85,11 @@ def located(diagnostics: list[Diagnostic], variant: Path) -> None:
 
 
 class Warned:
-    """What `check` warned a rule set's games may meet."""
+    """What `check` warned a rule set's games may meet, and the effects of its cards (card id -> their
+    DSL texts)."""
 
-    def __init__(self, warnings: list[Diagnostic]):
+    def __init__(self, warnings: list[Diagnostic], effects: dict[str, list[str]]):
+        self.effects = effects
         self.cycles = {(d.loc.path, d.loc.line) for d in warnings if any(w in d.message for w in CYCLE_WARNINGS)}
         self.divisors = {str(d.loc) for d in warnings if "divisor can be 0" in d.message}
         self.turns = any(w in d.message for d in warnings for w in TURN_WARNINGS)
@@ -108,7 +110,8 @@ def stop_allowed(err: Exception, warned: Warned) -> str:
         assert warned.cycles, f"a cascade where check warned of no cycle: {text}"
         members = MEMBER.findall(text)
         assert members, text
-        for card, path, line, _ in members:
+        for card, effect, path, line in members:
+            assert effect in warned.effects.get(card, ()), f"`{card}` has no effect `{effect}`: {text}"
             assert (path, int(line)) in warned.cycles, \
                 f"the cascade names `{card}` at {path}:{line}, which no cycle warning is located at: {text}"
         return "cascade"
@@ -120,7 +123,9 @@ def stop_allowed(err: Exception, warned: Warned) -> str:
 
 
 def play_out(rules: Any, players: int, seed: int, warned: Warned) -> Game | str:
-    """A game with random choices seeded by `seed`; or why it stopped, where its rules allow it."""
+    """A game with random choices seeded by `seed`; or why it stopped, where its rules allow it (a
+    game stopped by an error is over, its state that of the action the error cut short: the
+    invariants are checked on the way, not after the stop)."""
     rng = random.Random(seed)
     game = Game(rules, players, seed)
     answers = 0
@@ -134,7 +139,6 @@ def play_out(rules: Any, players: int, seed: int, warned: Warned) -> Game | str:
                 problems = violations(game.engine)
                 assert not problems, problems
     except (TurnLimit, RulesRuntimeError) as err:
-        assert not violations(game.engine)
         return stop_allowed(err, warned)
     return game
 
@@ -156,7 +160,8 @@ def check_case(case: Case) -> None:
                 continue
             STATS["accepted"] += 1
             located(compiled.warnings, variant)
-            warned = Warned(compiled.warnings)
+            warned = Warned(compiled.warnings, {cid: [text for text, _ in effects]
+                                                for cid, effects in compiled.effects.items()})
             STATS["warned of a cycle"] += bool(warned.cycles)
             rules = rules_of(module_from_source(compiled.source, compiled.content_hash))
             assert rules is not None
