@@ -52,6 +52,7 @@ from nidavellir.compiler.diagnostics import Diagnostic, RulesError
 from nidavellir.compiler.sources import layer_specs
 from nidavellir.errors import RulesRuntimeError
 from nidavellir.rulesets import load_rules, module_from_source, rules_of
+from nidavellir.narrate import narrate
 from nidavellir.runtime.flow import TurnLimit
 from nidavellir.runtime.game import Game
 from nidavellir.runtime.invariants import violations
@@ -59,6 +60,7 @@ from nidavellir.runtime.loops import CascadeError
 from nidavellir.runtime.position import score_position
 from nidavellir.runtime.position_check import check_position
 from nidavellir.session import result_of
+from nidavellir.sim.facts import record_of
 from test_structure_property import flow_changes
 
 SHIPPED = {combo: load_rules(combo).ruleset for combo in COMBOS}
@@ -122,12 +124,12 @@ def stop_allowed(err: Exception, warned: Warned) -> str:
     return "division by zero"
 
 
-def play_out(rules: Any, players: int, seed: int, warned: Warned) -> Game | str:
+def play_out(rules: Any, players: int, seed: int, warned: Warned, journal: bool = False) -> Game | str:
     """A game with random choices seeded by `seed`; or why it stopped, where its rules allow it (a
     game stopped by an error is over, its state that of the action the error cut short: the
     invariants are checked on the way, not after the stop)."""
     rng = random.Random(seed)
-    game = Game(rules, players, seed)
+    game = Game(rules, players, seed, journal=journal)
     answers = 0
     try:
         while game.pending is not None:
@@ -141,6 +143,19 @@ def play_out(rules: Any, players: int, seed: int, warned: Warned) -> Game | str:
     except (TurnLimit, RulesRuntimeError) as err:
         return stop_allowed(err, warned)
     return game
+
+
+def told_and_replayed(game: Game, result: dict[str, Any]) -> None:
+    """What else reads a finished game: `replay --verbose` tells its journal (nidavellir/narrate.py),
+    `simulate` makes its record (nidavellir/sim/facts.py), and its decision log replays to the same
+    end (DESIGN §7: "The decision log (JSON lines) replays to the identical final state")."""
+    assert game.engine.journal is not None
+    assert narrate(game.rules, game.engine.names, game.engine.journal)
+    assert record_of(game, 0, 0, ["random"] * game.engine.n)["totals"] == [p["total"] for p in result["players"]]
+    again = Game(game.rules, game.engine.n, game.seed)
+    for entry in game.log:
+        again.answer(entry["answer"])
+    assert again.pending is None and again.scores() == game.scores()
 
 
 def check_case(case: Case) -> None:
@@ -165,9 +180,10 @@ def check_case(case: Case) -> None:
             STATS["warned of a cycle"] += bool(warned.cycles)
             rules = rules_of(module_from_source(compiled.source, compiled.content_hash))
             assert rules is not None
-            for players, seed in case.games:
+            for k, (players, seed) in enumerate(case.games):
                 players = min(max(players, rules.min_players), rules.max_players)
-                game = play_out(rules, players, seed, warned)
+                told = k == len(case.games) - 1  # (the last keeps a journal, is told, recorded and replayed)
+                game = play_out(rules, players, seed, warned, journal=told)
                 if isinstance(game, str):
                     STATS[f"stopped: {game}"] += 1
                     continue
@@ -179,6 +195,8 @@ def check_case(case: Case) -> None:
                 again = score_position(rules, result["final"])
                 assert again["players"] == result["players"], f"{combo} {players} players, seed {seed}"
                 assert again["winners"] == result["winners"]
+                if told:
+                    told_and_replayed(game, result)
 
 
 @seed(SHIFT)
