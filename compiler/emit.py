@@ -425,6 +425,11 @@ def action(w: Writer, a: ir.Action, sc: PyScope, locate: Callable[[int], str]) -
         case ir.GainGem():
             w.line(f"g.gain_gem({sc.p}, {a.value!r})")
         case ir.PlaceCard():
+            if a.place.mode == "another" and sc.chosen_columns:  # (nothing placed once every column was chosen)
+                which = repr(a.card.card) if a.card.card is not None else f"{sc.ev}.subject" if a.card.subject \
+                    else sc.card
+                w.line(f"if g.column_options({which}, exclude=tuple({sc.chosen_columns})):")
+                w.indent += 1
             card = _card(w, a.card, sc)
             dest = _destination(w, a.place, card, sc)
             w.line(f"yield from g.place({sc.p}, {card}, {dest})")
@@ -468,10 +473,23 @@ def action(w: Writer, a: ir.Action, sc: PyScope, locate: Callable[[int], str]) -
             other = sc.fresh("player")
             w.line(f"for {other} in g.other_players({sc.p}):")
             w.indent += 1
-            action(w, a.action, sc.acting(other), locate)
+            action(w, a.action, _own_choices(w, sc.acting(other)), locate)
         case _:
             assert_never(a)
     w.indent = depth
+
+
+def _own_choices(w: Writer, sc: PyScope) -> PyScope:
+    """The scope of one player of `each other player`: the coins and columns they choose are theirs
+    (`other coin`, `another chosen column` exclude only their own earlier choices)."""
+    coins = columns = None
+    if sc.chosen_coins:
+        coins = sc.fresh("chosen_coins")
+        w.line(f"{coins}: list[int] = []")
+    if sc.chosen_columns:
+        columns = sc.fresh("chosen_columns")
+        w.line(f"{columns}: list[str] = []")
+    return replace(sc, chosen_coins=coins, chosen_columns=columns)
 
 
 # -- effects, cards and the module ---------------------------------------------------------------

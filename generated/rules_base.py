@@ -33,7 +33,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '93dc7f80e7b37dfaefe2b270149cc746e8923e7d94456b976f75840bb53eaae1'
+CONTENT_HASH = '4a184692f6749cab7bd24c8b75aebd119a1ae1de0b934f0e1cf565e3a4a77762'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

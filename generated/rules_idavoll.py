@@ -35,7 +35,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '7b1f91e3b2d045a57dc4c3d1f0e5beac2276be7f208bfc213907a71e1bbe80fe'
+CONTENT_HASH = '7fecb0fbf118b3e5389b2260380d5827f7c5de94b20828429c8eb0e9735087e7'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -37,7 +37,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'a53543c9283e1ad30c96bdb9dff51bea019a9d9fd8a8b74498c8798806226026'
+CONTENT_HASH = 'f3431e27f451eb75c554c09c05bbfd63d661b00dc38d9236dc10d891d7e2ca27'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -1181,11 +1181,12 @@ def _olwyn_0(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
         chosen_columns1.append(dest3)
         yield from g.place(p, placed2, dest3)
     '@ rules/thingvellir/heroes.yaml:46:68'
-    placed4 = g.supply_card('olwyn-double', card)
-    if placed4 is not None:
-        dest5 = yield from g.choose_column(p, placed4, exclude=tuple(chosen_columns1))
-        chosen_columns1.append(dest5)
-        yield from g.place(p, placed4, dest5)
+    if g.column_options('olwyn-double', exclude=tuple(chosen_columns1)):
+        placed4 = g.supply_card('olwyn-double', card)
+        if placed4 is not None:
+            dest5 = yield from g.choose_column(p, placed4, exclude=tuple(chosen_columns1))
+            chosen_columns1.append(dest5)
+            yield from g.place(p, placed4, dest5)
 
 _CARD_olwyn = CardDef(
     id='olwyn',

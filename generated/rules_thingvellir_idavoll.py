@@ -39,7 +39,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '8c9c40105adba131a47d1da3b6b15e6d4238cd192f48f9d9b1ab49c2b90fc047'
+CONTENT_HASH = '9458fff4baf8befbc9ce54c29088fd928baee211543cda0dcb06a49a8797dbff'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -1183,11 +1183,12 @@ def _olwyn_0(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
         chosen_columns1.append(dest3)
         yield from g.place(p, placed2, dest3)
     '@ rules/thingvellir/heroes.yaml:46:68'
-    placed4 = g.supply_card('olwyn-double', card)
-    if placed4 is not None:
-        dest5 = yield from g.choose_column(p, placed4, exclude=tuple(chosen_columns1))
-        chosen_columns1.append(dest5)
-        yield from g.place(p, placed4, dest5)
+    if g.column_options('olwyn-double', exclude=tuple(chosen_columns1)):
+        placed4 = g.supply_card('olwyn-double', card)
+        if placed4 is not None:
+            dest5 = yield from g.choose_column(p, placed4, exclude=tuple(chosen_columns1))
+            chosen_columns1.append(dest5)
+            yield from g.place(p, placed4, dest5)
 
 _CARD_olwyn = CardDef(
     id='olwyn',

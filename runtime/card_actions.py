@@ -190,9 +190,34 @@ class CardActions(EngineCore):
         return [c for c in self.mark(card, "brought", None) or () if p >= 0 and self.owner(c) == p]
 
     def _lift(self, card: int) -> None:
-        """Take a card out of its army column or command zone (or out of `resolving`)."""
-        if self.detach(card) is None and card in self.s.resolving:
-            self.s.resolving.remove(card)
+        """Take a card out of wherever it lies — its owner's army column or command zone, `resolving`,
+        or a shared zone (an effect that moved the card before may have put it in a deck, a pile,
+        a tavern, among the heroes) — so that a move never leaves a copy behind."""
+        if self.detach(card) is not None:
+            return
+        s = self.s
+        if card in s.resolving:
+            s.resolving.remove(card)
+            return
+        for zone in (s.discard, *s.decks.values(), *s.zones.values(), *s.taverns, s.heroes, s.supply, s.box,
+                     s.distinctions):
+            if card in zone:
+                zone.remove(card)
+                return
+
+    def _release(self, card: int) -> None:
+        """`card` left its owner for a shared zone (a pile, a deck, the heroes, the supply): what its
+        holder put on it goes (tokens, the track's notch, a chosen class), and the cards it captured,
+        which lay under it, are discarded (each to its kind's pile) rather than lost with it; what
+        lasts the game stays (a power used once per game, a card turned face down for good)."""
+        marks = self.s.marks.pop(card, None)
+        if marks is None:
+            return
+        for captured in marks.get("captured") or ():
+            self.discard_pile(captured).append(captured)
+        kept = {key: marks[key] for key in ("used", "face_down") if key in marks}
+        if kept:
+            self.s.marks[card] = kept
 
     def place(self, p: int, card: int, dest: str | None, check: bool = True) -> Gen[None]:
         """Put a card in an army column (or the command zone); then recruit heroes for new lines.
@@ -274,11 +299,19 @@ class CardActions(EngineCore):
             key = f"`{cid}`: `{text}` ({where})"
             counts[key] = counts.get(key, 0) + 1
         self._lift(card)
+        self._release(card)
         self.deck(deck).insert(0, card)
+
+    def column_options(self, card: int | str, among: tuple[str, ...] = (),
+                       exclude: tuple[str, ...] = ()) -> list[str]:
+        """The columns a choice of column for `card` (a card, or a card id) offers (`exclude`: those
+        chosen before, for `another chosen column`; it may leave none)."""
+        d = self.rules.cards[card] if isinstance(card, str) else self.defs[card]
+        return [c for c in column_choices(self.rules, d, among) if c not in exclude]
 
     def choose_column(self, p: int, card: int, among: tuple[str, ...] = (),
                       exclude: tuple[str, ...] = ()) -> Gen[str]:
-        options = [c for c in column_choices(self.rules, self.defs[card], among) if c not in exclude]
+        options = self.column_options(card, among, exclude)
         answer = yield from self.ask(p, "column", options, f"choose a column for {self.defs[card].name}")
         return str(answer)
 
@@ -329,20 +362,38 @@ class CardActions(EngineCore):
                     if card in resolving:  # a replacement that left the card where it was: discard it
                         self._lift(card)
                         self.discard_pile(card).append(card)
-                elif self.defs[card].enters == "discard":
-                    if self.reacts("taken", card, p):
-                        yield from self.emit(p, "taken", card)
-                    if card in resolving:  # (unless its effect moved it)
-                        self._lift(card)
-                        self.discard_pile(card).append(card)
+                elif not (yield from self.enter(p, card, "taken")):
                     return
-                else:
-                    dest = yield from self._destination(p, card)
-                    yield from self.place(p, card, dest, check=False)
-                    if self.reacts("taken", card, p):
-                        yield from self.emit(p, "taken", card)
         if self.may_recruit(p):
             yield from self.check_heroes(p)
+
+    def win_distinction(self, p: int, card: int) -> Gen[None]:
+        """p wins the distinction `card` (the Troop Evaluation's award): it enters, its `won` effects
+        run, then heroes for new lines are recruited."""
+        self.s.distinctions.remove(card)
+        self.s.resolving.append(card)
+        with Entry(self):
+            yield from self.enter(p, card, "won")
+        if self.may_recruit(p):
+            yield from self.check_heroes(p)
+
+    def enter(self, p: int, card: int, event: str) -> Gen[bool]:
+        """`card` (in `resolving`) reaches p — taken, recruited or won —, enters where its definition
+        says, and `event` fires for it: every way a card reaches a player goes through here, so that
+        it stands where the rules say it may (runtime/placement.py). A card that enters the discard
+        pile goes there once its effects are done (unless they moved it): False."""
+        if self.defs[card].enters == "discard":
+            if self.reacts(event, card, p):
+                yield from self.emit(p, event, card)
+            if card in self.s.resolving:
+                self._lift(card)
+                self.discard_pile(card).append(card)
+            return False
+        dest = yield from self._destination(p, card)
+        yield from self.place(p, card, dest, check=False)
+        if self.reacts(event, card, p):
+            yield from self.emit(p, event, card)
+        return True
 
     def zone(self, name: str) -> list[int]:
         """A shared zone by name: the discard pile, the box (out of the game), the tavern being
@@ -462,6 +513,7 @@ class CardActions(EngineCore):
             self.journal.append(Discarded(*self.now, player=p, cause=self.cause(), card=self.s.cards[card],
                                           at=COMMAND_ZONE if column is None else column, into=self.discard_into(card)))
         self._lift(card)
+        self._release(card)
         self.discard_pile(card).append(card)
 
     def discard_pile(self, card: int) -> list[int]:
@@ -547,10 +599,7 @@ class CardActions(EngineCore):
             self.s.players[p].heroes_counted += 1
         self.s.resolving.append(hero)
         with Entry(self):
-            dest = yield from self._destination(p, hero)
-            yield from self.place(p, hero, dest, check=False)
-            if self.reacts("recruited", hero, p):
-                yield from self.emit(p, "recruited", hero)
+            yield from self.enter(p, hero, "recruited")
         if self.may_recruit(p):
             yield from self.check_heroes(p)
 
@@ -600,11 +649,11 @@ class CardActions(EngineCore):
             self.journal.append(HeroReturned(*self.now, player=p, cause=self.cause(), card=self.s.cards[card],
                                              brought=tuple(self.s.cards[c] for c in brought)))
         self._lift(card)
-        self.s.marks.pop(card, None)
+        self._release(card)
         self.s.heroes.append(card)
         for c in brought:
             self._lift(c)
-            self.s.marks.pop(c, None)
+            self._release(c)
             self.s.supply.append(c)
         self.returned[p] = card
         return True

@@ -11,7 +11,7 @@ from nidavellir.interface.engine import Gen
 from nidavellir.interface.events import MAX_TURNS_PER_AGE, STEPS, TAVERN_STEPS
 from nidavellir.interface.rules import PickSource, Step
 
-from .card_actions import Entry, card_choice
+from .card_actions import card_choice
 from .coins import gem_swaps
 from .core import NOBODY
 from .engine import Engine
@@ -275,23 +275,27 @@ def picks(e: Engine, step: Step) -> Gen[None]:
     picked_replaced = e.replaceable("picked")
     bid_won = e.reacts("bid-won")
     top_used: set[str] = set()
+
+    def usable(p: int, top: bool) -> tuple[PickSource, ...]:
+        if plain:  # (the base game's one source, the tavern, open to every bidder: no list to build)
+            return sources if tavern and (not s.reserved or _offered(e, p, sources[0])) else ()
+        return tuple(src for src in sources if _may_use(e, src, p, top, top_used) and _offered(e, p, src))
+
     for i, p in enumerate(bid_order(e)):
         top = i == 0
-        if plain:  # (the base game's one source, the tavern, open to every bidder: no list to build)
-            usable = sources if tavern and (not s.reserved or _offered(e, p, sources[0])) else ()
-        else:
-            usable = tuple(src for src in sources if _may_use(e, src, p, top, top_used) and _offered(e, p, src))
-        if usable:
-            if top and bid_won and e.reacts("bid-won", p=p):  # the bid's winner chooses first
-                yield from e.emit(p, "bid-won")
-            if len(usable) == 1 and usable[0].zone == "tavern":  # the tavern alone, as for most bidders
-                src = usable[0]
+        here = usable(p, top)
+        if here and top and bid_won and e.reacts("bid-won", p=p):  # the bid's winner chooses first
+            yield from e.emit(p, "bid-won")
+            here = usable(p, top)  # (as the sources are now: an effect on `bid-won` may have emptied one)
+        if here:
+            if len(here) == 1 and here[0].zone == "tavern":  # the tavern alone, as for most bidders
+                src = here[0]
                 offered = tavern if not s.reserved else _offered(e, p, src)
                 picked = yield from e.choose_card(p, offered, "pick", f"choose a card in {tname}", tid)
                 assert picked is not None
                 card = picked
             else:
-                src, card = yield from _choose_pick(e, p, usable, tid, tname)
+                src, card = yield from _choose_pick(e, p, here, tid, tname)
             if top:
                 top_used.add(src.id)
             e.zone(src.zone).remove(card)
@@ -497,12 +501,7 @@ def troop_evaluation(e: Engine) -> Gen[None]:
             e.journal.append(DistinctionUnclaimed(*e.now, card=s.cards[card], cls=cls) if p is None else
                              DistinctionWon(*e.now, player=p, card=s.cards[card], cls=cls, ranks=e.ranks(p, cls)))
         if p is not None:
-            s.distinctions.remove(card)
-            with Entry(e):
-                yield from e.place(p, card, None, check=False)
-                yield from e.emit(p, "won", card)
-            if e.may_recruit(p):
-                yield from e.check_heroes(p)
+            yield from e.win_distinction(p, card)
         else:
             yield from e.emit(NOBODY, "unclaimed", card)
 

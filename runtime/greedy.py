@@ -35,7 +35,6 @@ from typing import TYPE_CHECKING, Any
 from nidavellir.interface.decisions import CardChoice, CoinChoice, Decision, Option
 from nidavellir.interface.engine import Gen
 
-from .card_actions import Entry
 from .coins import treasure_value
 from .core import COMMAND
 from .scoring import player_score
@@ -289,12 +288,7 @@ def _plain_entry(e: Engine, p: int, card: int) -> bool:
 
 def _win(e: Engine, p: int, card: int) -> Gen[None]:
     """p wins the distinction `card` as the Troop Evaluation awards it (runtime/flow.py)."""
-    e.s.distinctions.remove(card)
-    with Entry(e):
-        yield from e.place(p, card, None, check=False)
-        yield from e.emit(p, "won", card)
-    if e.may_recruit(p):
-        yield from e.check_heroes(p)
+    yield from e.win_distinction(p, card)
 
 
 # -- bids --------------------------------------------------------------------------------------

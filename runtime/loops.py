@@ -60,12 +60,20 @@ def origin(fn: Callable[..., Any]) -> tuple[str, str]:
 
 
 def the_loop(running: Sequence[Running]) -> list[Running]:
-    """The part of the cascade that repeats: from just after the latest earlier run of the innermost
-    function to the innermost (outermost first); without a repeat, every function once."""
-    innermost = running[-1][1]
-    for j in range(len(running) - 2, -1, -1):
-        if running[j][1] is innermost:
-            return list(running[j + 1:])
+    """The part of the cascade that repeats (outermost first): for the innermost function that runs
+    more than once, from just after its latest earlier run to its innermost run — so that a value a
+    member reads on its way (a modifier, a score), nested once inside the last level, is not taken
+    for a member; without a repeat, every function once."""
+    before: set[Callable[..., Any]] = set()
+    innermost = -1  # the innermost run of a function that ran before it
+    for k, (_, fn) in enumerate(running):
+        if fn in before:
+            innermost = k
+        before.add(fn)
+    if innermost >= 0:
+        fn = running[innermost][1]
+        earlier = max(j for j in range(innermost) if running[j][1] is fn)
+        return list(running[earlier + 1:innermost + 1])
     seen: dict[Callable[..., Any], Running] = {}
     for entry in running:
         seen.setdefault(entry[1], entry)

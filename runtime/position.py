@@ -30,7 +30,7 @@ class PositionError(NidavellirError):
 
 def engine_from_position(rules: Rules, data: dict[str, Any]) -> Engine:
     """An engine holding exactly the position's cards, coins, gems and card states (no decks or
-    taverns). `data` has the shape rules/schemas/position.schema.json gives (the caller validates
+    taverns), in the last age (where the game ends, and so where `age` is read when it is scored). `data` has the shape rules/schemas/position.schema.json gives (the caller validates
     it); a position that breaks the rules data (check_position) raises PositionError listing every
     problem."""
     problems = check_position(rules, data)
@@ -55,6 +55,7 @@ def engine_from_position(rules: Rules, data: dict[str, Any]) -> Engine:
             e.attach(i, _card(e, item), None)
     e.reindex()
     e.s.finished = data.get("ended") is True
+    e.s.age = rules.ruleset.ages[-1]  # (a position is scored as the game ends: in its last age)
     return e
 
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from checking import find, write
-from harness import give, new_engine, pull
+from harness import give, new_engine, pull, run, set_coins
 from nidavellir.cli import main
 from nidavellir.errors import RulesRuntimeError
 from nidavellir.rulesets import load_rules
@@ -24,7 +24,7 @@ from nidavellir.runtime.bots import RandomBot
 from nidavellir.runtime.core import EngineCore
 from nidavellir.runtime.game import Game
 from nidavellir.runtime.invariants import violations
-from nidavellir.runtime.loops import MAX_CASCADE, CascadeError
+from nidavellir.runtime.loops import MAX_CASCADE, CascadeError, the_loop
 from nidavellir.runtime.observation import observe
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -154,3 +154,45 @@ def test_no_game_of_the_shipped_rules_comes_near_the_limit(boxes, monkeypatch):
             game.answer(bots[game.pending.player].choose(observe(game)))
         assert not violations(game.engine)
     assert 2 <= deepest[0] <= MAX_CASCADE // 8
+
+
+def test_a_value_read_on_the_way_is_not_named_a_member_of_the_loop(tmp_path):
+    """"stops with a located, worded error naming the cards in the loop": a coin bettered over and
+    over (the highest coin made worse, the lowest better: the treasure never runs out) reads
+    `transform_bonus` at each transformation, whose modifier runs nested inside the last level when
+    the limit is reached. The error names the loop — the effect on `coin-bettered`, itself again —
+    not that modifier (found by tests/test_effects_property.py: the loop named a modifier no cycle
+    runs through)."""
+    v = write(tmp_path / "loop.yaml", """\
+        layer: {id: loop, name: Loop}
+        game: {events: {coin-bettered: a coin is bettered}}
+        cards:
+          - id: skaa
+            effects:
+              - "whenever coin-bettered: transform highest coin by 0 - 5; transform lowest coin by 1"
+              - "modify transform_bonus + tokens"
+        """)
+    e = new_engine(2, rules=load_rules((), (str(v),)))
+    give(e, 0, "skaa", column=None)
+    set_coins(e, 0, hand=[0, 2, 3, 4, 5])
+    with pytest.raises(CascadeError) as err:
+        run(e.transform(0, e.s.players[0].hand[1], 1))
+    at = find(v, "\"whenever")
+    here = f"{v}:{at[0]}:{at[1]}"
+    assert str(err.value) == (f"{here}: effects feed each other without end: `skaa`: `whenever coin-bettered: transform "
+                              f"highest coin by 0 - 5; transform lowest coin by 1` ({here}) -> itself again; the game "
+                              f"stopped after {MAX_CASCADE} nested effects (no game of sound rules nests so deep)")
+
+
+def test_the_loop_is_the_part_that_repeats_innermost():
+    """What the error names (runtime/loops.the_loop): the innermost stretch that repeats — entered
+    through other effects (outside it), with a value read once inside its last level (after it) —
+    and without a repeat, every effect once."""
+    def fn(name: str) -> Any:
+        def f() -> None: ...
+        f.__name__ = name
+        return f
+    a, b, c, m = fn("a"), fn("b"), fn("c"), fn("m")
+    running = [("x", a), ("y", b), ("z", c), ("y", b), ("z", c), ("y", b), ("z", c), ("w", m)]
+    assert the_loop(running) == [("y", b), ("z", c)]
+    assert the_loop([("x", a), ("w", m)]) == [("x", a), ("w", m)]

@@ -9,9 +9,12 @@ import textwrap
 from pathlib import Path
 
 
-from harness import new_engine, run_log, set_coins, shown, values
+import pytest
+
+from harness import new_engine, pull, run_log, set_coins, shown, values
 from nidavellir.compiler.build import compile_specs, layer_specs
 from nidavellir.rulesets import load_rules
+from nidavellir.runtime.invariants import card_zones, violations
 from nidavellir.runtime.rules import Rules
 
 LAYER = """
@@ -117,3 +120,52 @@ def test_generated_names_do_not_depend_on_other_cards(tmp_path):
     source = _compiled(tmp_path, "a", ["when recruited: transform chosen coin by 7"])
     assert "def _grid_0(" in source and "def _distinction__miner_0(" in source
     assert "def _class_warrior(" in source
+
+
+def test_another_chosen_column_with_every_column_chosen_places_nothing(tmp_path):
+    """README "Places": `another chosen column` is a column not chosen before in the effect. A card
+    that can stand only in the miner column, placed in a chosen column and then in another: the
+    second placement has no column left, and places nothing — no question without options is asked
+    (found by tests/test_effects_property.py: a decision with no options)."""
+    rules = rules_with(tmp_path, """
+        - {id: test-nest, kind: relic, effects: ["when taken: place card test-one in chosen column; place card test-one in another chosen column"]}
+        - {id: test-one, kind: relic, copies: 2, ranks: {miner: [1]}}
+    """)
+    e = new_engine(3, rules=rules)
+    assert run_log(e.take_card(0, e.new_card("test-nest"))) == []  # (a choice of one column is not asked)
+    assert [e.s.cards[c] for c in e.s.players[0].army["miner"]] == ["test-one"]
+    assert e.s.cards.count("test-one") == 2 and e.in_supply("test-one")  # the second stays in the supply
+
+
+def test_each_other_player_chooses_columns_of_their_own(tmp_path):
+    """`each other player` acts for each of them in turn: `another chosen column` excludes the columns
+    that player chose, not those an earlier player chose for their own army. Each other player places
+    a card that stands in the miner or the hunter column: both choose between the two."""
+    rules = rules_with(tmp_path, """
+        - {id: test-nest, kind: relic, effects: ["when taken: each other player place card test-one in another chosen column"]}
+        - {id: test-one, kind: relic, copies: 2, ranks: {miner: [1], hunter: [1]}}
+    """)
+    e = new_engine(3, rules=rules)
+    log = run_log(e.take_card(0, e.new_card("test-nest")), "miner", "miner")
+    assert [d.player for d in log] == [1, 2] and all(sorted(d.options) == ["hunter", "miner"] for d in log)
+    assert [[e.s.cards[c] for c in e.s.players[p].army["miner"]] for p in (1, 2)] == [["test-one"], ["test-one"]]
+
+
+@pytest.mark.parametrize("effect, lands", [
+    ("when taken: each other player place self under age 2 deck", "deck:2"),
+    ("when taken: place self under current deck; place self in column warrior", "p0:army:warrior"),
+    ("when taken: place self under current deck; place self under age 2 deck", "deck:2"),
+])
+def test_a_card_moved_again_leaves_where_the_first_move_put_it(tmp_path, effect, lands):
+    """Every card is in exactly one place (DESIGN §10): an effect that moves its card once and then
+    again (for each other player, or a second action) takes it from where the first move put it — a
+    deck — never leaving a copy there (found by tests/test_effects_property.py: one card twice in
+    the Age 2 deck). A card put under a deck lies at its bottom."""
+    e = new_engine(3, rules=rules_with(tmp_path, f"""
+        - {{id: test-nest, kind: relic, effects: ["{effect}"]}}
+    """))
+    card = pull(e, "test-nest")  # (from the supply)
+    run_log(e.take_card(0, card))
+    assert [name for name, cards in card_zones(e).items() for c in cards if c == card] == [lands]
+    assert lands != "deck:2" or e.s.decks[2][0] == card
+    assert not violations(e)

@@ -217,3 +217,42 @@ def test_picked_card_replaced_by_a_look_at_the_deck(e):
     assert keep.card in kept_to
     assert pl.slots == [None, None, None]
     assert not violations(e)
+
+
+HOLDING = """\
+layer: {id: holding, name: Holding}
+game:
+  events: {captured: a card captured another}
+cards:
+  - {id: test-keeper, kind: hero, class: hunter, ranks: 1, effects: ["capture next blacksmith dwarf", "when captured: add 2 tokens"]}
+  - {id: test-warden, kind: hero, class: neutral, effects: ["capture next blacksmith dwarf", "when captured: add 2 tokens"]}
+"""
+
+
+@pytest.mark.parametrize("route", ["returned", "discarded", "put under the deck"])
+def test_a_card_that_leaves_its_owner_keeps_no_mark_and_its_captures_are_discarded(tmp_path, route):
+    """Every card and coin is in exactly one place (DESIGN §10): a card that captured another (the
+    dwarf lies under it, out of play) and then leaves its owner for a shared zone — put back among
+    the heroes, discarded, put under a deck — takes there none of what its holder put on it (tokens,
+    captures), only what lasts the game (its once-per-game power is spent), and the captured card is
+    discarded, not lost (found by
+    tests/test_effects_property.py: Odin returned a hero that had captured a dwarf, and the dwarf
+    was nowhere)."""
+    layer = tmp_path / "holding.yaml"
+    layer.write_text(HOLDING, encoding="utf-8")
+    e = new_engine(3, seed=4, rules=load_rules((), (str(layer),)))
+    (keeper,) = give(e, 0, "test-warden", column=None) if route == "returned" else give(e, 0, "test-keeper")
+    smith = pull(e, "blacksmith")
+    run(e.take_card(0, smith), "yes")
+    assert e.mark(keeper, "captured") == [smith] and e.tokens(keeper) == 2
+    if route == "returned":
+        assert run(e.return_hero(0, "neutral"))
+        assert keeper in e.s.heroes
+    elif route == "discarded":
+        run(e.discard_card(0, keeper))
+        assert keeper in e.s.discard
+    else:
+        e.put_under_deck(keeper, None)
+        assert e.s.decks[1][0] == keeper
+    assert smith in e.s.discard and e.s.marks[keeper] == {"used": True}  # (the capture spent the power: for the game)
+    assert not violations(e)

@@ -10,6 +10,7 @@ on a layer written here; and the issue's examples with their located messages.""
 from __future__ import annotations
 
 import json
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -69,6 +70,18 @@ cards:
   - {id: counter, kind: charm, effects: ["when taken: add 2 tokens"]}
   - {id: chooser, kind: charm, effects: ["when taken: choose class", "score ranks(chosen_class)"]}
 """
+# Every way a card reaches a player follows where it enters: distinctions won into a column (their
+# kind's, or a card's own `enters`), heroes recruited into the discard pile.
+ENTRIES_LAYER = """\
+layer: {id: entries, name: Entries test layer}
+game:
+  kinds:
+    distinction: {enters: own column}
+    hero: {enters: discard}
+cards:
+  - {id: distinction:miner, effects: ["when won: gain gem 6", "enters chosen column of explorer, blacksmith"]}
+  - {id: distinction:hunter, effects: ["enters command zone"]}
+"""
 # A card that moves the card of an event: any card may be moved there.
 MOVER_LAYER = """\
 layer: {id: mover, name: Mover test layer}
@@ -97,6 +110,9 @@ def rule_sets() -> Iterator[tuple[str, Rules]]:
         yield "+".join(("base",) + boxes), load_rules(boxes)
     yield "both+mechanics", load_rules(("thingvellir", "idavoll"), (MECHANICS,))
     yield "base+legends", load_rules((), (LEGENDS,))
+    entries = Path(tempfile.mkdtemp()) / "entries.yaml"
+    entries.write_text(ENTRIES_LAYER, encoding="utf-8")
+    yield "base+entries", load_rules((), (str(entries),))
 
 
 RULE_SETS = list(rule_sets())
@@ -131,8 +147,9 @@ def explore(make: Callable[[], tuple[Seen, Gen[None]]], limit: int = 300) -> Ite
             yield seen
 
 
-def entering(rules: Rules, cid: str, recruited: bool) -> Callable[[], tuple[Seen, Gen[None]]]:
-    """A scenario: the card enters a player's hands (taken, or recruited if a hero), then the end of
+def entering(rules: Rules, cid: str, route: str) -> Callable[[], tuple[Seen, Gen[None]]]:
+    """A scenario: the card reaches a player (`route`: taken, recruited if a hero, won if a
+    distinction), then the end of
     the last age runs its placings and windows (mercenaries enlisted, Ylud placed, Thrud leaves the
     army, Mjöllnir's class); the position is kept after the entry and after each step."""
     base = Engine(rules, [f"P{i + 1}" for i in range(5)], seed=0)
@@ -146,8 +163,10 @@ def entering(rules: Rules, cid: str, recruited: bool) -> Callable[[], tuple[Seen
         seen: Seen = []
 
         def run() -> Gen[None]:
-            if recruited:  # (among the heroes to recruit)
+            if route == "recruited":  # (among the heroes to recruit)
                 yield from e.recruit_chosen(0, next(c for c in e.s.heroes if e.s.cards[c] == cid))
+            elif route == "won":  # (among the distinctions to award)
+                yield from e.win_distinction(0, next(c for c in e.s.distinctions if e.s.cards[c] == cid))
             else:
                 yield from e.take_card(0, pull(e, cid))
             seen.append(position_of(e))
@@ -180,17 +199,18 @@ def places_held(position: dict[str, Any]) -> Iterator[tuple[str, str | None, set
 def test_the_runtime_puts_cards_exactly_where_the_derivation_says(name):
     """Issue 17 §3: "derive, from the compiled rules …, for every card where it may stand"; "if the
     runtime already has the fact somewhere (where a card may be placed while playing), reuse it".
-    Each card enters every way it can (taken; recruited, for a hero), every answer explored, then the
-    last age's end runs: every card that lands in a player's hands stands where the derivation allows,
+    Each card enters every way it can (taken; recruited, for a hero; won, for a distinction), every
+    answer explored, then the last age's end runs: every card that lands in a player's hands stands
+    where the derivation allows,
     carries only state keys it allows, and the position is accepted; and every place the derivation
     gives a card is one the runtime put it in."""
     rules = dict(RULE_SETS)[name]
     derived = standings(rules)
     seen: dict[str, set[str | None]] = {cid: set() for cid in rules.cards}
-    heroes = {cid for cid, d in rules.cards.items() if d.kind == "hero"}
+    routes = {"hero": ("taken", "recruited"), "distinction": ("taken", "won")}
     for cid in sorted(rules.cards):
-        for recruited in (False, True) if cid in heroes else (False,):
-            for positions in explore(entering(rules, cid, recruited)):
+        for route in routes.get(rules.cards[cid].kind, ("taken",)):
+            for positions in explore(entering(rules, cid, route)):
                 for position in positions:
                     for held, column, state in places_held(position):
                         assert derived[held].allows(column), (cid, held, column)

@@ -399,3 +399,25 @@ def test_scoring_applies_steps_without_a_choice(capsys, tmp_path):
     assert code == 0, err
     b = json.loads(out)["players"][0]["breakdown"]
     assert (b["hunter"], b["heroes"]) == (1, 13)
+
+
+@pytest.mark.parametrize("ages, expected", [([1, 2], 20), ([1, 2, 3], 30)])
+def test_a_score_that_reads_the_age_reads_the_last_one(tmp_path, ages, expected):
+    """DESIGN §8: `score` gives the Final Bravery Value "as if the game ended now", and a game ends in
+    its last age (final scoring there): an effect that reads `age` reads the last age, in play's
+    final scoring and in `score` of the position alike, so that `score` of a game's final position
+    gives the totals the game reported (issue 17; found by tests/test_effects_property.py: `score`
+    read age 0)."""
+    layer = tmp_path / "aged.yaml"
+    decks = "decks:\n  - {age: 3, cards: [{card: hunter, count: 9}]}\n" if 3 in ages else ""
+    moved = ("  flow:\n    age_end:\n      - {id: game-end, ages: [3]}\n      - {id: final-scoring, ages: [3]}\n"
+             if 3 in ages else "")
+    layer.write_text(f"layer: {{id: aged, name: Aged}}\ngame:\n  ages: {ages}\n{moved}{decks}"
+                     "cards:\n  - {id: skaa, points: 0, effects: ['score 10 * age']}\n", encoding="utf-8")
+    rules = load_rules((), (str(layer),))
+    position = {"players": [{"name": "Ana", "coins": [0], "command_zone": ["skaa"]}, {"name": "Bo", "coins": [0]}]}
+    e = engine_from_position(rules, position)
+    assert final_scores(e)["players"][0]["breakdown"]["heroes"] == expected  # `score` of the position
+    e.s.age, e.s.finished = 1, True  # a state in another age: play's final scoring runs in the last one
+    assert final_scores(engine_from_position(rules, {**position_of(e), "ended": True})) == final_scores(
+        engine_from_position(rules, position))

@@ -207,6 +207,8 @@ def test_a_game_that_never_ends_is_stopped_with_a_located_error(tmp_path):
     from nidavellir.compiler.build import compile_specs as compile_
     from nidavellir.rulesets import module_from_source, rules_of
     compiled = compile_([(base, "echo", False)])
+    warned = [d for d in compiled.warnings if "may never run out" in d.message]  # check said it could happen
+    assert [(d.loc.line, d.loc.col) for d in warned] == [find(base / "game.yaml", "place self under")]
     rules = rules_of(module_from_source(compiled.source, compiled.content_hash))
     assert rules is not None
     game = Game(rules, 2, seed=1)
@@ -218,6 +220,29 @@ def test_a_game_that_never_ends_is_stopped_with_a_located_error(tmp_path):
 
 
 # -- warnings -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("effect, warned", [
+    ("whenever taken: place subject under current deck", True),
+    ("instead of covered: place self under age 2 deck", True),
+    ("once per game whenever taken: place subject under current deck", False),   # one card a game
+    ("whenever taken: place card special-blacksmith under current deck", False),  # the supply runs out
+    ("whenever taken: place subject under mythology deck", False),               # no age deck
+])
+def test_an_effect_that_refills_an_age_deck_is_warned_of(capsys, tmp_path, effect, warned):
+    """README "Read an error": "a game whose cards keep it from ending is stopped after 200 turns of one
+    age"; issue 17: a TurnLimit "only where check warned about the deck/turns". An age ends when its
+    deck runs out (interpretation age-end-by-deck): an effect that can put cards back under an age
+    deck again and again may keep it from ending, and `check` says so where it is written (found by
+    tests/test_effects_property.py: an age stopped at the limit that check gave no warning of)."""
+    v = grid_effect(tmp_path, effect)
+    code, out, err = run_check(capsys, "--expansions", "idavoll", str(v))
+    assert code == 0, err
+    if warned:
+        expect_warning(err, v, *find(v, "place "), "this puts a card back under an age deck: an age ends when its deck "
+                       "runs out, and a deck that effects keep refilling may never run out (play stops an age after "
+                       "200 turns)")
+    else:
+        assert "may never run out" not in err
 
 def test_unused_params_and_events_are_warnings_and_strict_makes_them_errors(capsys, tmp_path):
     """Issue: "Warnings (printed as `path:line:col: warning:`, exit 0, `--strict` makes them errors)

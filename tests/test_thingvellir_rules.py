@@ -12,9 +12,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from harness import THINGVELLIR, fill_tavern, give, ids, pull, run, run_log, set_coins, shown
+from harness import THINGVELLIR, fill_tavern, give, ids, new_engine, pull, run, run_log, set_coins, shown
 
 from nidavellir.cli import main
+from nidavellir.rulesets import load_rules
 from nidavellir.runtime.flow import resolve_taverns, run_steps
 from nidavellir.runtime.scoring import player_score
 from thingvellir_helpers import (
@@ -219,6 +220,30 @@ def test_only_the_top_bidder_may_go_to_the_camp():
     assert shown(log[1]) == ["explorer:11@laughing-goblin", "miner:2@laughing-goblin"]
     assert column(e, 2, "miner") == ["miner:2"]             # the last bidder takes the last card
     assert camp_ids(e) == ["draupnir", "mercenary:hunter-miner1"]
+
+
+def test_the_top_bidder_picks_from_the_sources_as_they_are_after_bid_won(tmp_path):
+    """002 "New rules": the top bidder "can choose to take a card from the Camp ... instead of taking a
+    card from the tavern being resolved"; README "The effect DSL": `bid-won` is "a player's bid is the
+    highest of a tavern and they choose first" — its effects run before the choice. An empty tavern
+    (a last turn with too few cards) leaves the top bidder the Camp alone; an effect on `bid-won` that
+    takes every Camp card leaves nothing: no pick is asked (found by tests/test_effects_property.py:
+    the pick offered the sources as they were before the effect, a question with no options)."""
+    layer = tmp_path / "raider.yaml"
+    layer.write_text("layer: {id: raider, name: Raider}\ngame:\n  events: {bid-won: the top bidder chooses first}\n"
+                     "  kinds: {relic: {enters: command zone}}\ncards:\n"
+                     "  - {id: test-raider, kind: relic, effects: ['whenever bid-won: take chosen 2 cards from camp']}\n",
+                     encoding="utf-8")
+    e = new_engine(3, rules=load_rules(("thingvellir",), (str(layer),)))
+    for pl, gem in zip(e.s.players, (5, 4, 3)):
+        pl.gem = gem
+    fill_tavern(e, 0)
+    camp(e, "draupnir", "svalinn")
+    give(e, 0, "test-raider", column=None)
+    bids3(e)
+    log = resolve_tavern(e, 0, "draupnir@camp", "draupnir@taken")
+    assert kinds(log) == [(0, "card"), (0, "card")] and all(d.options for d in log)
+    assert command(e, 0) == ["test-raider", "draupnir", "svalinn"] and camp_ids(e) == []
 
 
 def test_a_tie_for_the_highest_bid_gives_the_camp_to_the_higher_gem():
