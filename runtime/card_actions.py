@@ -215,7 +215,7 @@ class CardActions(EngineCore):
             return
         for captured in marks.get("captured") or ():
             self.discard_pile(captured).append(captured)
-        kept = {key: marks[key] for key in ("used", "face_down") if key in marks}
+        kept: dict[str, Any] = {key: marks[key] for key in ("used", "face_down") if key in marks}
         if kept:
             self.s.marks[card] = kept
 

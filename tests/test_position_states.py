@@ -12,7 +12,6 @@ face down for good)"; §8: "A position that breaks the rules data … is refused
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
