@@ -3,8 +3,9 @@ out, so a card that goes back under that deck keeps the age going, and if cards 
 the turns draw them the age never ends. `check` warns at each such action (it cannot tell how fast
 the players will bring cards back); in play, an age past MAX_TURNS_PER_AGE turns stops with an error
 that names the effects that put cards back and how often (runtime/flow.py). A look at a deck that
-puts back the cards it drew, cards put under a zone's own deck, or an effect used once per game
-(Frigg: at most one card a game for each copy) never keeps an age going.
+puts back the cards it drew, cards put under a zone's own deck, a card named from the supply (taken
+from it, so at most its copies a game), or an effect used once per game (Frigg: at most one card a
+game for each copy) never keeps an age going.
 """
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ def check_deck_returns(cards: dict[str, CardFacts], diags: Diagnostics,
             if isinstance(effect, (ir.Triggered, ir.Replacement)) and effect.once:
                 continue
             for node in ir.walk(effect):
-                if not isinstance(node, ir.PlaceUnder) or node.deck.zone is not None:
+                if not isinstance(node, ir.PlaceUnder) or node.deck.zone is not None or node.card.card is not None:
                     continue
                 deck = "the current age's deck" if node.deck.age is None else f"the Age {node.deck.age} deck"
                 diags.warning(locate(cid, index, node.pos),

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from runtime_ast import FIRES, RECEIVERS, event_of, forwarding, methods, self_calls
 
 from nidavellir.compiler.docs.text import Catalog
 from nidavellir.compiler.names import FUNCTIONS, VARIABLES
@@ -39,12 +40,26 @@ def _calls(folder: Path, names: set[str]) -> list[tuple[str, ast.Call]]:
 
 
 def _event_calls() -> list[tuple[str, str, ast.Call]]:
-    """Every `emit(p, EVENT, ...)` and `replace(p, EVENT, card)` call of the runtime."""
+    """Every `emit(p, EVENT, ...)` and `replace(p, EVENT, card)` call of the runtime; an event a
+    method forwards (tests/runtime_ast.py) is named at each call of that method, with its emit."""
+    fns = methods()
+    forwards = forwarding(fns)
+    fired_by = {name: next(c for c in self_calls(fns[name], RECEIVERS) if c.func.attr in FIRES)  # type: ignore[attr-defined]
+                for name in forwards}
     out = []
-    for where, call in _calls(RUNTIME, {"emit", "replace"}):
-        assert len(call.args) >= 2 and isinstance(call.args[1], ast.Constant) \
-            and isinstance(call.args[1].value, str), f"{where}: the event must be a literal name"
-        out.append((where, call.args[1].value, call))
+    for name, fn in fns.items():
+        params = {a.arg for a in fn.args.args}
+        for call in self_calls(fn, RECEIVERS):
+            attr = call.func.attr  # type: ignore[attr-defined]
+            if attr not in FIRES and attr not in forwards:
+                continue
+            where = f"{name}:{call.lineno}"
+            if attr in FIRES and len(call.args) >= 2 and isinstance(call.args[1], ast.Name) \
+                    and name in forwards and call.args[1].id in params:
+                continue  # (named at each call of its method)
+            event = event_of(call, forwards)
+            assert event is not None, f"{where}: the event must be a literal name (or a parameter forwarded)"
+            out.append((where, event, call if attr in FIRES else fired_by[attr]))
     return out
 
 

@@ -14,6 +14,7 @@ import inspect
 from pathlib import Path
 
 import pytest
+from runtime_ast import FIRES, event_of, forwarding, self_calls
 
 from checking import ROOT, expect, expect_warning, failed, find, run_check, write
 from nidavellir.compiler import ir
@@ -231,7 +232,9 @@ def _methods() -> dict[str, ast.FunctionDef]:
 
 
 def _fired_through(name: str, methods: dict[str, ast.FunctionDef]) -> set[str]:
-    """Every event `name` fires (`emit`, `replace`), through every engine method it calls."""
+    """Every event `name` fires (`emit`, `replace`, or a method forwarding a literal event:
+    tests/runtime_ast.py), through every engine method it calls."""
+    forwards = forwarding(methods)
     fired: set[str] = set()
     seen: set[str] = set()
     todo = [name]
@@ -240,13 +243,12 @@ def _fired_through(name: str, methods: dict[str, ast.FunctionDef]) -> set[str]:
         if fn is None or fn.name in seen:
             continue
         seen.add(fn.name)
-        for node in ast.walk(fn):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                    and isinstance(node.func.value, ast.Name) and node.func.value.id == "self":
-                if node.func.attr in ("emit", "replace") and isinstance(node.args[1], ast.Constant):
-                    fired.add(node.args[1].value)
-                elif node.func.attr not in ("window",):  # (a window is the flow's, never an action's)
-                    todo.append(node.func.attr)
+        for call in self_calls(fn):
+            event = event_of(call, forwards)
+            if event is not None:
+                fired.add(event)
+            if call.func.attr not in FIRES and call.func.attr != "window":  # type: ignore[attr-defined]
+                todo.append(call.func.attr)  # type: ignore[attr-defined]  # (a window is the flow's)
     return fired & set(EVENTS)
 
 

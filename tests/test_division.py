@@ -36,7 +36,6 @@ def test_a_divisor_that_is_always_zero_is_refused(capsys, tmp_path, effect, divi
 
 @pytest.mark.parametrize("effect, needle", [
     ("score 10 / ranks(explorer)", "ranks(explorer)"),
-    ("score 10 / param(explorer_draw)", "param("),
     ("score 10 / (ranks(explorer) - 1)", "ranks(explorer) - 1"),
     ("score (10 / ranks(explorer)) if ranks(warrior) > 0 else 0", "ranks(explorer)"),  # (guards another value)
 ])
@@ -47,6 +46,17 @@ def test_a_divisor_that_can_be_zero_is_a_warning(capsys, tmp_path, effect, needl
     expect_warning(err, v, *find(v, needle), CAN_BE_ZERO)
 
 
+def test_a_param_divisor_a_modifier_can_make_zero_is_a_warning(capsys, tmp_path):
+    """A param is worth what its modifiers can make it (compiler/values.py): a modifier that can
+    take `explorer_draw` to 0 makes a division by it one that can fail."""
+    v = write(tmp_path / "v.yaml", 'layer: {id: v, name: V}\ncards:\n  - id: astrid\n    effects:\n'
+                                   '      - "score 10 / param(explorer_draw)"\n'
+                                   '      - "modify explorer_draw = ranks(explorer)"\n')
+    code, out, err = run_check(capsys, str(v))
+    assert code == 0, err
+    expect_warning(err, v, *find(v, "param("), CAN_BE_ZERO)
+
+
 @pytest.mark.parametrize("effect", [
     "score 10 / 3",
     "score 10 / max(1, ranks(explorer))",
@@ -55,6 +65,7 @@ def test_a_divisor_that_can_be_zero_is_a_warning(capsys, tmp_path, effect, needl
     "score 0 if ranks(explorer) == 0 else 10 / ranks(explorer)",
     "score 10 / ranks(explorer) if heroes > 1 and ranks(explorer) >= 1 else 0",
     "score 10 / age",
+    "score 10 / param(explorer_draw)",  # 3, and no card of the base game modifies it
 ])
 def test_a_divisor_that_cannot_be_zero_passes(capsys, tmp_path, effect):
     v = variant(tmp_path, effect)

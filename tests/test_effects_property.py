@@ -71,7 +71,7 @@ GAMES_PER_RULES = 2
 STATS: Counter[str] = Counter()
 
 CYCLE_WARNINGS = ("this can repeat", "where a condition lets these reads happen")
-TURN_WARNINGS = ("turns with", "may never run out")
+TURN_WARNINGS = ("turns with", "the age never ends")
 MEMBER = re.compile(r"`([^`]+)`: `([^`]*)` \(([^()]*):(\d+):\d+\)")  # a member: its card, effect and place
 
 
