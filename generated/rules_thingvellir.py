@@ -37,7 +37,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'f3431e27f451eb75c554c09c05bbfd63d661b00dc38d9236dc10d891d7e2ca27'
+CONTENT_HASH = '77a898ebb0237e50a6035dc266dc2500b4b0a105b7c580b60371dea4b8ee5501'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
