@@ -230,23 +230,45 @@ def _methods() -> dict[str, ast.FunctionDef]:
     return out
 
 
+def _self_calls(fn: ast.FunctionDef) -> list[ast.Call]:
+    return [node for node in ast.walk(fn) if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name) and node.func.value.id == "self"]
+
+
+def _forwarded(methods: dict[str, ast.FunctionDef]) -> dict[str, int]:
+    """The methods that fire the event a parameter of theirs names (`enter(p, card, event)` emits
+    `event`): the parameter's position among the call's arguments."""
+    out: dict[str, int] = {}
+    for name, fn in methods.items():
+        params = [a.arg for a in fn.args.args[1:]]
+        for call in _self_calls(fn):
+            if call.func.attr in ("emit", "replace") and isinstance(call.args[1], ast.Name) \
+                    and call.args[1].id in params:
+                out[name] = params.index(call.args[1].id)
+    return out
+
+
 def _fired_through(name: str, methods: dict[str, ast.FunctionDef]) -> set[str]:
-    """Every event `name` fires (`emit`, `replace`), through every engine method it calls."""
+    """Every event `name` fires (`emit`, `replace`, or a method given the event's name that fires
+    it), through every engine method it calls."""
     fired: set[str] = set()
     seen: set[str] = set()
+    forwarded = _forwarded(methods)
     todo = [name]
     while todo:
         fn = methods.get(todo.pop())
         if fn is None or fn.name in seen:
             continue
         seen.add(fn.name)
-        for node in ast.walk(fn):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                    and isinstance(node.func.value, ast.Name) and node.func.value.id == "self":
-                if node.func.attr in ("emit", "replace") and isinstance(node.args[1], ast.Constant):
-                    fired.add(node.args[1].value)
-                elif node.func.attr not in ("window",):  # (a window is the flow's, never an action's)
-                    todo.append(node.func.attr)
+        for node in _self_calls(fn):
+            attr = node.func.attr
+            if attr in ("emit", "replace") and isinstance(node.args[1], ast.Constant):
+                fired.add(node.args[1].value)
+            elif attr not in ("window",):  # (a window is the flow's, never an action's)
+                at = forwarded.get(attr)
+                if at is not None and len(node.args) > at and isinstance(node.args[at], ast.Constant):
+                    fired.add(node.args[at].value)
+                todo.append(attr)
     return fired & set(EVENTS)
 
 
