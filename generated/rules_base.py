@@ -33,7 +33,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '4a184692f6749cab7bd24c8b75aebd119a1ae1de0b934f0e1cf565e3a4a77762'
+CONTENT_HASH = '65df85daa2b50379768e4e33efc04a8cf7d09ea73daf83c56c8e750e54261b86'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

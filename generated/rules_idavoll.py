@@ -35,7 +35,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '7fecb0fbf118b3e5389b2260380d5827f7c5de94b20828429c8eb0e9735087e7'
+CONTENT_HASH = '7b7e2425efb6faf9a3c98ef3ff256f57c2a2d5723dec95e430510b6e7b5f50c3'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -37,7 +37,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'f3431e27f451eb75c554c09c05bbfd63d661b00dc38d9236dc10d891d7e2ca27'
+CONTENT_HASH = 'e23a2f93f320c49e2b8c5ee07f254c58abb79327ca23dff55b0eca6fbfd6924a'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

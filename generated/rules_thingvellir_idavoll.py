@@ -39,7 +39,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '9458fff4baf8befbc9ce54c29088fd928baee211543cda0dcb06a49a8797dbff'
+CONTENT_HASH = '302acefa6d031ccd8af0716527ef2db72a7592929bb5524e6e8b258e00524bf1'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
