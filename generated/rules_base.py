@@ -33,7 +33,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '65df85daa2b50379768e4e33efc04a8cf7d09ea73daf83c56c8e750e54261b86'
+CONTENT_HASH = '011d88c26e76990978d27a0240d7fb04be501e539077f63cd884c60f8356df65'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

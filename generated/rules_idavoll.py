@@ -35,7 +35,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '7b7e2425efb6faf9a3c98ef3ff256f57c2a2d5723dec95e430510b6e7b5f50c3'
+CONTENT_HASH = '53c89db87970731c3ff86f150a3a2357970cad295fb2987b24937e919930c2f2'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

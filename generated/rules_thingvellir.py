@@ -37,7 +37,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'e23a2f93f320c49e2b8c5ee07f254c58abb79327ca23dff55b0eca6fbfd6924a'
+CONTENT_HASH = 'f4ab2dd18a43e57b3fb224de567f76941847edddc54498f3543d2c9a4fb999d9'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -39,7 +39,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '302acefa6d031ccd8af0716527ef2db72a7592929bb5524e6e8b258e00524bf1'
+CONTENT_HASH = '3846e920a328a075f0db75b836766dcb68716f5461efa269ac7691dfdb2ef3ca'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
