@@ -113,7 +113,7 @@ class _Compiler:
         # card id -> its table's fields, its data, and the effects to emit (once the rule set is known)
         self.to_emit: dict[str, tuple[dict[str, Any], dict[str, Any], list[Any]]] = {}
         self.formulas: list[tuple[dict[str, Any], str, ir.Expr, str, str, Callable[[int], str]]] = []
-        self.formula_origins: list[tuple[ir.Expr, Origin]] = []
+        self.formula_origins: list[tuple[str, ir.Expr, Origin]] = []  # (its class)
         self.effect_origins: dict[tuple[str, int], Origin] = {}  # (card id, effect index) -> its DSL string
 
     def err(self, origin: Origin | None, message: str, hint: str | None = None) -> None:
@@ -333,7 +333,7 @@ class _Compiler:
             self.blocks[cid] = [title + "-" * max(4, 100 - len(title)), "", *emitter.w.lines,
                                 f"{table} = {literal(self.card_tables[cid])}", ""]
         for cls, name, expr, loc, text, locate in self.formulas:
-            _, lines = class_formula(cls["id"], expr, loc, text, locate, values.guarded)
+            _, lines = class_formula(cls["id"], expr, loc, text, locate, _column_guard(values, cls["id"]))
             self.class_blocks.append(lines)
             self.class_tables.append(Ctor("ClassDef", (
                 ("id", cls["id"]), ("name", cls.get("name", cls["id"])), ("formula", text), ("score", Ref(name)),
@@ -345,7 +345,8 @@ class _Compiler:
         for cid, facts in self.facts.items():
             for index, effect in facts.effects:
                 items.append(Item(cid, effect, self._in_string(self.effect_origins[(cid, index)])))
-        items.extend(Item(None, expr, self._in_string(origin)) for expr, origin in self.formula_origins)
+        items.extend(Item(None, expr, self._in_string(origin), cls)
+                     for cls, expr, origin in self.formula_origins)
         return items
 
     @staticmethod
@@ -413,7 +414,7 @@ class _Compiler:
             self.note_uses(expr)
             if all(prob.warning for prob in problems):
                 self.formulas.append((c, f"_class_{slug(c['id'])}", expr, str(origin.loc), text, _locator(origin)))
-                self.formula_origins.append((expr, origin))
+                self.formula_origins.append((c["id"], expr, origin))
             out.append({"id": c["id"], "name": c.get("name", c["id"]), "score": text, "expr": expr})
         return out
 
@@ -569,6 +570,12 @@ class _Compiler:
         ), multiline=True)
         blocks = [*self.class_blocks, *self.blocks.values()]
         return module(header, chash, blocks, rules)
+
+
+def _column_guard(values: Values, column: str) -> Callable[[ir.Expr, str | None], bool]:
+    """The operations of a class formula play must bound: its `ranks`, `points` and `zero_ranks` are
+    its column's."""
+    return lambda e, _card: values.guarded(e, None, column)
 
 
 def _model(item: Any) -> Ctor:

@@ -230,15 +230,15 @@ class _Whereabouts:
     (`EventSpec.subject_at`), then where the effect's own actions move them. (A move by another
     effect in between is not followed: the runtime's guard stops what that makes endless.)"""
 
-    def __init__(self, eff: _Effect, places: Places):
+    def __init__(self, eff: _Effect, places: Places, start: str | None = None):
         spec = EVENTS[eff.effect.event]
         subject = {IN_ARMY: ARMY, OUTSIDE: NOWHERE}.get(spec.subject_at, EITHER)
         own = eff.form in (WHEN, INSTEAD)
         if spec.subject_at == ENTERED and own:
             subject = places.entered(eff.card)
-        self.same = own  # (the effect's card is the event's card)
+        self.same = own or start is not None  # (the effect's card is the event's card)
         self.actor = eff.card
-        self.at = {"self": subject if own else EITHER, "subject": subject}
+        self.at = {"self": subject if self.same else EITHER, "subject": subject}
         self.places = places
 
     def of(self, ref: ir.CardRef) -> str:
@@ -295,16 +295,41 @@ def event_graph(cards: dict[str, CardFacts], places: Places, values: Values) -> 
         g.nodes[node] = Info(name, tuple(stops))
         on.setdefault(e.event, []).append(node)
         acting[node] = eff
-    for node, eff in acting.items():
-        where = _Whereabouts(eff, places)
+    # Each effect once as the event leaves it; and, where an effect of a card that has one copy places
+    # that card and so fires an event about it that the card's own `whenever` / `instead of any`
+    # effect takes, that effect once more as it runs then: its card is the event's card (`@`: a node
+    # of the effect with its card where that event leaves it, so `whenever joined: place self in
+    # column X` moves within the army the second time, and joins nothing).
+    todo = [(node, eff) for node, eff in acting.items()]
+    while todo:
+        node, eff = todo.pop(0)
+        where = _Whereabouts(eff, places, node[4] if len(node) > 4 else None)
         for leaf, other in _leaves(eff.effect.actions):
             calls = engine_calls(leaf)
             g.nodes[node].gives_back |= {ACTION_GIVES_BACK[c] for c in calls if c in ACTION_GIVES_BACK}
             used = {ACTION_USES[c] for c in calls if c in ACTION_USES}
             for fired in (f for c in sorted(calls) for f in ACTION_EVENTS.get(c, ())):
-                _fire(g, node, eff, leaf, fired, used, on, acting, cards, places, _Move(leaf, other, where, places))
+                for new in _fire(g, node, eff, leaf, fired, used, on, acting, cards, places,
+                                 _Move(leaf, other, where, places)):
+                    todo.append((new, acting[new[:4]]))
             where.after(leaf, other)
     return g
+
+
+def _as_subject(target: Node, other: _Effect, fired: Fires, leaf: ir.Action, eff: _Effect,
+                cards: dict[str, CardFacts]) -> Node:
+    """The node of `other` (an effect on the event fired) as it runs: its variant with its card where
+    the event leaves it, when the event is about that very card (placed by this action, one copy) and
+    `other` is an effect of its owner (`whenever`, `instead of any`) — else `target` itself."""
+    at = {IN_ARMY: ARMY, OUTSIDE: NOWHERE}.get(EVENTS[fired.event].subject_at)
+    if at is None or other.form not in (WHENEVER, INSTEAD_ANY) or fired.about != CARD:
+        return target
+    if not isinstance(leaf, ir.PlaceCard) or leaf.card.subject:
+        return target
+    placed = leaf.card.card or eff.card
+    if placed != other.card or cards[placed].copies != 1:
+        return target
+    return (*target[:4], at)
 
 
 @dataclass(frozen=True)
@@ -377,10 +402,13 @@ def _subjects(fired: Fires, eff: _Effect, leaf: ir.Action, cards: dict[str, Card
 
 def _fire(g: Graph, node: Node, eff: _Effect, leaf: ir.Action, fired: Fires, used: set[str],
           on: dict[str, list[Node]], effects: dict[Node, _Effect], cards: dict[str, CardFacts],
-          places: Places, move: _Move) -> None:
+          places: Places, move: _Move) -> list[Node]:
+    """Add the edges of `leaf` firing `fired`; return the nodes of effects as they run that the graph
+    did not have yet (`_as_subject`)."""
+    new: list[Node] = []
     subjects, but = _subjects(fired, eff, leaf, cards, places)
     if fired.when == LANDS and not move.lands(move.moved(eff, cards)):
-        return  # (the card goes to the command zone: it covers nothing and completes no line)
+        return new  # (the card goes to the command zone: it covers nothing and completes no line)
     if fired.when == JOINS:
         if fired.about == HERO:  # the hero a complete line (or the action) recruits, where it enters a column
             landed = move.lands(move.moved(eff, cards))
@@ -389,7 +417,7 @@ def _fire(g: Graph, node: Node, eff: _Effect, leaf: ir.Action, fired: Fires, use
         else:
             subjects = move.joining(subjects)
         if subjects is not ANY and not subjects:
-            return  # (a card already in the army moves within it; one that lands in no column joins nothing)
+            return new  # (a card already in the army moves within it; one that lands in no column joins nothing)
     verb = _VERBS.get(type(leaf), type(leaf).__name__.lower())
     uses = fired.uses or (next(iter(sorted(used))) if used else None)
     stops: tuple[str, ...] = ()
@@ -417,8 +445,13 @@ def _fire(g: Graph, node: Node, eff: _Effect, leaf: ir.Action, fired: Fires, use
             needs = fired.uses
         elif fired.about == CARD and SUPPLY in used:
             needs = SUPPLY
-        g.add(Edge(node, target, Site(eff.card, eff.index, leaf.pos),
+        into = _as_subject(target, other, fired, leaf, eff, cards)
+        if into not in g.nodes:
+            g.nodes[into] = Info(g.nodes[target].name, g.nodes[target].stops)
+            new.append(into)
+        g.add(Edge(node, into, Site(eff.card, eff.index, leaf.pos),
                    f"fires `{fired.event}` (`{verb}`), which runs {{}}", stops, uses, needs))
+    return new
 
 
 # -- cycles ---------------------------------------------------------------------------------------
@@ -547,6 +580,8 @@ def cycles(g: Graph) -> Iterator[list[Edge]]:
                     seen.add(key)
                     yield list(key)
         for start in sorted(comp - covered):
+            if start[4:] and start[:4] in comp:
+                continue  # (an effect as it runs on its own card's event: its cycles go through the effect)
             cycle = _shortest_cycle(start, inner)
             if cycle and canonical(cycle) not in seen:
                 seen.add(canonical(cycle))
@@ -559,6 +594,7 @@ def report(g: Graph, diags: Diagnostics, locate: Callable[[Site], Location],
     Returns the loops of events it warns of, for the runtime's words when play goes deep in one
     (`RuleSet.loops`; `effect_at`: where a card's effect is written, as its handlers' markers say)."""
     warned: list[LoopWarning] = []
+    said: set[tuple[str, str]] = set()  # (an effect and its variant as it runs can make one chain twice)
     for cycle in cycles(g):
         stops = _stops(g, cycle)
         for k in range(len(cycle)):
@@ -566,6 +602,9 @@ def report(g: Graph, diags: Diagnostics, locate: Callable[[Site], Location],
             chain = g.nodes[steps[0].source].name + " " + ", which ".join(
                 e.how.format(g.nodes[e.target].name) for e in steps) + " again"
             where = locate(steps[0].site)
+            if (str(where), chain) in said:
+                continue
+            said.add((str(where), chain))
             if g.values:
                 if stops:
                     diags.warning(where, f"{chain}: where a condition lets these reads happen, working it out "

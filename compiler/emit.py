@@ -412,7 +412,14 @@ def action(w: Writer, a: ir.Action, sc: PyScope, locate: Callable[[int], str]) -
                 call = f"yield from g.transform({sc.p}, {coin}, {amount})"
                 w.line(f"{sc.chosen_coins}.append(({call}))" if sc.chosen_coins else call)
 
-            _on_coins(w, a.coins, f"transform a coin by {amount}", sc, transform)
+            positive = _positive(a.amount, sc)
+            if positive is not None:  # (by 0 or less nothing happens: no coin is chosen for it either)
+                w.line(f"if {positive}:")
+                w.indent += 1
+            by = f" by {a.amount.value}" if isinstance(a.amount, ir.Num) else ""  # (a prompt: never Python)
+            _on_coins(w, a.coins, f"transform a coin{by}", sc, transform)
+            if positive is not None:
+                w.indent -= 1
         case ir.TransformSpread():
             amounts = ", ".join(expr(x, sc) for x in a.amounts)
             where = "'pouch'" if a.pouch else "None"

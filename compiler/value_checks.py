@@ -42,6 +42,7 @@ class Item:
     card: str | None
     node: ir.Effect | ir.Expr
     locate: Callable[[int], Location]
+    column: str | None = None  # a class formula's class: its `ranks`, `points`, `zero_ranks` are that column's
 
 
 def check_values(values: Values, items: Iterable[Item], diags: Diagnostics) -> None:
@@ -83,7 +84,7 @@ class _Walk:
         return self.item.card
 
     def span(self, e: ir.Expr) -> Span:
-        return self.values.span(e, self.card)
+        return self.values.span(e, self.card, self.item.column)
 
     def error(self, node: ir.Node, message: str, hint: str | None = None) -> None:
         self.diags.error(self.item.locate(node.pos), message, hint)
@@ -121,14 +122,14 @@ class _Walk:
                 return self.expr(e.subject)
             case ir.BoolOp():
                 bad = self.expr(e.left)
-                left = self.values.truth(e.left, self.card)
+                left = self.values.truth(e.left, self.card, self.item.column)
                 if left is (e.op == "or"):  # decided by the left side: the right one never runs
                     return bad
                 with self.guarded(e.left, e.op == "and"):
                     return self.expr(e.right) or bad
             case ir.IfElse():
                 bad = self.expr(e.cond)
-                cond = self.values.truth(e.cond, self.card)
+                cond = self.values.truth(e.cond, self.card, self.item.column)
                 if cond is not False:
                     with self.guarded(e.cond, True):
                         bad = self.expr(e.then) or bad
@@ -198,8 +199,8 @@ class _Walk:
             elif isinstance(node, ir.Var) and node.name == "track" and self.span(node).const is not None:
                 out.append(f"`{self.card}`'s track never leaves its first notch, "
                            f"worth {self.span(node).const}: no effect of it advances it")
-            elif isinstance(node, ir.IfElse) and self.values.truth(node.cond, self.card) is not None:
-                out.append("a condition in it is always " + str(self.values.truth(node.cond, self.card)).lower())
+            elif isinstance(node, ir.IfElse) and self.values.truth(node.cond, self.card, self.item.column) is not None:
+                out.append("a condition in it is always " + str(self.values.truth(node.cond, self.card, self.item.column)).lower())
         return list(dict.fromkeys(out))
 
     def amount(self, e: ir.Expr, what: str) -> None:
@@ -218,7 +219,7 @@ class _Walk:
                     self.actions(e.actions)
                     return
                 self.expr(e.cond)
-                if self.values.truth(e.cond, self.card) is False:
+                if self.values.truth(e.cond, self.card, self.item.column) is False:
                     self.warning(e.cond, "this condition is always false as the rules data stands, so the "
                                          "effect never acts", "remove the effect, or what makes its condition "
                                                               "false")

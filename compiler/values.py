@@ -157,7 +157,7 @@ def _scaled(s: Span, copies: int) -> Span:
 @dataclass
 class Values:
     """The spans of the rules' values: params, scores, reads, and each expression of an effect (read
-    as the effect's card reads it, or in a class formula with `card` None)."""
+    as the effect's card reads it, or in a class formula with `card` None and `column` its class)."""
     cards: dict[str, CardFacts]
     places: Places
     params: dict[str, int]
@@ -165,7 +165,7 @@ class Values:
     _param_spans: dict[str, Span] = field(default_factory=dict)
     _score_spans: dict[str, Span] = field(default_factory=dict)
     _column_spans: dict[tuple[str, str], Span] = field(default_factory=dict)
-    _memo: dict[tuple[str | None, int], tuple[ir.Expr, Span]] = field(default_factory=dict)
+    _memo: dict[tuple[str | None, str | None, int], tuple[ir.Expr, Span]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         g = self.game
@@ -310,10 +310,10 @@ class Values:
     def _class_arg(self, arg: ir.Expr) -> str | None:
         return arg.name if isinstance(arg, ir.Var) and arg.name in self.classes else None
 
-    def var(self, name: str, card: str | None) -> Span:
+    def var(self, name: str, card: str | None, column: str | None = None) -> Span:
         c = self.cards.get(card) if card is not None else None
-        if name in ("ranks", "points", "zero_ranks"):
-            return self.column(name, None)
+        if name in ("ranks", "points", "zero_ranks"):  # (in a class formula: its column's)
+            return self.column(name, column)
         if name in ("highest_coin", "lowest_coin"):
             return Span(min(0, self.coin_lo), self.coin_hi)
         if name == "coins_total":
@@ -343,7 +343,7 @@ class Values:
             return BOOL
         return TOP  # a class or a kind, not a number
 
-    def call(self, e: ir.Call, card: str | None) -> Span:
+    def call(self, e: ir.Call, card: str | None, column: str | None = None) -> Span:
         args = e.args
         match e.name:
             case "ranks" | "points" | "zero_ranks":
@@ -351,7 +351,7 @@ class Values:
             case "most_ranks" | "strict_most_ranks":
                 return BOOL
             case "coins_at_least":
-                least = self.span(args[0], card)
+                least = self.span(args[0], card, column)
                 return ZERO if _lo(least) > self.coin_hi else Span(0, self.coins_held)
             case "cards":
                 kind = args[0].name if args and isinstance(args[0], ir.Var) else None
@@ -364,8 +364,8 @@ class Values:
                         for col in ([column] if column else self.classes)]
                 return Span(0, max(most, default=0))
             case "lookup":
-                index = clamp(self.span(args[0], card))
-                table = [self.span(a, card) for a in args[1:]]
+                index = clamp(self.span(args[0], card, column))
+                table = [self.span(a, card, column) for a in args[1:]]
                 if not table:
                     return ZERO
                 end = len(table) - 1  # (an index past the table's ends reads its first or last value)
@@ -373,54 +373,54 @@ class Values:
                 last = end if index.hi is None else max(0, min(end, index.hi))
                 return hull(*table[first:last + 1])
             case "max" | "min":
-                spans = [clamp(self.span(a, card)) for a in args]
+                spans = [clamp(self.span(a, card, column)) for a in args]
                 pick = max if e.name == "max" else min
                 return _make(pick(_lo(s) for s in spans), pick(_hi(s) for s in spans))
             case _:
                 return TOP
 
     # -- expressions ---------------------------------------------------------------------------
-    def span(self, e: ir.Expr, card: str | None) -> Span:
+    def span(self, e: ir.Expr, card: str | None, column: str | None = None) -> Span:
         """What `e` can be, read by `card`'s effect (None: in a class formula), before any guard:
         an operation's span may pass MAX_VALUE (then play guards it), its operands' spans do not."""
-        key = (card, id(e))
+        key = (card, column, id(e))
         hit = self._memo.get(key)
         if hit is not None and hit[0] is e:
             return hit[1]
-        out = self._span(e, card)
+        out = self._span(e, card, column)
         self._memo[key] = (e, out)
         return out
 
-    def _span(self, e: ir.Expr, card: str | None) -> Span:
+    def _span(self, e: ir.Expr, card: str | None, column: str | None) -> Span:
         match e:
             case ir.Num():
                 return Span(e.value, e.value)
             case ir.Var():
-                return self.var(e.name, card)
+                return self.var(e.name, card, column)
             case ir.Call():
-                return self.call(e, card)
+                return self.call(e, card, column)
             case ir.BinOp():
-                a, b = clamp(self.span(e.left, card)), clamp(self.span(e.right, card))
+                a, b = clamp(self.span(e.left, card, column)), clamp(self.span(e.right, card, column))
                 if e.op == "/":
                     return div(a, b)
                 return {"+": add, "-": sub, "*": mul}[e.op](a, b)
             case ir.Compare():
-                return compare(e.op, self.span(e.left, card), self.span(e.right, card))
+                return compare(e.op, self.span(e.left, card, column), self.span(e.right, card, column))
             case ir.Is():
                 return BOOL
             case ir.Not():
-                return _negate(self.span(e.operand, card))
+                return _negate(self.span(e.operand, card, column))
             case ir.BoolOp():
-                left = truth(self.span(e.left, card))
-                right = truth(self.span(e.right, card))
+                left = truth(self.span(e.left, card, column))
+                right = truth(self.span(e.right, card, column))
                 if e.op == "and":
                     return FALSE if left is False or right is False else TRUE if left and right else BOOL
                 return TRUE if left is True or right is True else FALSE if left is False and right is False else BOOL
             case ir.IfElse():
-                cond = truth(self.span(e.cond, card))
+                cond = truth(self.span(e.cond, card, column))
                 if cond is not None:
-                    return self.span(e.then if cond else e.otherwise, card)
-                return hull(self.span(e.then, card), self.span(e.otherwise, card))
+                    return self.span(e.then if cond else e.otherwise, card, column)
+                return hull(self.span(e.then, card, column), self.span(e.otherwise, card, column))
             case ir.CountSet():
                 if e.cards.mode == "last":
                     return Span(0, len(self.classes))
@@ -428,13 +428,13 @@ class Values:
             case _:
                 return TOP
 
-    def truth(self, cond: ir.Expr, card: str | None) -> bool | None:
+    def truth(self, cond: ir.Expr, card: str | None, column: str | None = None) -> bool | None:
         """A condition's value when the rules data decides it (None: play does)."""
-        return truth(self.span(cond, card))
+        return truth(self.span(cond, card, column))
 
-    def guarded(self, e: ir.Expr, card: str | None) -> bool:
+    def guarded(self, e: ir.Expr, card: str | None, column: str | None = None) -> bool:
         """Whether play must guard operation `e` (`+`, `-`, `*`): its value can pass MAX_VALUE."""
-        return isinstance(e, ir.BinOp) and e.op != "/" and not self.span(e, card).within
+        return isinstance(e, ir.BinOp) and e.op != "/" and not self.span(e, card, column).within
 
 
 __all__ = ["Span", "Values", "TOP", "TRUE", "FALSE", "BOOL", "ZERO", "truth", "clamp"]

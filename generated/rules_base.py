@@ -33,7 +33,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '642061bc5c72c9c2ce16968b78e6ca6b85858d13928e02538d6fa446baf59d63'
+CONTENT_HASH = '96b88957a8faac2b0fd50e4cfa247bca7fb3ee0770ab3d35a6e3f77ecc2983b2'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

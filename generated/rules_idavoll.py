@@ -35,7 +35,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '9cf0afbc0cc90f25c6e51337ddaf120caf9e4a82b3bbb6b7cd76c59aca6a7198'
+CONTENT_HASH = '352351814df59aacde01b099ee503260c521a092f748f3448c6ee5aed4bce457'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

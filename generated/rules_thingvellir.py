@@ -37,7 +37,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '77a898ebb0237e50a6035dc266dc2500b4b0a105b7c580b60371dea4b8ee5501'
+CONTENT_HASH = '7621029566098bb998dea67068f130b49a6aa1950e6281a81692994789c03f1e'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

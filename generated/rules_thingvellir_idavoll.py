@@ -39,7 +39,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '4478392e63940eb82aeda5487c0a92e70e6e65378b6216a47f827d04694b0170'
+CONTENT_HASH = 'ae13d8f95aafc5b9b58bccc625f4212b63dfe69ff1799fca954126fe7dd549c0'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -441,7 +441,10 @@ class CardActions(EngineCore):
     def look(self, p: int, deck: int | str | None, count: int, take: int, rest: str) -> Gen[None]:
         """Draw `count` cards of a deck, keep `take` of them (taken as usual), and put the rest back:
         shuffled in, or under the deck in the order the player chooses (until placed, the cards wait
-        with those being resolved)."""
+        with those being resolved). A count of 0 or less looks at nothing: nothing happens (README, the
+        effect DSL: amounts), the deck is not shuffled."""
+        if count <= 0:
+            return
         pile = self.deck(deck)
         drawn = [pile.pop() for _ in range(min(count, len(pile)))]
         self.s.resolving.extend(drawn)

@@ -88,9 +88,7 @@ def _two_thruds(tmp_path: Path) -> Any:
 
 def test_copies_that_step_aside_onto_each_other_stop_in_play(tmp_path):
     """An event cascade: two Thruds (a variant: copies 2), each covered in turn, each stepping aside
-    onto the other's column as its owner chooses, go on as long as the owner chooses so; the game
-    stops past MAX_CASCADE with the loop named and, since check warned it may stop, where check
-    warned and what stops it (issue 17 audit: "without end" only where it is)."""
+    onto the other's column as its owner chooses, never end; the game stops with the loop named."""
     rules = _two_thruds(tmp_path)
     game = Game(rules, 2, seed=0)
     e = game.engine
@@ -106,7 +104,8 @@ def test_copies_that_step_aside_onto_each_other_stop_in_play(tmp_path):
             answers += 1
     line, col = find(HEROES, "\"instead of covered")
     here = f"rules/base/heroes.yaml:{line}:{col}"
-    warned = f"rules/base/heroes.yaml:{line}:{col + 1 + len('instead of covered: ')}"  # at `place self …`
+    step = col + len('"instead of covered: ')  # (where check warned of it: tests/test_cycles.py)
+    warned = f"rules/base/heroes.yaml:{line}:{step}"
     assert str(err.value) == (f"{here}: effects went deeper than {MAX_CASCADE} nested effects: `thrud`: `instead of "
                               f"covered: place self in chosen column` ({here}) -> itself again; check warned at "
                               f"{warned} that this loop stops only when a column is chosen whose top card does not "
@@ -160,34 +159,103 @@ def test_no_game_of_the_shipped_rules_comes_near_the_limit(boxes, monkeypatch):
     assert 2 <= deepest[0] <= MAX_CASCADE // 8
 
 
-def test_a_value_read_on_the_way_is_not_named_a_member_of_the_loop(tmp_path):
-    """"stops with a located, worded error naming the cards in the loop": a coin bettered over and
-    over (the highest coin made better, in a treasure of more values than MAX_CASCADE levels) reads
-    `transform_bonus` at each transformation, whose modifier runs nested inside the last level when
-    the limit is reached. The error names the loop — the effect on `coin-bettered`, itself again —
-    not that modifier (found by tests/test_effects_property.py: the loop named a modifier no cycle
-    runs through)."""
-    treasure = ", ".join(f"{value}: {3 if value in (7, 9, 11) else 1}" for value in range(5, MAX_CASCADE + 60))
-    v = write(tmp_path / "loop.yaml", f"""\
+def _treasure(top: int) -> str:
+    """A Royal Treasure of one coin of each value from 6 to `top` (three of 7, 9 and 11: the base game
+    removes two of each with 2 or 3 players)."""
+    return "{" + ", ".join(f"{v}: {3 if v in (7, 9, 11) else 1}" for v in range(6, top + 1)) + "}"
+
+
+def better_loop(tmp_path: Path, top: int, modifier: str = "") -> Path:
+    """Greedy gold: each betterment betters the highest coin by 1 again (`check` warns: "stops only
+    when the treasure has no better coin"), through a treasure of every value up to `top`."""
+    return write(tmp_path / "loop.yaml", f"""\
         layer: {{id: loop, name: Loop}}
-        game: {{events: {{coin-bettered: a coin is bettered}}, coins: {{treasure: {{{treasure}}}}}}}
+        game: {{coins: {{treasure: {_treasure(top)}}}}}
         cards:
           - id: skaa
             effects:
               - "whenever coin-bettered: transform highest coin by 1"
-              - "modify transform_bonus + tokens"
-        """)
-    e = new_engine(2, rules=load_rules((), (str(v),)))
+        """ + (f'      - "{modifier}"\n' if modifier else ""))
+
+
+def _bettered(rules: Any, players: int = 2) -> tuple[Any, list[int]]:
+    """P1 holds Skaa, coins 0 2 3 4 5; its 2 is transformed by 1 (the first betterment). Returns the
+    engine and the deepest cascade reached (a list, filled as it runs)."""
+    e = new_engine(players, rules=rules)
     give(e, 0, "skaa", column=None)
     set_coins(e, 0, hand=[0, 2, 3, 4, 5])
+    deepest = [0]
+    caused = e._caused
+
+    def measured(card: int, handler: Any, ev: Any, p: int) -> Any:
+        deepest[0] = max(deepest[0], len(e.cascade) + 1)
+        return (yield from caused(card, handler, ev, p))
+
+    e._caused = measured  # type: ignore[method-assign]
+    return e, deepest
+
+
+def test_a_warned_loop_that_ends_deeper_than_64_ends(tmp_path):
+    """Audit item 4: "A warned loop that ends was reported 'without end' at depth 64" — the
+    words must be true; MAX_CASCADE is 256. Through a treasure of every value up to 150 the highest
+    coin climbs one value a level, nests about 145 levels, and ends."""
+    rules = load_rules(("idavoll",), (str(better_loop(tmp_path, 150)),))
+    e, deepest = _bettered(rules)
+    p = e.s.players[0]
+    run(e.transform(0, p.hand[1], 1))
+    assert 64 < deepest[0] < MAX_CASCADE
+    # (the last step asks for 151: "if no higher values remain, take the first available lower
+    # value", 149, a worse coin, and nothing is bettered: the loop ends)
+    assert max(e.s.coins[c].value for c in p.hand) == 149 and e.cascade == []
+
+
+def test_a_warned_loop_past_the_limit_says_what_check_warned(tmp_path):
+    """"a cascade past MAX_CASCADE that check warned may stop says so and where check warned": a
+    treasure of values up to 400 outlasts 256 levels; the error names the loop (the effect on Skaa,
+    itself again) and quotes check's warning and its place — not "without end"."""
+    v = better_loop(tmp_path, 400)
+    rules = load_rules(("idavoll",), (str(v),))
+    assert len(rules.ruleset.loops) == 1
+    e, _ = _bettered(rules)
+    with pytest.raises(CascadeError) as err:
+        run(e.transform(0, e.s.players[0].hand[1], 1))
+    at, warned = find(v, "\"whenever"), find(v, "transform highest")
+    here = f"{v}:{at[0]}:{at[1]}"
+    assert str(err.value) == (f"{here}: effects went deeper than {MAX_CASCADE} nested effects: `skaa`: `whenever "
+                              f"coin-bettered: transform highest coin by 1` ({here}) -> itself again; check warned at "
+                              f"{v}:{warned[0]}:{warned[1]} that this loop stops only when the treasure has no better "
+                              "coin, and it had not stopped yet, so the game stopped there")
+    assert "without end" not in str(err.value)
+
+
+def test_a_value_read_on_the_way_is_not_named_a_member_of_the_loop(tmp_path):
+    """"stops with a located, worded error naming the cards in the loop": a coin bettered over and
+    over reads `transform_bonus` at each transformation, whose modifier runs nested inside the last
+    level when the limit is reached. The error names the loop — the effect on Skaa, itself again —
+    not that modifier (found by tests/test_effects_property.py: the loop named a modifier no cycle
+    runs through)."""
+    v = better_loop(tmp_path, 400, "modify transform_bonus + tokens")
+    e, _ = _bettered(load_rules(("idavoll",), (str(v),)))
     with pytest.raises(CascadeError) as err:
         run(e.transform(0, e.s.players[0].hand[1], 1))
     at = find(v, "\"whenever")
-    here = f"{v}:{at[0]}:{at[1]}"
-    assert str(err.value).startswith(
-        f"{here}: effects went deeper than {MAX_CASCADE} nested effects: `skaa`: `whenever coin-bettered: transform "
-        f"highest coin by 1` ({here}) -> itself again; check warned at "), str(err.value)
+    assert str(err.value).startswith(f"{v}:{at[0]}:{at[1]}: effects went deeper than {MAX_CASCADE} nested effects: "
+                                     f"`skaa`: `whenever coin-bettered: transform highest coin by 1` "
+                                     f"({v}:{at[0]}:{at[1]}) -> itself again; check warned at")
     assert "transform_bonus" not in str(err.value)
+
+
+def test_a_loop_check_did_not_warn_of_says_only_that_it_went_too_deep():
+    """"any other loop of effects went deeper than sound rules ever do: the game stops, but the
+    error does not claim it would never have ended" (runtime/loops.py)."""
+    def handler() -> Any:
+        yield
+    handler.__doc__ = "marker"
+    from nidavellir.runtime.loops import cascade_error
+
+    text = str(cascade_error([("skaa", handler)] * 3, ()))
+    assert f"went deeper than {MAX_CASCADE} nested effects" in text and "sound rules never nest so deep" in text
+    assert "without end" not in text and "check warned" not in text
 
 
 def test_the_loop_is_the_part_that_repeats_innermost():

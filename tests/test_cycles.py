@@ -22,6 +22,7 @@ from nidavellir.compiler.cycles import engine_calls
 from nidavellir.compiler.dsl import parse_effect
 from nidavellir.interface.engine import EngineAPI
 from nidavellir.interface.events import ACTION_EVENTS, ACTION_GIVES_BACK, ACTION_USES, EVENTS
+from nidavellir.interface.events import HERO as HERO_
 
 RUNTIME = ROOT / "runtime"
 PARAMS = "game: {params: {a: 0, b: 0}}\n"
@@ -275,3 +276,173 @@ def test_what_an_effect_calls_is_read_from_the_code_the_emitter_writes():
     assert {"return_hero", "recruit_hero"} <= calls("when taken: return chosen neutral hero then recruit hero")
     members = {n for n, _ in inspect.getmembers(EngineAPI)}
     assert calls("when taken: discard chosen 2 last dwarf of other columns") <= members
+
+
+# -- value cycles under a condition the rules data decides (issue 17 audit item 3) ----------------------
+
+@pytest.mark.parametrize("read_a", [
+    "(param(b) if 1 > 0 else 0)",                      # audit s2/val-cond-true.yaml
+    "(1 if 0 > 1 or param(b) > 0 else 0)",             # audit s2/val-or2.yaml: the left side decides nothing
+    "(1 if 1 > 0 and param(b) > 0 else 0)",
+    "(1 if not 0 > 1 and param(b) > 0 else 0)",
+    "(param(b) if param(z) == 0 else 0)",              # a param no card modifies decides the condition
+    "(0 if 0 > 1 else param(b))",
+    "lookup(param(b), 1, 2)",
+])
+def test_a_read_behind_a_condition_the_rules_decide_is_a_cycle_refused_at_each_member(capsys, tmp_path, read_a):
+    """README: "A read behind a condition the rules data decides is made, or never made, as surely as
+    the condition: `modify a + (param(a) if 1 > 0 else 0)` reads `a` whenever `a` is worked out" —
+    so the cycle never ends: an error "located at each member" (audit: only warned)."""
+    v = variant(tmp_path, f'  - id: skaa\n    effects: ["modify a + {read_a}", "modify b + param(a)"]\n',
+                "game: {params: {a: 0, b: 0, z: 0}}\n")
+    code, out, err = run_check(capsys, str(v))
+    failed(code, out, err, 2)
+    expect(err, v, *find(v, "param(b)"), "`a` reads `b`, which reads `a` again: working it out never ends", VALUE_HINT)
+    expect(err, v, *find(v, "param(a)"), "`b` reads `a`, which reads `b` again: working it out never ends", VALUE_HINT)
+
+
+@pytest.mark.parametrize("read_a", ["(param(a) if 1 > 0 else 0)", "(1 if 0 > 1 or param(a) > 0 else 0)"])
+def test_the_audits_self_reading_modifier_is_refused(capsys, tmp_path, read_a):
+    """Audit s2/val-cond-true.yaml, s2/val-or2.yaml: a modifier reading its own param behind a
+    condition that always lets the read happen."""
+    v = variant(tmp_path, f'  - id: loopy\n    kind: hero\n    class: neutral\n    points: 1\n'
+                          f'    effects: ["modify a + {read_a}", "score param(a)"]\n', "game: {params: {a: 0}}\n")
+    code, out, err = run_check(capsys, str(v))
+    failed(code, out, err, 1)
+    expect(err, v, *find(v, "param(a) "), "`a` reads `a` again: working it out never ends", VALUE_HINT)
+
+
+@pytest.mark.parametrize("read_a", ["(param(b) if 0 > 1 else 0)", "(1 if 1 > 0 or param(b) > 0 else 0)",
+                                    "(1 if 0 > 1 and param(b) > 0 else 0)", "(param(b) if param(z) > 0 else 0)"])
+def test_a_read_a_condition_never_lets_happen_makes_no_cycle(capsys, tmp_path, read_a):
+    """"... or never made": no error and no warning of a loop."""
+    v = variant(tmp_path, f'  - id: skaa\n    effects: ["modify a + {read_a}", "modify b + param(a)", '
+                          f'"score param(b)"]\n', "game: {params: {a: 0, b: 0, z: 0}}\n")
+    code, out, err = run_check(capsys, str(v))
+    assert code == 0 and not cycle_lines(err), err
+
+
+def test_a_score_reading_its_column_behind_a_constant_condition_is_refused(capsys, tmp_path):
+    v = variant(tmp_path, '  - id: kraal\n    effects: ["score points(warrior) if 1 > 0 else 0"]\n')
+    code, out, err = run_check(capsys, str(v))
+    failed(code, out, err, 1)
+    expect(err, v, *find(v, "points(warrior)"),
+           "the score of `kraal` reads the score of `kraal` (through `points(warrior)`) again: working it out "
+           "never ends", VALUE_HINT)
+
+
+# -- the circumstances in which actions fire events (issue 17 audit item 2) -----------------------------
+
+JOINED = "game: {events: {joined: a card joins an army}}\n"
+
+
+@pytest.mark.parametrize("effect", [
+    "when joined: place self in column warrior",          # audit s2/ev-joined-self.yaml
+    "when joined: place self in chosen column",           # audit s2/ev-joined-self2.yaml
+    "may when joined: place self in column warrior",      # audit s2/ev-joined-self-may.yaml
+    "whenever joined: place self in column warrior",      # joins once (from the command zone), then moves
+    "when joined: place self in own column",
+    "when joined: place self in command zone",            # leaves the army: joins nothing
+    "instead of covered: place self in command zone",     # covers nothing
+])
+def test_a_card_moving_within_the_army_or_out_of_it_fires_no_loop(capsys, tmp_path, effect):
+    """README: "a card joins an army only from outside it, so `when joined: place self in column
+    warrior` moves within the army and joins nothing, and a card placed in the command zone covers
+    nothing and completes no line" (events.py: `joined` JOINS, `covered` LANDS). Audit: refused
+    as endless."""
+    v = variant(tmp_path, f'  - {{id: hopper, kind: hero, class: hunter, ranks: [1], effects: ["{effect}"]}}\n',
+                JOINED)
+    code, out, err = run_check(capsys, str(v))
+    assert code == 0, err
+    assert not [x for x in cycle_lines(err) if "`hopper`'s" in x and "fires `joined` (`place`), which runs `hopper`" in x
+                and "no new line" not in x], err
+
+
+@pytest.mark.parametrize("effect", [
+    "when joined: place self in command zone; place self in column warrior",
+    "whenever joined: place self in command zone; place self in column warrior",
+])
+def test_a_card_that_leaves_the_army_and_joins_again_never_ends(capsys, tmp_path, effect):
+    """The same circumstance the other way: out of the army, then into it, joins again each time."""
+    v = variant(tmp_path, f'  - {{id: hopper, kind: hero, class: hunter, ranks: [1], effects: ["{effect}"]}}\n',
+                JOINED)
+    code, out, err = run_check(capsys, str(v))
+    assert code == 1, err
+    assert any("error: `hopper`'s" in x and "fires `joined` (`place`), which runs `hopper`" in x and
+               "never ends" in x for x in err.splitlines()), err
+
+
+def _recorded(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The events the engine fires (`emit`) or offers for replacement (`replace`)."""
+    from nidavellir.runtime.core import EngineCore
+
+    seen: list[str] = []
+    for name in ("emit", "replace"):
+        original = getattr(EngineCore, name)
+
+        def spy(self: EngineCore, p: int, event: str, *args: object, _o: object = original) -> object:
+            seen.append(event)
+            return _o(self, p, event, *args)  # type: ignore[operator]
+        monkeypatch.setattr(EngineCore, name, spy)
+    return seen
+
+
+def test_the_runtime_fires_place_events_in_the_circumstances_declared(tmp_path, monkeypatch):
+    """The declaration the checker reads (`ACTION_EVENTS["place"]`: each event's `when`) is what the
+    runtime does, for each circumstance it declares: a card from outside the army landing on a card
+    that steps aside fires every event; one moving within the army fires those of LANDS, not those
+    of JOINS; one placed in the command zone fires neither. (Hopper, in the command zone, listens
+    to `joined`; Kraal, on top of the warrior column, steps aside when covered — and moving within
+    the army so, joins nothing either.)"""
+    from harness import give, new_engine, pull, run
+    from nidavellir.interface.events import ALWAYS, JOINS, LANDS
+    from nidavellir.rulesets import load_rules
+
+    v = variant(tmp_path, '  - {id: kraal, effects: ["instead of covered: place self in column hunter"]}\n'
+                          '  - {id: hopper, kind: hero, class: hunter, ranks: [1], '
+                          'effects: ["whenever joined: add 1 token"]}\n', JOINED)
+    rules = load_rules((), (str(v),))
+    declared = {when: {f.event for f in ACTION_EVENTS["place"] if f.when == when and f.about != HERO_}
+                for when in (ALWAYS, LANDS, JOINS)}
+    assert declared[JOINS] == {"joined"} and declared[LANDS] == {"covered"}
+
+    def fired(setup: str) -> set[str]:
+        e = new_engine(2, rules=rules)
+        give(e, 0, "hopper", column=None)
+        kraal = give(e, 0, "kraal", column="warrior")[0]
+        if setup == "within":
+            card = give(e, 0, "warrior:3", column="hunter")[0]
+            dest: str | None = "warrior"
+        elif setup == "outside":
+            card, dest = pull(e, "warrior:3"), "warrior"
+            e.s.resolving.append(card)
+        else:
+            card, dest = pull(e, "skaa"), None
+            e.s.resolving.append(card)
+        seen = _recorded(monkeypatch)
+        run(e.place(0, card, dest, check=False))
+        monkeypatch.undo()
+        assert (e.column_of(kraal) == "hunter") == (setup != "command")
+        return set(seen) & (declared[LANDS] | declared[JOINS])
+
+    assert fired("outside") == declared[LANDS] | declared[JOINS]
+    assert fired("within") == declared[LANDS]
+    assert fired("command") == set()
+
+
+def test_may_when_joined_moving_within_the_army_asks_once_and_ends(tmp_path):
+    """Audit s2/scene-joined-self.yaml: `may when joined: place self in column warrior`, placed in
+    the hunter column from outside: its owner is asked once; yes moves it to the warrior column,
+    which joins nothing, so nothing more is asked."""
+    from harness import give, new_engine, pull, run_log
+    from nidavellir.rulesets import load_rules
+
+    v = variant(tmp_path, '  - {id: hopper, kind: hero, class: hunter, ranks: [1], '
+                          'effects: ["may when joined: place self in column warrior"]}\n', JOINED)
+    for answer, column in (("yes", "warrior"), ("no", "hunter")):
+        e = new_engine(3, rules=load_rules((), (str(v),)))
+        give(e, 0, "warrior:3", column="warrior")
+        hopper = pull(e, "hopper")
+        e.s.resolving.append(hopper)
+        asked = run_log(e.place(0, hopper, "hunter"), answer)
+        assert len(asked) == 1 and e.column_of(hopper) == column
