@@ -227,7 +227,8 @@ def _maybe(cond: ir.Expr | None, card: str, places: Places, cards: dict[str, Car
 class _Whereabouts:
     """Where the effect's own card and the event's card are while the effect runs, relative to the
     acting player (places.ARMY, COMMAND, NOWHERE or EITHER): where the event leaves its subject
-    (`EventSpec.subject_at`), then where the effect's own actions move them. (A move by another
+    (`EventSpec.subject_at`) and where its owner holds the effect's own card (Places.held_at: a
+    `whenever` effect runs for a card its owner holds), then where the effect's own actions move them. (A move by another
     effect in between is not followed: the runtime's guard stops what that makes endless.)"""
 
     def __init__(self, eff: _Effect, places: Places, start: str | None = None):
@@ -238,7 +239,7 @@ class _Whereabouts:
             subject = places.entered(eff.card)
         self.same = own or start is not None  # (the effect's card is the event's card)
         self.actor = eff.card
-        self.at = {"self": subject if self.same else EITHER, "subject": subject}
+        self.at = {"self": subject if self.same else places.held_at(eff.card), "subject": subject}
         self.places = places
 
     def of(self, ref: ir.CardRef) -> str:

@@ -62,6 +62,7 @@ class Places:
         self.columns: dict[str, frozenset[str] | None] = {
             cid: self._entry_columns(c, c.kind in held_kinds) for cid, c in cards.items()}
         self.held_kinds = held_kinds
+        self.to_command: Cards = frozenset()  # the cards an effect can place in the command zone
         for card in cards.values():  # placed by an effect
             for _, effect in card.effects:
                 for node in ir.walk(effect):
@@ -131,6 +132,8 @@ class Places:
     def _placed(self, actor: str, node: ir.PlaceCard) -> None:
         where = self.place_columns(node.place, actor if node.card.card is None else node.card.card)
         targets: Iterable[str] = self.cards if node.card.subject else [node.card.card or actor]
+        if node.place.mode == "command":
+            self.to_command = union(self.to_command, ANY if node.card.subject else frozenset(targets))
         for cid in targets:
             if cid in self.columns:
                 old = self.columns[cid]
@@ -183,6 +186,17 @@ class Places:
         if c.enters == "own" and c.cls not in self.classes:
             return COMMAND
         return ARMY
+
+    def held_at(self, cid: str) -> str:
+        """Where `cid` can be while its owner holds it (where its `whenever` effects run): in the army
+        when it enters a column and no effect places it in the command zone; in the command zone
+        when it enters there and nothing places it in a column; else either."""
+        entered = self.entered(cid)
+        if entered == ARMY:
+            return EITHER if self.to_command is ANY or cid in self.to_command else ARMY
+        if entered == COMMAND:
+            return COMMAND if not self.may_stand_in(cid, None) else EITHER
+        return EITHER
 
     def enters_army(self, cid: str) -> bool:
         """Whether `cid`, taken or recruited, can land in an army column."""

@@ -33,7 +33,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '96b88957a8faac2b0fd50e4cfa247bca7fb3ee0770ab3d35a6e3f77ecc2983b2'
+CONTENT_HASH = '9b7c0d35114899f556be047c67fe99f9b88aee3f2c605f88f33da5bb9e472ea2'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -37,7 +37,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '7621029566098bb998dea67068f130b49a6aa1950e6281a81692994789c03f1e'
+CONTENT_HASH = 'e0491c8e304f68cba43db3225691829a11fa282dc454f4c6c3775655eeb6baa6'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

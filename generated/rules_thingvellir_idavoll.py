@@ -39,7 +39,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'ae13d8f95aafc5b9b58bccc625f4212b63dfe69ff1799fca954126fe7dd549c0'
+CONTENT_HASH = 'f8168fe93af39e62e3a5d00a7d6f916ba51f06b8a1a472bc6224fdd5378e8514'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -345,13 +345,16 @@ JOINED = "game: {events: {joined: a card joins an army}}\n"
     "when joined: place self in command zone",            # leaves the army: joins nothing
     "instead of covered: place self in command zone",     # covers nothing
 ])
-def test_a_card_moving_within_the_army_or_out_of_it_fires_no_loop(capsys, tmp_path, effect):
+@pytest.mark.parametrize("copies", [1, 2, 3])
+def test_a_card_moving_within_the_army_or_out_of_it_fires_no_loop(capsys, tmp_path, effect, copies):
     """README: "a card joins an army only from outside it, so `when joined: place self in column
     warrior` moves within the army and joins nothing, and a card placed in the command zone covers
     nothing and completes no line" (events.py: `joined` JOINS, `covered` LANDS). Audit: refused
-    as endless."""
-    v = variant(tmp_path, f'  - {{id: hopper, kind: hero, class: hunter, ranks: [1], effects: ["{effect}"]}}\n',
-                JOINED)
+    as endless. With copies, a `whenever` effect runs for a copy its owner holds, which stands in the
+    army when it enters a column and no effect puts it in the command zone (Places.held_at): moving
+    it moves it within the army, whichever copy joined."""
+    v = variant(tmp_path, f'  - {{id: hopper, kind: hero, class: hunter, ranks: [1], copies: {copies}, '
+                          f'effects: ["{effect}"]}}\n', JOINED)
     code, out, err = run_check(capsys, str(v))
     assert code == 0, err
     assert not [x for x in cycle_lines(err) if "`hopper`'s" in x and "fires `joined` (`place`), which runs `hopper`" in x
@@ -362,10 +365,11 @@ def test_a_card_moving_within_the_army_or_out_of_it_fires_no_loop(capsys, tmp_pa
     "when joined: place self in command zone; place self in column warrior",
     "whenever joined: place self in command zone; place self in column warrior",
 ])
-def test_a_card_that_leaves_the_army_and_joins_again_never_ends(capsys, tmp_path, effect):
+@pytest.mark.parametrize("copies", [1, 2])
+def test_a_card_that_leaves_the_army_and_joins_again_never_ends(capsys, tmp_path, effect, copies):
     """The same circumstance the other way: out of the army, then into it, joins again each time."""
-    v = variant(tmp_path, f'  - {{id: hopper, kind: hero, class: hunter, ranks: [1], effects: ["{effect}"]}}\n',
-                JOINED)
+    v = variant(tmp_path, f'  - {{id: hopper, kind: hero, class: hunter, ranks: [1], copies: {copies}, '
+                          f'effects: ["{effect}"]}}\n', JOINED)
     code, out, err = run_check(capsys, str(v))
     assert code == 1, err
     assert any("error: `hopper`'s" in x and "fires `joined` (`place`), which runs `hopper`" in x and
