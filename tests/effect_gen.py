@@ -20,9 +20,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-import yaml
 from hypothesis import strategies as st
 
+from property_case import Case
 from nidavellir.compiler.names import AMOUNT, BOOL, CARD, CLASS, COLUMN, FUNCTIONS, INT, KIND, PARAM, PLAYER, SUBJECT, \
     VARIABLES, VARIADIC
 from nidavellir.interface.events import EVENTS, INSTEAD, INSTEAD_ANY, RUNTIME_PARAMS, WHEN, WHENEVER
@@ -484,22 +484,6 @@ def class_formula(draw: st.DrawFn, ctx: Ctx) -> str:
 
 COMBOS: tuple[tuple[str, ...], ...] = ((), ("thingvellir",), ("idavoll",), ("thingvellir", "idavoll"))
 NEW_KIND = "relic"   # a kind the layer declares, entering where it says
-
-
-@dataclass
-class Case:
-    """One generated example: the variant, the boxes it is played on, and the games."""
-    combos: list[tuple[str, ...]]
-    layer: dict[str, Any]
-    games: list[tuple[int, int]]  # (players, seed)
-    text: str = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.text = yaml.safe_dump(self.layer, sort_keys=False, default_flow_style=False, width=400,
-                                   allow_unicode=True)
-
-    def __repr__(self) -> str:  # what a shrunk failure shows
-        return f"Case(combos={self.combos}, games={self.games}, layer=\n{self.text})"
 
 
 @st.composite

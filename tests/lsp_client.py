@@ -11,6 +11,8 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -167,3 +169,18 @@ class LspClient:
             if self.proc.poll() is None:
                 self.proc.kill()
                 self.proc.wait()
+
+
+@contextmanager
+def serving(root: Path, path: Path, memory: int | None = None) -> Iterator[tuple[LspClient, str]]:
+    """One server in `root` with `path` open and checked clean; killed afterwards if still running."""
+    c = LspClient(cwd=root, memory=memory)
+    c.initialize(root)
+    uri = c.open(path)
+    assert c.diagnostics(uri, timeout=120) == []
+    try:
+        yield c, uri
+    finally:
+        if c.proc.poll() is None:
+            c.proc.kill()
+            c.proc.wait()

@@ -46,7 +46,8 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, note, seed, settings
 
-from effect_gen import COMBOS, Case, cases
+from effect_gen import COMBOS, cases
+from property_case import Case
 from nidavellir.compiler.build import compile_specs
 from nidavellir.compiler.diagnostics import Diagnostic, RulesError
 from nidavellir.compiler.sources import layer_specs

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from lsp_client import LspClient
+from lsp_client import LspClient, serving
 from test_user_paths import MAKE, READ_REASONS, watchdog
 
 from nidavellir.compiler.paths import MAX_FILE_BYTES, NOT_REGULAR, too_large
@@ -57,14 +57,8 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LspClien
     root = tmp_path_factory.mktemp("paths")
     path = root / "house.yaml"
     path.write_text(VARIANT, encoding="utf-8")
-    c = LspClient(cwd=root, memory=MEMORY)
-    c.initialize(root)
-    uri = c.open(path)
-    assert c.diagnostics(uri, timeout=120) == []
-    yield c, uri, root
-    if c.proc.poll() is None:
-        c.proc.kill()
-        c.proc.wait()
+    with serving(root, path, MEMORY) as (c, uri):
+        yield c, uri, root
 
 
 def _large(folder: Path) -> str:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from lsp_client import LspClient
+from lsp_client import LspClient, serving
 
 PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR = -32700, -32600, -32601, -32602, -32603
 NOT_INITIALIZED = -32002
@@ -61,14 +61,8 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LspClien
     (root / "plain.yaml").write_text(VARIANT.replace("house", "plain"), encoding="utf-8")
     path = root / "house.yaml"
     path.write_text(VARIANT, encoding="utf-8")
-    c = LspClient(cwd=root)
-    c.initialize(root)
-    uri = c.open(path)
-    assert c.diagnostics(uri, timeout=120) == []
-    yield c, uri, root
-    if c.proc.poll() is None:
-        c.proc.kill()
-        c.proc.wait()
+    with serving(root, path) as (c, uri):
+        yield c, uri, root
 
 
 def at(uri: str, line: Any = 0, character: Any = 0) -> dict[str, Any]:

@@ -23,15 +23,14 @@ import json
 import random
 import tempfile
 from collections import Counter
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
+from property_case import Case
 from nidavellir.compiler.build import compile_specs
 from nidavellir.compiler.diagnostics import RulesError
 from nidavellir.compiler.sources import layer_specs
@@ -55,21 +54,6 @@ DECISIONS = 20_000
 EXAMPLES = 150
 GAMES_PER_RULES = 2
 STATS: Counter[str] = Counter()
-
-
-@dataclass
-class Case:
-    """One generated example: the variant, the boxes it is played on, and the games."""
-    combos: list[tuple[str, ...]]
-    layer: dict[str, Any]
-    games: list[tuple[int, int]]  # (players, seed)
-    text: str = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.text = yaml.safe_dump(self.layer, sort_keys=False, default_flow_style=None, width=110)
-
-    def __repr__(self) -> str:  # what a shrunk failure shows
-        return f"Case(combos={self.combos}, games={self.games}, layer=\n{self.text})"
 
 
 # -- the generator --------------------------------------------------------------------------------
