@@ -318,6 +318,10 @@ def parser() -> argparse.ArgumentParser:
                                                           "on stdout)")
     _completes(play.add_argument("--log", metavar="FILE", help="write the decision log (JSON lines) to FILE"),
                _files("jsonl"))
+    _completes(play.add_argument(
+        "--resume", metavar="LOG", help="continue the game you left (`q`) at the decision its log LOG stopped "
+                                        "at, adding the rest to LOG; the rules, seed, players and bots are the "
+                                        "log's (give none of them)"), _files("jsonl", "log"))
 
     league = command(
         "league", help="bots play every seating; a win-rate table with 95%% intervals",

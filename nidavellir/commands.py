@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
+import shlex
 import sys
 from collections.abc import Callable
 from contextlib import nullcontext
@@ -45,7 +47,12 @@ def _colour(args: argparse.Namespace) -> bool:
 
 def play(args: argparse.Namespace) -> int:
     """Play the games; with more than one, a summary at the end (after the tables on stdout, or with
-    --json on stderr when it is a terminal) and, on a terminal, their progress on stderr."""
+    --json on stderr when it is a terminal) and, on a terminal, their progress on stderr. A player
+    who leaves (`q`) is told how to resume; --resume LOG continues that game."""
+    from .terminal import SeatLeft
+
+    if args.resume is not None:
+        return _resume(args)
     bots = list(args.bots)
     rules = load_rules(tuple(args.expansions), tuple(args.variant))
     colour = _colour(args)
@@ -63,12 +70,19 @@ def play(args: argparse.Namespace) -> int:
     shared_screen = shown and is_terminal(sys.stdout)  # tables and progress on one terminal
     tally = Tally()
     log = _open(args.log) if args.log else None
+    kept = io.StringIO() if log is None and args.human is not None else None  # (kept for a player who leaves)
     try:
         with Progress(args.games, sys.stderr) if shown else nullcontext() as progress:
             for i in range(args.games):
                 seed = args.seed + i
-                result = play_game(session, args.players, seed, bots, args.human, log,
-                                   prompts=sys.stderr if args.json else None)  # (--json: stdout is JSON only)
+                try:
+                    result = play_game(session, args.players, seed, bots, args.human, log or kept,
+                                       prompts=sys.stderr if args.json else None)  # (--json: stdout is JSON only)
+                except SeatLeft:
+                    return _left(args.log, kept, seed)
+                if kept is not None:
+                    kept.seek(0)
+                    kept.truncate()
                 tally.add(result)
                 if progress is not None and shared_screen:
                     progress.clear()
@@ -88,6 +102,59 @@ def play(args: argparse.Namespace) -> int:
             print(summary, end="", flush=True)
         elif terminal:
             print(summary, end="", file=sys.stderr, flush=True)
+    return 0
+
+
+def _left(path: str | None, kept: io.StringIO | None, seed: int) -> int:
+    """A player left (`q`): the game's log is where --log wrote it, or written now to a new file of
+    the current folder; say how to resume it."""
+    if path is None:
+        path = f"nidavellir-seed-{seed}.log"
+        n = 1
+        while Path(path).exists():
+            n += 1
+            path = f"nidavellir-seed-{seed}-{n}.log"
+        try:
+            Path(path).write_text(kept.getvalue() if kept is not None else "", encoding="utf-8")
+        except OSError as err:
+            raise CommandError(f"you left the game, and its log cannot be written to {path}: {err.strerror}") from None
+    print(f"You left the game. Its decisions so far are in {visible(path)}; to continue it:\n"
+          f"  nidavellir play --resume {shlex.quote(path)}", file=sys.stderr)
+    return 0
+
+
+def _resume(args: argparse.Namespace) -> int:
+    """`play --resume LOG`: the log's last game, replayed to where it stopped, goes on at the terminal,
+    the rest of its decisions appended to LOG; its score table printed as `play` prints one."""
+    from nidavellir.compiler.paths import PathProblem, read_bytes
+
+    from .session import resumable
+    from .terminal import SeatLeft
+
+    given = [flag for flag in ("--variant", "--expansions", "--human", "--log") if getattr(args, flag[2:])]
+    if given or args.games != 1:
+        raise CommandError(f"--resume takes the rules, seed, players and bots from the log: leave out "
+                           f"{', '.join(given) or '--games'}")
+    try:
+        data = read_bytes(args.resume)
+    except PathProblem as err:
+        raise CommandError(f"cannot read {err}") from None
+    game = resumable(args.resume, data)
+    header = game.header
+    session = Session(game.rules, tuple(header.get("expansions", [])), tuple(header.get("variants", [])))
+    seats = [str(x) for x in header["seats"]]
+    bots = [seat if seat != "human" else "random" for seat in seats]  # (the human seat is the terminal's)
+    with _open(args.resume, append=True) as log:
+        try:
+            result = play_game(session, len(seats), header["seed"], bots, game.human, log,
+                               prompts=sys.stderr if args.json else None, resume=game.decisions)
+        except SeatLeft:
+            return _left(args.resume, None, header["seed"])
+    if args.json:
+        print(json.dumps(result, separators=(",", ":")), flush=True)
+    else:
+        print(score_table(result, f"Game seed {header['seed']}: {len(seats)} players, {session.describe()}"),
+              flush=True)
     return 0
 
 
@@ -138,15 +205,16 @@ def report(args: argparse.Namespace) -> int:
     return run(args)
 
 
-def _open(path: str) -> TextIO:
-    """The `--log` file, opened for writing (compiler/paths.py judges the path as every command does)."""
+def _open(path: str, append: bool = False) -> TextIO:
+    """The `--log` file, opened for writing, or to add to (compiler/paths.py judges the path as every
+    command does)."""
     from nidavellir.compiler.paths import output_problem, shown_path
 
     found = output_problem(path, "file")
     if found is not None:
         raise CommandError(f"cannot write {found}")
     try:
-        return open(path, "w", encoding="utf-8")
+        return open(path, "a" if append else "w", encoding="utf-8")
     except OSError as err:
         raise CommandError(f"cannot write {shown_path(path)}: {_reason(err)}") from None
 

@@ -13,7 +13,7 @@ import hashlib
 import json
 import os
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -48,9 +48,12 @@ class Session:
 
 
 def play_game(session: Session, players: int, seed: int, bots: list[str], human: int | None,
-              log: TextIO | None, prompts: TextIO | None = None) -> dict[str, Any]:
+              log: TextIO | None, prompts: TextIO | None = None,
+              resume: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
     """Play one game; seat `human` (1-based) at the terminal, which writes to `prompts` (default
-    stdout; `play --json` gives stderr, so that stdout holds only the JSON lines)."""
+    stdout; `play --json` gives stderr, so that stdout holds only the JSON lines). `resume`: the
+    decisions a log already holds, answered first (each bot still chooses, so that it goes on as it
+    would have; the log gets only the decisions after them, and no second header)."""
     names = [f"P{i + 1}" for i in range(players)]
     if human is not None:
         names[human - 1] = "You"
@@ -63,7 +66,7 @@ def play_game(session: Session, players: int, seed: int, bots: list[str], human:
                                 texts=lambda: card_texts(session.expansions, session.variants))
         seats[human - 1] = terminal
     seat_names = [("human" if human == i + 1 else bots[i % len(bots)]) for i in range(players)]
-    if log:
+    if log and not resume:
         log.write(json.dumps({"nidavellir_log": LOG_VERSION, "seed": seed, "players": names,
                               "expansions": list(session.expansions), "variants": list(session.variants),
                               "variant_files": [variant_record(v, _file_name(log)) for v in session.variants],
@@ -71,8 +74,17 @@ def play_game(session: Session, players: int, seed: int, bots: list[str], human:
                               "seats": seat_names})
                   + "\n")
     observer = Observer(game)  # what each seat may know, and what happened since its last decision
+    logged = list(resume)
     while game.pending is not None:
         d = game.pending
+        if logged:  # (a resumed game: the log's answer, each bot's choice made again for its state)
+            obs = observer.observe()
+            if seats[d.player] is not terminal:
+                seats[d.player].choose(obs)
+            problem = _answer(game, logged.pop(0))
+            if problem is not None:
+                raise NidavellirError(f"the log does not resume: {problem}")
+            continue
         game.answer(seats[d.player].choose(observer.observe()))
         if log:
             entry = game.log[-1]
@@ -81,6 +93,36 @@ def play_game(session: Session, players: int, seed: int, bots: list[str], human:
     if terminal is not None and human is not None:
         terminal.finish(observer.since(human - 1), game.rules, game.engine.names)
     return result_of(game, seed, seat_names)
+
+
+@dataclass
+class Resumable:
+    """The game a log stopped in the middle of (its last): what `play --resume` needs to go on."""
+    header: dict[str, Any]
+    decisions: list[dict[str, Any]]
+    rules: Rules
+    human: int            # the seat played at the terminal (1-based)
+
+
+def resumable(path: str, data: bytes) -> Resumable:
+    """The last game of a log, if it stopped before its end at a terminal player's decision; else a
+    NidavellirError saying why not (the log's own problems, located, as `replay` reports them)."""
+    games = list(replay_log(path, data.splitlines()))
+    last = games[-1]
+    problems = [p for g in games for p in g.problems if not (g is last and last.unfinished and p is g.problems[-1])]
+    if problems:
+        raise NidavellirError("\n".join(p.format(path) for p in problems))
+    if not last.unfinished or last.game is None:
+        raise NidavellirError(f"{path}: its last game has ended, nothing to resume (`nidavellir replay {path}` "
+                              "shows its scores)")
+    lines = data.splitlines()[last.line - 1:]
+    header = json.loads(lines[0])
+    decisions = [json.loads(x) for x in lines[1:] if x.strip()]
+    seats = header.get("seats")
+    if not isinstance(seats, list) or "human" not in seats:
+        raise NidavellirError(f"{path}:{last.line}: this game has no seat played at the terminal (`seats` names "
+                              "no \"human\"): `nidavellir replay` shows a game of bots")
+    return Resumable(header, decisions, last.game.rules, seats.index("human") + 1)
 
 
 def variant_record(variant: str, log_path: str | None = None) -> dict[str, str]:
@@ -145,6 +187,7 @@ class Replayed:
     problems: list[LogProblem] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     game: Game | None = None    # the game replayed (as far as it went), with its journal if asked for
+    unfinished: bool = False    # the log ends before the game does (its last problem says so)
 
 
 def replay_log(path: str, lines: Iterable[str | bytes], journal: bool = False) -> Iterator[Replayed]:
@@ -220,7 +263,9 @@ class _Replay:
             s = game.engine.s
             current.problems.append(LogProblem(
                 self.last, f"the log ends before the game does: {game.engine.names[d.player]} was to answer "
-                           f"`{d.kind}` (age {s.age}, turn {s.turn})", "a truncated log: was the game abandoned?"))
+                           f"`{d.kind}` (age {s.age}, turn {s.turn})", "a truncated log: was the game abandoned? "
+                           "(`nidavellir play --resume LOG` continues a game you left)"))
+            current.unfinished = True
         else:
             current.result = result_of(game, game.seed, self.seats)
         yield current

@@ -62,11 +62,16 @@ Commands (at any prompt):
   b             every player's board, in short;  b N  player N's in full
   s             the scores as they stand now
   h             everything that happened since your last decision
+  q             leave the game (`nidavellir play --resume LOG` continues it)
   ?             this help"""
 
 
 class InputEnded(NidavellirError):
     """The terminal's input ended (end of file) while a decision waited: the game is abandoned."""
+
+
+class SeatLeft(NidavellirError):
+    """The player typed `q` at a prompt: the game stops at this decision, to be resumed from its log."""
 
 
 # -- reading a choice -----------------------------------------------------------------------------
@@ -326,6 +331,8 @@ class TerminalSeat:
     def command(self, screen: Screen, line: str) -> bool:
         """Run a command typed at a prompt (True if it was one)."""
         entry = line.strip().lower()
+        if entry in ("q", "quit"):
+            raise SeatLeft("you left the game")
         if entry in ("?", "help"):
             self.say(*HELP.splitlines())
         elif entry.startswith("? ") or entry.startswith("?") and entry[1:].strip().isdigit():
@@ -807,6 +814,7 @@ def _rule(title: str, ch: str = "─") -> str:
 __all__ = [
     "YOU",
     "InputEnded",
+    "SeatLeft",
     "TerminalSeat",
     "card_texts",
     "fit",

@@ -19,6 +19,8 @@ import select
 import subprocess
 import sys
 import time
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -173,11 +175,14 @@ def test_choices_say_what_they_mean():
 PROMPT = re.compile(r"(?:bid> |coin for .*\((?P<left>[^)]*); x restarts\)> |> )$")
 
 
-def drive(args: list[str], stdin_fd: int, read_fd: int, limit: float = 150.0) -> str:
+def drive(args: list[str], stdin_fd: int, read_fd: int, limit: float = 150.0, leave_at: int | None = None,
+          extra: list[str] | None = None) -> str:
     """Answer every prompt on `read_fd` until the program ends: a bid tavern by tavern (the first
-    coin left), an option by its number (1); the first prompts ask for help, boards and scores."""
-    extra = ["?", "b", "s", "b 2", "h"]
+    coin left), an option by its number (1); the first prompts ask for help, boards and scores.
+    `leave_at`: at that prompt (counting from 0) type `q` instead."""
+    extra = ["?", "b", "s", "b 2", "h"] if extra is None else extra
     buf, seen = "", []
+    prompts = 0
     start = time.time()
     while time.time() - start < limit:
         ready, _, _ = select.select([read_fd], [], [], 15)
@@ -201,6 +206,9 @@ def drive(args: list[str], stdin_fd: int, read_fd: int, limit: float = 150.0) ->
             answer = extra.pop(0) if extra else ""
         else:
             answer = extra.pop(0) if extra else "1"
+        if prompts == leave_at:
+            answer = "q"
+        prompts += 1
         os.write(stdin_fd, (answer + "\n").encode())
         buf = ""
     else:
@@ -278,3 +286,86 @@ def test_replay_verbose_narrates_each_game_turn_by_turn(tmp_path):
                            timeout=120, check=False)
     assert [json.loads(line)["seed"] for line in quiet.stdout.splitlines()] == [5, 6]
     assert "Bids revealed" in quiet.stderr
+
+
+# -- leaving and coming back ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text", ["q\n", "quit\n", "  Q \n"])
+def test_q_leaves_the_game_at_any_prompt(text):
+    """Issue 18: "A person can leave and come back: `q`/`quit` (today "`q` is not a coin")" — at an
+    option's prompt, a bid's, and a coin's when a bid is asked tavern by tavern."""
+    from nidavellir.terminal import SeatLeft
+
+    game = Game(BASE, 3, seed=4, journal=True)
+    for prompt_text in (text, "\n" + text):  # (a bid: at once, and at the first tavern's coin)
+        seat, _ = seat_with(prompt_text, game)
+        with pytest.raises(SeatLeft):
+            seat.choose(observe(game))
+    while game.pending.kind != "pick":
+        game.answer(game.pending.options[0])
+    seat, _ = seat_with(text, game)
+    with pytest.raises(SeatLeft):
+        seat.choose(observe(game))
+
+
+def _at_terminal(args: list[str], cwd: Path, **kw: Any) -> tuple[int, str]:
+    import pty
+
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.chdir(cwd)
+        os.environ.update(COLUMNS="80", LINES="24")
+        os.execvp(args[0], args)
+    try:
+        text = drive(args, fd, fd, extra=[], **kw)
+    finally:
+        _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status), text
+
+
+def _decisions(path: Path) -> list[str]:
+    return [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+@pytest.mark.parametrize("boxes, leave_at", [([], 7), (["--expansions", "thingvellir,idavoll"], 31)])
+def test_a_game_left_and_resumed_is_the_game_never_left(tmp_path, boxes, leave_at):
+    """Issue 18: "`play --resume LOG` continues a human game from its log at the same decision". A
+    game left with `q` and resumed (twice: the second time without --log, so the log is written to
+    the current folder) plays on to the very game, decision for decision and score for score, that
+    the same answers give without leaving; the bots choose as they would have."""
+    play = CLI + ["play", "--players", "3", "--seed", "11", "--human", "2", "--bots", "random,greedy", *boxes]
+    code, whole = _at_terminal(play + ["--log", "whole.log"], tmp_path)
+    assert code == 0, whole[-2000:]
+    code, left = _at_terminal(play, tmp_path, leave_at=leave_at)
+    assert code == 0, left[-2000:]
+    assert "You left the game. Its decisions so far are in nidavellir-seed-11.log; to continue it:" in left
+    assert "nidavellir play --resume nidavellir-seed-11.log" in left
+    log = tmp_path / "nidavellir-seed-11.log"
+    kept = _decisions(log)
+    assert kept == _decisions(tmp_path / "whole.log")[:len(kept)] and len(kept) > 1
+    code, again = _at_terminal(CLI + ["play", "--resume", log.name], tmp_path, leave_at=3)
+    assert code == 0 and "nidavellir play --resume nidavellir-seed-11.log" in again, again[-2000:]
+    code, rest = _at_terminal(CLI + ["play", "--resume", log.name], tmp_path)
+    assert code == 0, rest[-2000:]
+    assert _decisions(log) == _decisions(tmp_path / "whole.log")
+    table = rest[rest.rfind("Game seed 11"):]
+    assert table and table.strip() == whole[whole.rfind("Game seed 11"):].strip()
+
+
+def test_resume_refuses_what_it_cannot_resume(tmp_path, capsys):
+    """A finished game, a log with no terminal seat, options the log decides: refused with why."""
+    from nidavellir.cli import main
+
+    bots = tmp_path / "bots.log"
+    assert main(["play", "--players", "3", "--seed", "2", "--log", str(bots)]) == 0
+    capsys.readouterr()
+    assert main(["play", "--resume", str(bots)]) == 1
+    assert "its last game has ended, nothing to resume" in capsys.readouterr().err
+    cut = tmp_path / "cut.log"
+    cut.write_text("\n".join(bots.read_text(encoding="utf-8").splitlines()[:5]) + "\n", encoding="utf-8")
+    assert main(["play", "--resume", str(cut)]) == 1
+    assert "has no seat played at the terminal" in capsys.readouterr().err
+    assert main(["play", "--resume", str(cut), "--variant", "first-game"]) == 2
+    assert "--resume takes the rules, seed, players and bots from the log: leave out --variant" in \
+        capsys.readouterr().err
