@@ -118,7 +118,7 @@ def _left(path: str | None, kept: io.StringIO | None, seed: int) -> int:
             Path(path).write_text(kept.getvalue() if kept is not None else "", encoding="utf-8")
         except OSError as err:
             raise CommandError(f"you left the game, and its log cannot be written to {path}: {err.strerror}") from None
-    print(f"You left the game. Its decisions so far are in {visible(path)}; to continue it:\n"
+    print(f"You left the game. Its decisions so far are in {visible(path)}.\nTo continue it:\n"
           f"  nidavellir play --resume {shlex.quote(path)}", file=sys.stderr)
     return 0
 

@@ -49,7 +49,7 @@ class Session:
 
 def play_game(session: Session, players: int, seed: int, bots: list[str], human: int | None,
               log: TextIO | None, prompts: TextIO | None = None,
-              resume: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
+              resume: Sequence[dict[str, Any]] | None = None) -> dict[str, Any]:
     """Play one game; seat `human` (1-based) at the terminal, which writes to `prompts` (default
     stdout; `play --json` gives stderr, so that stdout holds only the JSON lines). `resume`: the
     decisions a log already holds, answered first (each bot still chooses, so that it goes on as it
@@ -66,7 +66,7 @@ def play_game(session: Session, players: int, seed: int, bots: list[str], human:
                                 texts=lambda: card_texts(session.expansions, session.variants))
         seats[human - 1] = terminal
     seat_names = [("human" if human == i + 1 else bots[i % len(bots)]) for i in range(players)]
-    if log and not resume:
+    if log and resume is None:
         log.write(json.dumps({"nidavellir_log": LOG_VERSION, "seed": seed, "players": names,
                               "expansions": list(session.expansions), "variants": list(session.variants),
                               "variant_files": [variant_record(v, _file_name(log)) for v in session.variants],
@@ -74,7 +74,7 @@ def play_game(session: Session, players: int, seed: int, bots: list[str], human:
                               "seats": seat_names})
                   + "\n")
     observer = Observer(game)  # what each seat may know, and what happened since its last decision
-    logged = list(resume)
+    logged = list(resume or ())
     while game.pending is not None:
         d = game.pending
         if logged:  # (a resumed game: the log's answer, each bot's choice made again for its state)

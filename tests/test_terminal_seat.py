@@ -328,7 +328,7 @@ def _decisions(path: Path) -> list[str]:
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
-@pytest.mark.parametrize("boxes, leave_at", [([], 7), (["--expansions", "thingvellir,idavoll"], 31)])
+@pytest.mark.parametrize("boxes, leave_at", [([], 0), ([], 7), (["--expansions", "thingvellir,idavoll"], 31)])
 def test_a_game_left_and_resumed_is_the_game_never_left(tmp_path, boxes, leave_at):
     """Issue 18: "`play --resume LOG` continues a human game from its log at the same decision". A
     game left with `q` and resumed (twice: the second time without --log, so the log is written to
@@ -339,11 +339,11 @@ def test_a_game_left_and_resumed_is_the_game_never_left(tmp_path, boxes, leave_a
     assert code == 0, whole[-2000:]
     code, left = _at_terminal(play, tmp_path, leave_at=leave_at)
     assert code == 0, left[-2000:]
-    assert "You left the game. Its decisions so far are in nidavellir-seed-11.log; to continue it:" in left
+    assert "You left the game. Its decisions so far are in nidavellir-seed-11.log.\nTo continue it:" in left
     assert "nidavellir play --resume nidavellir-seed-11.log" in left
     log = tmp_path / "nidavellir-seed-11.log"
     kept = _decisions(log)
-    assert kept == _decisions(tmp_path / "whole.log")[:len(kept)] and len(kept) > 1
+    assert kept == _decisions(tmp_path / "whole.log")[:len(kept)] and len(kept) >= 1  # (a header at least)
     code, again = _at_terminal(CLI + ["play", "--resume", log.name], tmp_path, leave_at=3)
     assert code == 0 and "nidavellir play --resume nidavellir-seed-11.log" in again, again[-2000:]
     code, rest = _at_terminal(CLI + ["play", "--resume", log.name], tmp_path)
