@@ -33,6 +33,7 @@ from nidavellir.errors import NidavellirError, game_failed
 
 from .session import Session, play_game
 from .stats import Z95, shares, wilson
+from .table import WIDTH, columns
 
 
 class LeagueError(NidavellirError):
@@ -146,18 +147,13 @@ class League:
             rows.append([r.bot, str(r.total.games), _wins(r.total.wins), _pct(r.total.rate),
                          f"{_pct(low)}–{_pct(high)}", f"{r.total.mean_score:.1f}",
                          *(_pct(seat.rate) if seat.games else "-" for seat in r.seats)])
-        widths = [max(len(row[i]) for row in [head, *rows]) for i in range(len(head))]
-
-        def line(cells: Sequence[str]) -> str:
-            return "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths)))
-
         per_seat = {seat.games for r in self.results.values() for seat in r.seats if seat.games}
         each = f" ({per_seat.pop()} in each seat)" if len(per_seat) == 1 else ""
         notes = textwrap.wrap(
             f"games: a bot's seats in the {self.games} games{each}. wins: a tie of k winners gives each 1/k "
             f"({self.ties} game{'s' * (self.ties != 1)} tied); by chance a seat wins {_pct(1 / self.players)}. "
             "95% interval: Wilson score interval of the win rate. seat N: the bot's win rate in seat N.", 78)
-        return "\n".join([title, line(head), "  ".join("-" * w for w in widths), *map(line, rows), *notes]) + "\n"
+        return "\n".join([*textwrap.wrap(title, WIDTH), *columns(head, rows), *notes]) + "\n"
 
 
 def _pct(x: float) -> str:
