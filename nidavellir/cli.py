@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import stat
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -239,13 +240,27 @@ def _bot_names() -> Iterable[str]:
 
 
 def _variant_names(prefix: str, **_: Any) -> list[str]:
-    """The shipped variants' ids, and YAML files and folders."""
+    """The shipped variants' ids, folders, and the YAML files that are rule layers (not every YAML file)."""
     from argcomplete.completers import FilesCompleter
 
     from nidavellir.compiler.sources import shipped_variants
 
     ids = [vid for vid in shipped_variants() if vid.startswith(prefix)]
-    return ids + list(FilesCompleter(("yaml", "yml"))(prefix))
+    found = FilesCompleter(("yaml", "yml"))(prefix)
+    return ids + [name for name in found if name.endswith("/") or os.path.isdir(name) or _is_layer(name)]
+
+
+def _is_layer(path: str) -> bool:
+    """Whether a file looks like a rule layer: a regular file whose text has a top-level `layer:` key
+    among its first 64 KiB (read only so far; a pipe or device is never opened)."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return False
+        with open(path, "rb") as f:
+            head = f.read(1 << 16)
+    except OSError:
+        return False
+    return any(line.startswith((b"layer:", b"layer :")) for line in head.splitlines())
 
 
 def _files(*suffixes: str) -> Callable[..., list[str]]:

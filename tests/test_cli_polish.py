@@ -165,6 +165,26 @@ def test_the_shell_completes_commands_and_values(tmp_path, line, expected):
     assert [c.strip() for c in answer.read_text().split("\n")] == expected
 
 
+def test_variant_completion_offers_rule_layers_not_every_yaml_file(tmp_path):
+    """Issue 18: "Completion of `--variant` offers rule layers, not every YAML file": a file with a
+    top-level `layer:` and a folder are offered; other YAML (a position, a CI file) and a pipe are
+    not (nor is the pipe opened: the completion answers)."""
+    (tmp_path / "house.yaml").write_text("layer: {id: house, name: House}\n", encoding="utf-8")
+    (tmp_path / "hosed.yml").write_text("# a rule layer\nlayer:\n  id: hosed\n  name: Hosed\n", encoding="utf-8")
+    (tmp_path / "h-position.yaml").write_text("players: []\n", encoding="utf-8")
+    (tmp_path / "h-ci.yaml").write_text("jobs: {}\nplayer: layer\n", encoding="utf-8")
+    (tmp_path / "hdir").mkdir()
+    os.mkfifo(tmp_path / "h-pipe.yaml")
+    line = "nidavellir play --variant h"
+    answer = tmp_path / "completions"
+    env = plain_env(_ARGCOMPLETE="1", COMP_LINE=line, COMP_POINT=str(len(line)), _ARGCOMPLETE_IFS="\n",
+                    _ARGCOMPLETE_STDOUT_FILENAME=str(answer))
+    proc = subprocess.run([sys.executable, "-m", "nidavellir"], capture_output=True, text=True, timeout=60,
+                          env=env, cwd=tmp_path, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert sorted(c.strip() for c in answer.read_text().split("\n")) == ["hdir/", "hosed.yml", "house.yaml"]
+
+
 # -- shipped variants by id ------------------------------------------------------------------------
 
 def shipped() -> list[tuple[str, dict[str, Any]]]:
