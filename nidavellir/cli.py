@@ -473,6 +473,9 @@ def parser() -> argparse.ArgumentParser:
                       help=f"card sheets: print each card's art this many millimetres beyond its cut line "
                            f"(default 0; at most what fits 3 × 3 cards with their cut marks: {MAX_BLEED_MM:g} on A4, 1 on "
                            f"Letter), so that a cut a little off shows no white edge")
+    docs.add_argument("--ids", action="store_true",
+                      help="card sheets: print each card's id in its footer (for designers: the id a layer or a "
+                           "position names; off by default)")
     _completes(docs.add_argument("--out", metavar="DIR", help="folder to write into (created if missing)"),
                _files())
     docs.add_argument("--check", action="store_true",

@@ -517,9 +517,9 @@ def docs(args: argparse.Namespace) -> int:
     from nidavellir.compiler.docs.options import PrintOptions
     from nidavellir.compiler.docs.text import MissingMessage
 
-    options = PrintOptions(paper=args.paper, copies=args.copies, backs=args.backs, bleed_mm=args.bleed)
+    options = PrintOptions(paper=args.paper, copies=args.copies, backs=args.backs, bleed_mm=args.bleed, ids=args.ids)
     if args.format == "md" and options != PrintOptions() and not args.check:
-        print("note: --paper, --copies, --backs and --bleed shape the printed files: they apply to "
+        print("note: --paper, --copies, --backs, --bleed and --ids shape the printed files: they apply to "
               "--format html and pdf, not to md", file=sys.stderr)
     try:
         cat = rdocs.load_catalog(args.lang)

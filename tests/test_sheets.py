@@ -359,3 +359,16 @@ def test_failing_chromium_is_a_clear_error(monkeypatch: pytest.MonkeyPatch, tmp_
         pdf_from_html(page, tmp_path / "x.pdf", timeout=1)
     with pytest.raises(DocsError, match="no such file"):
         pdf_from_html(tmp_path / "missing.html", tmp_path / "x.pdf")
+
+
+def test_card_ids_are_printed_only_when_asked(compiled: Compiled, cat: Catalog):
+    """Issue 18: "The cards' ids on the playtest sheet: `--ids` to print them (designers), off by
+    default": without it no card's footer shows its id; with it every card's does."""
+    from nidavellir.compiler.docs.options import PrintOptions
+
+    plain = sheets.card_sheet(compiled, cat, PrintOptions(copies="one")).html
+    assert '<span class="id">' not in plain
+    shown = sheets.card_sheet(compiled, cat, PrintOptions(copies="one", ids=True)).html
+    footers = re.findall(r'data-id="([^"]+)".*?<span class="id">([^<]*)</span></footer>', shown, re.S)
+    ids = re.findall(r'<article class="card (?!back)[^"]*"[^>]*data-id="([^"]+)"', shown)
+    assert ids and [a for a, _ in footers] == ids and all(html.unescape(a) == html.unescape(b) for a, b in footers)

@@ -1,4 +1,4 @@
-"""How a rule set is printed: paper, which copies of each card, card backs, bleed."""
+"""How a rule set is printed: paper, which copies of each card, card backs, bleed, card ids."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -13,6 +13,7 @@ class PrintOptions:
     copies: str = "all"      # one of COPIES
     backs: bool = False      # card backs on the reverse of each sheet page (duplex, long-edge flip)
     bleed_mm: float = 0.0    # printed beyond each card's cut line
+    ids: bool = False        # each card's id in its footer (for designers; players do not need it)
 
     @property
     def paper_mm(self) -> tuple[float, float]:

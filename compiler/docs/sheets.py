@@ -313,7 +313,7 @@ def card_sheet_html(cards: list[Face] | list[CardView], cat: Messages, options: 
     top, bottom = layout.notes()
     width, height = layout.size
     return _env().get_template("cards.html.j2").render(
-        pages=pages, cat=cat, lang=lang, rule_set=rule_set,
+        pages=pages, cat=cat, lang=lang, rule_set=rule_set, ids=options.ids,
         size_steps=list(FONT_STEPS), side_notes=layout.side_notes,
         notes=[_style(top), _style(bottom)], paper=f"{_mm(width)} {_mm(height)}", page_w=_mm(width),
         page_h=_mm(height), bleed=_mm(options.bleed_mm), card_w=_mm(CARD_W), card_h=_mm(CARD_H))
