@@ -5,6 +5,9 @@ spaces, so no terminal escape is needed) is all a run of games needs, and it kee
 another dependency and its import time. The command decides whether to show it (`is_terminal`);
 this module only draws. As a context manager a Progress closes its line when the work ends and
 clears it when the work is interrupted; a `Stage` is one whose total is known once the work starts.
+While the work runs, a rate (and the time left, which follows from it) is shown only once it has
+been measured over `RATE_AFTER` seconds of the work: a rate over a near-zero interval says nothing.
+The final line gives the rate over the whole work, timed from its start.
 """
 from __future__ import annotations
 
@@ -12,6 +15,8 @@ import time
 from collections.abc import Callable
 from types import TracebackType
 from typing import TextIO
+
+RATE_AFTER = 1.0  # seconds of work before a rate is shown
 
 
 def is_terminal(stream: TextIO) -> bool:
@@ -40,13 +45,17 @@ class Progress:
     `close()` at the end leaves the final count on its own line."""
 
     def __init__(self, total: int, stream: TextIO, every: float = 0.1,
-                 clock: Callable[[], float] = time.monotonic, prefix: str = ""):
-        """`prefix` names the work when it is not playing (`reading the records: 120/2000 games …`)."""
+                 clock: Callable[[], float] = time.monotonic, prefix: str = "", scope: str = "",
+                 already: int = 0):
+        """`prefix` names the work when it is not playing (`reading the records: 120/2000 games …`);
+        `scope` says what the total counts (`(both rule sets)`); `already` games were done before
+        this work started (a continued simulation): they count towards the total, not the rate."""
         self.total, self.stream, self.every, self.clock, self.prefix = total, stream, every, clock, prefix
+        self.scope, self.already = scope, already
         self.start = clock()
         self.drawn_at: float | None = None   # when the line was last drawn (None: not on screen)
         self.width = 0                      # the length of the line on screen
-        self.done = 0
+        self.done = already
         self.closed = False
 
     def __enter__(self) -> Progress:
@@ -66,12 +75,29 @@ class Progress:
             self._draw(self.line(now), now)
 
     def line(self, now: float) -> str:
-        elapsed = now - self.start
-        rate = self.done / elapsed if elapsed > 0 else 0.0
-        text = f"{self.prefix}{self.done}/{self.total} games"
-        if self.done and rate:
+        """`340/2000 games · 412 games/s · 4 s left` (the rate and time left once measured)."""
+        text = self._count()
+        rate = self.rate(now)
+        if rate:
             text += f" · {rate:,.0f} games/s · {duration((self.total - self.done) / rate)} left"
         return text
+
+    def rate(self, now: float) -> float | None:
+        """Games per second of this work, or None before `RATE_AFTER` seconds of it or any game."""
+        elapsed = now - self.start
+        played = self.done - self.already
+        if elapsed < RATE_AFTER or played <= 0:
+            return None
+        return played / elapsed
+
+    def final(self, now: float) -> str:
+        """`2000/2000 games · 412 games/s · 4.9 s in all`: the rate over the whole work, however short."""
+        elapsed, played = now - self.start, self.done - self.already
+        shown = f" · {played / elapsed:,.0f} games/s" if elapsed > 0 and played > 0 else ""
+        return f"{self._count()}{shown} · {duration(now - self.start)} in all"
+
+    def _count(self) -> str:
+        return f"{self.prefix}{self.done}/{self.total} games" + (f" {self.scope}" if self.scope else "")
 
     def clear(self) -> None:
         if self.drawn_at is not None:
@@ -85,9 +111,7 @@ class Progress:
             return
         self.closed = True
         now = self.clock()
-        elapsed = now - self.start
-        rate = f" · {self.done / elapsed:,.0f} games/s" if elapsed > 0 else ""
-        self._draw(f"{self.prefix}{self.done}/{self.total} games{rate} · {duration(elapsed)} in all", now)
+        self._draw(self.final(now), now)
         self.stream.write("\n")
         self.stream.flush()
         self.drawn_at, self.width = None, 0
@@ -100,12 +124,15 @@ class Progress:
 
 class Stage:
     """The progress line of work whose total is known once it starts (a simulation's games, its
-    records read back): drawn from the first `update(done, total)`, closed when `done` reaches the
-    total (then `after`, if given, is written on its own line), cleared by `stop()` if the work
-    ended first. Not `shown`, it draws nothing."""
+    records read back): drawn from the first `update(done, total)`, which the work makes when it
+    starts (`done` then counts what was done before it: no part of the rate), closed when `done`
+    reaches the total (then `after`, if given, is written on its own line), cleared by `stop()` if
+    the work ended first. Not `shown`, it draws nothing."""
 
-    def __init__(self, stream: TextIO, shown: bool, prefix: str = "", after: str | None = None):
+    def __init__(self, stream: TextIO, shown: bool, prefix: str = "", after: str | None = None,
+                 scope: str = "", clock: Callable[[], float] = time.monotonic):
         self.stream, self.shown, self.prefix, self.after = stream, shown, prefix, after
+        self.scope, self.clock = scope, clock
         self.bar: Progress | None = None
         self.finished = False
 
@@ -113,7 +140,8 @@ class Stage:
         if not self.shown or self.finished:
             return
         if self.bar is None:
-            self.bar = Progress(total, self.stream, prefix=self.prefix)
+            self.bar = Progress(total, self.stream, clock=self.clock, prefix=self.prefix,
+                                scope=self.scope, already=done)
         self.bar.total = total
         self.bar.update(done)
         if done >= total:

@@ -75,3 +75,18 @@ def mean_sd(n: int, total: float, squares: float) -> tuple[float | None, float |
         return float(total), 0.0
     var = (Fraction(squares) * n - Fraction(total) ** 2) / (n * (n - 1))
     return float(Fraction(total) / n), math.sqrt(max(0.0, float(var)))
+
+
+def ratio_interval(n: int, a: int, b: int, aa: int, ab: int, bb: int,
+                   z: float = Z95) -> tuple[float | None, float | None]:
+    """The 95 % interval of a ratio of sums over n independent units, R = Σa / Σb (a mean over the
+    seats of n games), by the delta method, as sim/paired.py does for a difference: with
+    b̄ = Σb / n and u_i = (a_i − R b_i) / b̄, Var(R) ≈ Σ u_i² / (n (n − 1)), Σ u_i² from the exact
+    sums Σa, Σb, Σa², Σab, Σb². (None, None) with fewer than 2 units or Σb = 0."""
+    if n < 2 or b == 0:
+        return None, None
+    r = Fraction(a) / b
+    mean_b = Fraction(b) / n
+    uu = (aa - 2 * r * ab + r * r * bb) / (mean_b * mean_b)
+    half = z * math.sqrt(max(0.0, float(uu / (n * (n - 1)))))
+    return float(r) - half, float(r) + half

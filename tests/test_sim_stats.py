@@ -204,15 +204,20 @@ def test_card_figures():
 
 def test_breakdown_length_and_a_part_a_rule_set_lacks():
     """Breakdown means and sds per seat-game in the manifest's "parts" order; a part no record has
-    (warrior) is left out; turns and decisions give mean, min and max."""
+    (warrior) is left out; turns and decisions give mean, min and max. The mean's 95 % interval has
+    the game as the unit: hunter's games both average 4 (interval of width 0, however the seats
+    vary); coins' games average 5 and 3 (mean 4, se 1)."""
     b = [[{"hunter": 3, "coins": 10}, {"hunter": 5, "coins": 0}],
          [{"hunter": 7, "coins": 2}, {"hunter": 1, "coins": 4}]]
     recs = [record(0, 0, [13, 5], breakdown=b[0], turns=8, decisions=30),
             record(0, 1, [9, 5], breakdown=b[1], turns=6, decisions=41)]
     rs = aggregate(manifest(2, sets=1), recs)["rule_sets"][0]
     assert [p["part"] for p in rs["breakdown"]] == ["hunter", "coins"]
-    assert rs["breakdown"][0] == {"part": "hunter", "mean": 4.0, "sd": pytest.approx(statistics.stdev([3, 5, 7, 1]))}
+    assert rs["breakdown"][0] == {"part": "hunter", "mean": 4.0, "sd": pytest.approx(statistics.stdev([3, 5, 7, 1])),
+                                  "low": 4.0, "high": 4.0}
     assert rs["breakdown"][1]["mean"] == 4.0
+    assert rs["breakdown"][1]["low"] == pytest.approx(4.0 - 1.959963984540054)
+    assert rs["breakdown"][1]["high"] == pytest.approx(4.0 + 1.959963984540054)
     assert rs["length"] == {"turns": {"mean": 7.0, "min": 6, "max": 8},
                             "decisions": {"mean": 35.5, "min": 30, "max": 41}}
 

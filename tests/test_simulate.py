@@ -280,3 +280,22 @@ def test_an_edited_manifest_is_refused_with_what_is_wrong(tmp_path, capsys):
         code, _, err = run_cli(capsys, "report", str(out))
         assert code == 1 and "simulation.json" in err and said in err and "Traceback" not in err, err
         assert not (out / "summary.json").exists()
+
+
+def test_progress_is_told_when_the_work_starts_and_counts_the_games_asked(tmp_path):
+    """run.play: "`progress(done, total)` is told when the work starts and after each chunk, in
+    games of all rule sets, counting those already on disk (total: the games asked of every rule
+    set)" — so a progress line times from the start and its total is the games asked."""
+    told: list[tuple[int, int]] = []
+    simulate(plan_of(["generous-offerings"], 10), tmp_path / "sim", Inline(), chunk=5,
+             progress=lambda d, t: told.append((d, t)), render=False)
+    assert told[0] == (0, 20) and told[-1] == (20, 20)
+    assert [d for d, _ in told] == sorted(d for d, _ in told) and {t for _, t in told} == {20}
+    told.clear()
+    simulate(plan_of(["generous-offerings"], 16), tmp_path / "sim", Inline(), chunk=3,
+             progress=lambda d, t: told.append((d, t)), render=False)
+    assert told[0] == (20, 32) and told[-1] == (32, 32)
+    told.clear()
+    simulate(plan_of(["generous-offerings"], 16), tmp_path / "sim", Inline(),
+             progress=lambda d, t: told.append((d, t)), render=False)
+    assert told == []                     # nothing to play: no line

@@ -17,7 +17,10 @@ Definitions (per rule set, over all of its records):
   one value 0. Quantiles interpolate linearly between order statistics (position (n − 1) q, as
   numpy's default and R's type 7). The histogram lists every integer from min to max.
 - "breakdown": per part, mean and sd over the seat-games whose breakdown has that part (a part no
-  record of the rule set has is left out); parts in the manifest's order, then any other sorted.
+  record of the rule set has is left out), and "low", "high": the mean's 95 % interval with the
+  game as the unit (the mean is a ratio over games, Σ part / Σ seats having it: the delta method,
+  stats.ratio_interval; the seats of one game are not independent); parts in the manifest's
+  order, then any other sorted.
 - A card's figures count every entry of the records' "cards" (every "how"); "taker_games" counts a
   (game, player) pair once however many copies the player acquired, "taker_wins" sums those
   players' shares. Its "name" is the manifest's (the id without one), "kind" and "class" the
@@ -36,7 +39,7 @@ from fractions import Fraction
 from operator import itemgetter
 from typing import Any, TypeVar
 
-from nidavellir.stats import mean_sd, wilson
+from nidavellir.stats import mean_sd, ratio_interval, wilson
 
 from .paired import Comparison, GameValues
 
@@ -112,7 +115,9 @@ class _RuleSet:
         self.scores: dict[int, int] = {}
         self.winning: dict[int, int] = {}
         self.margin_sum = self.margin_squares = 0
-        self.parts: dict[str, list[int]] = {}        # part -> [seat-games, sum, sum of squares]
+        # part -> [seat-games, sum, sum of squares, then over games with a = the game's sum of the part,
+        # b = its seats having it: Σa², Σab, Σb²]
+        self.parts: dict[str, list[int]] = {}
         self.turns = [0, 0, 0]                       # sum, min, max
         self.decisions = [0, 0, 0]
         self.facts: dict[_FactKey, int] = {}         # how many facts of each key
@@ -166,12 +171,17 @@ class _RuleSet:
             for part, v in seat.items():
                 acc = self.parts.get(part)
                 if acc is None:
-                    acc = self.parts[part] = [0, 0, 0]
+                    acc = self.parts[part] = [0, 0, 0, 0, 0, 0]
                 acc[0] += 1
                 acc[1] += v
                 acc[2] += v * v
                 part_sum, seats = game_parts.get(part, (0, 0))
                 game_parts[part] = (part_sum + v, seats + 1)
+        for part, (a, b) in game_parts.items():
+            acc = self.parts[part]
+            acc[3] += a * a
+            acc[4] += a * b
+            acc[5] += b * b
         return game_parts
 
     def _count_cards(self, facts: Iterable[Mapping[str, Any]], shares: tuple[int, ...]
@@ -271,9 +281,10 @@ class _RuleSet:
         known = set(parts)
         breakdown: list[dict[str, Any]] = []
         for part in [p for p in parts if p in self.parts] + sorted(set(self.parts) - known):
-            count, total, squares = self.parts[part]
+            count, total, squares, aa, ab, bb = self.parts[part]
             mean, sd = mean_sd(count, total, squares)
-            breakdown.append({"part": part, "mean": mean, "sd": sd})
+            part_low, part_high = ratio_interval(g, total, count, aa, ab, bb)
+            breakdown.append({"part": part, "mean": mean, "sd": sd, "low": part_low, "high": part_high})
         part_means = {b["part"]: b["mean"] for b in breakdown}
         return {"index": about.get("index"), "label": about.get("label"), "about": about.get("about"),
                 "variants": list(about.get("variants", [])),

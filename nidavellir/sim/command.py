@@ -15,6 +15,11 @@ READING = "reading the records: "
 AFTER_READING = "writing the summary and the report …"
 
 
+def counted(sets: int) -> str:
+    """What a progress line's total counts when the games of several rule sets are in it."""
+    return "" if sets <= 1 else "(both rule sets)" if sets == 2 else f"({sets} rule sets)"
+
+
 def simulate(args: argparse.Namespace, warn: Any) -> int:
     """Play the simulation into --out, then write its summary and report; print the headline
     (or with --json the summary). A file of the folder that cannot be used is a usage error."""
@@ -51,7 +56,9 @@ def _simulate(args: argparse.Namespace, warn: Any) -> int:
     terminal = is_terminal(sys.stderr)
     if old is not None and terminal:
         print(f"continuing the simulation in {out}", file=sys.stderr)
-    games, reading = Stage(sys.stderr, terminal), Stage(sys.stderr, terminal, READING, AFTER_READING)
+    scope = counted(len(chosen))
+    games = Stage(sys.stderr, terminal, scope=scope)
+    reading = Stage(sys.stderr, terminal, READING, AFTER_READING, scope=scope)
     try:
         outcome = run(plan, out, where, args.chunk, games.update, reading=reading.update)
     except OSError as err:
@@ -77,13 +84,16 @@ def report(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
+    from .plan import read_manifest
     from .run import report as make
 
     found = problem(args.dir, "folder")
     if found is not None:
         raise CommandError(f"cannot read {found}")
     out = Path(args.dir)
-    reading = Stage(sys.stderr, is_terminal(sys.stderr), READING, AFTER_READING)
+    manifest = read_manifest(out) if out.is_dir() else None  # (make says what is wrong with it)
+    scope = counted(len(manifest.get("rule_sets") or ())) if isinstance(manifest, dict) else ""
+    reading = Stage(sys.stderr, is_terminal(sys.stderr), READING, AFTER_READING, scope=scope)
     try:
         summary, files = make(out, reading=reading.update, jobs=args.jobs)
     except OSError as err:

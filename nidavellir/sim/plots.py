@@ -287,31 +287,60 @@ def _parts(summary: Mapping[str, Any]) -> list[str]:
 
 
 def breakdown_png(summary: Mapping[str, Any]) -> bytes:
-    """The mean score of each breakdown part (per player and game), grouped bars per rule set."""
+    """The mean score of each breakdown part (per player and game), grouped bars per rule set,
+    each with its 95 % interval (the summary's "low" and "high"; no bar where it has none)."""
+    if not _played(summary) or not _parts(summary):
+        return _note("Mean score by part", "No games were played.")
+    with _style():
+        return _png(breakdown_figure(summary))
+
+
+def breakdown_figure(summary: Mapping[str, Any]) -> Figure:
+    """breakdown_png's figure (drawn in the plots' style): one Axes, a bar container and an
+    errorbar container (the intervals) per rule set."""
     played = _played(summary)
     parts = _parts(summary)
-    if not played or not parts:
-        return _note("Mean score by part", "No games were played.")
     labels = _labels(summary)
-    with _style():
-        fig = _figure(4.2)
-        ax = fig.add_subplot()
-        k = len(played)
-        width = 0.8 / k
-        for j, (i, rs) in enumerate(played):
-            means = {b["part"]: number(b.get("mean")) for b in rs.get("breakdown", [])}
-            xs = [p + (j - (k - 1) / 2) * width for p in range(len(parts))]
-            ys = [means.get(part) or 0.0 for part in parts]
-            bars = ax.bar(xs, ys, width * 0.92, color=_colour(i), label=labels[i])
-            ax.bar_label(bars, labels=[f"{means[p]:.1f}" if means.get(p) is not None else "–" for p in parts],
-                         fontsize=7.5, padding=2)
-        ax.set_xticks(range(len(parts)), [short(p, 14) for p in parts])
-        ax.set_ylabel("mean points per player and game")
-        ax.set_title("Mean score by part", loc="left")
-        ax.grid(axis="x", visible=False)
-        ax.margins(y=0.12)
-        ax.legend(loc="lower right", bbox_to_anchor=(1.0, 1.0), ncols=k)
-        return _png(fig)
+    fig = _figure(4.2)
+    ax = fig.add_subplot()
+    k = len(played)
+    width = 0.8 / k
+    for j, (i, rs) in enumerate(played):
+        rows = {b["part"]: b for b in rs.get("breakdown", [])}
+        means = {p: number(b.get("mean")) for p, b in rows.items()}
+        xs = [p + (j - (k - 1) / 2) * width for p in range(len(parts))]
+        ys = [means.get(part) or 0.0 for part in parts]
+        ax.bar(xs, ys, width * 0.92, color=_colour(i), label=labels[i])
+        tops = list(ys)  # where each bar's value is written: above its interval
+        shown = [(n, interval) for n, part in enumerate(parts)
+                 if (interval := _interval(means.get(part), rows.get(part))) is not None]
+        if shown:
+            ax.errorbar([xs[n] for n, _ in shown], [ys[n] for n, _ in shown],
+                        yerr=[[ys[n] - lo for n, (lo, _) in shown], [hi - ys[n] for n, (_, hi) in shown]],
+                        fmt="none", ecolor="#333333", elinewidth=1.0, capsize=3)
+            for n, (_, hi) in shown:
+                tops[n] = hi
+        for n, part in enumerate(parts):
+            mean = means.get(part)
+            ax.annotate(f"{mean:.1f}" if mean is not None else "–", (xs[n], tops[n]), xytext=(0, 2),
+                        textcoords="offset points", ha="center", va="bottom", fontsize=7.5)
+    ax.set_xticks(range(len(parts)), [short(p, 14) for p in parts])
+    ax.set_ylabel("mean points per player and game (95 % interval)")
+    ax.set_title("Mean score by part", loc="left")
+    ax.grid(axis="x", visible=False)
+    ax.margins(y=0.12)
+    ax.legend(loc="lower right", bbox_to_anchor=(1.0, 1.0), ncols=k)
+    return fig
+
+
+def _interval(mean: float | None, row: Mapping[str, Any] | None) -> tuple[float, float] | None:
+    """A breakdown mean's 95 % interval (low, high) from its summary row, None without one."""
+    if mean is None or row is None:
+        return None
+    low, high = number(row.get("low")), number(row.get("high"))
+    if low is None or high is None:
+        return None
+    return min(low, mean), max(high, mean)
 
 
 # -- cards ----------------------------------------------------------------------------------------

@@ -58,7 +58,8 @@ def simulate(plan: Plan, out: Path, backend: Backend, chunk: int | None = None,
 def play(plan: Plan, out: Path, backend: Backend, chunk: int | None = None,
          progress: Callable[[int, int], None] | None = None) -> tuple[int, int]:
     """Play what the folder lacks of the plan's games (all of them in a new folder) and write their
-    records; `progress(done, total)` is told after each chunk, in games of all rule sets. Returns
+    records; `progress(done, total)` is told when the work starts and after each chunk, in games of
+all rule sets, counting those already on disk (total: the games asked of every rule set). Returns
     the game indexes already on disk (per rule set) and the games played now (all rule sets)."""
     manifest = plan.manifest()
     old = read_manifest(out)
@@ -80,14 +81,16 @@ def play(plan: Plan, out: Path, backend: Backend, chunk: int | None = None,
     write_manifest(out, manifest)
     end = max(start, plan.games)
     size = chunk or chunk_size(end - start, backend.workers)
-    total, done = (end - start) * sets, 0
+    done = 0
     writer = records.writer(out, plan.fmt, expected)
     try:
+        if progress is not None and end > start:
+            progress(start * sets, end * sets)  # the work starts (the games already there are done)
         for result in backend.run(plan.job(), plan.tasks(start, size)):
             writer.write(result.payload, result.rows)
             done += result.rows
             if progress is not None:
-                progress(done, total)
+                progress(start * sets + done, end * sets)
     except KeyboardInterrupt:
         raise Interrupted(start * sets + done, end * sets, out) from None
     finally:
