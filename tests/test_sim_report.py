@@ -427,3 +427,25 @@ def test_intervals_and_differences() -> None:
     assert report.difference(-0.9, "mean_score") == "−0.9"
     assert report.difference_interval(-0.012, 0.05, "win_rate") == "−1.2 to +5.0 pp"
     assert report.p_value(0.0000001) == "< 0.001" and report.p_value(0.0123) == "0.012"
+
+
+@pytest.mark.parametrize("bots, meant, other", [
+    (["random"] * 3, "Random play measures what the rules allow", "--bots greedy"),
+    (["greedy", "random", "random"], "greedy takes what raises its score now", "--bots greedy"),
+    (["greedy"] * 3, "A finding that holds with other bots too", "--bots search"),
+])
+def test_the_report_says_who_played_what_it_means_and_how_to_rerun(bots, meant, other):
+    """Issue 18: "The report says which bots played and what that means (random play measures the
+    rules, not the balance people will feel; suggest greedy or search, with their cost in time), and
+    offers the command to rerun with them" — the same games: players, boxes, variants, games, seed."""
+    from nidavellir.sim.report import bots_note
+
+    summary = {"players": 4, "expansions": ["thingvellir"], "bots": bots, "seed": 7,
+               "rule_sets": [{"games": 300, "given": ["my rule.yaml"], "variants": ["my-rule"]},
+                             {"games": 300, "given": ["first-game"], "variants": ["first-game"]}]}
+    note = bots_note(summary)
+    assert note["bots"] == ", ".join(bots)
+    assert meant in note["meaning"] + " " + note["advice"]
+    assert "search" in note["cost"] and "Greedy" in note["cost"]
+    assert note["command"] == ("nidavellir simulate --players 4 --expansions thingvellir --variant 'my rule.yaml' "
+                               f"--against first-game --games 300 --seed 7 {other} --out DIR")

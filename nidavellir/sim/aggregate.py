@@ -287,7 +287,7 @@ class _RuleSet:
             breakdown.append({"part": part, "mean": mean, "sd": sd, "low": part_low, "high": part_high})
         part_means = {b["part"]: b["mean"] for b in breakdown}
         return {"index": about.get("index"), "label": about.get("label"), "about": about.get("about"),
-                "variants": list(about.get("variants", [])),
+                "variants": list(about.get("variants", [])), "given": list(about.get("given", [])),
                 "games": g, "ties": self.ties, "seats": seats,
                 "scores": _hist_summary(self.scores), "winning_scores": _hist_summary(self.winning),
                 "margin": {"mean": margin_mean, "sd": margin_sd},

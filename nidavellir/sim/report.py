@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import base64
 import re
+import shlex
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -333,12 +334,44 @@ def _context(summary: Mapping[str, Any], drawn: Sequence[Plot], images: bool) ->
     bots = [str(b) for b in summary.get("bots", [])]
     return {"title": title, "players": int(summary.get("players") or 0), "boxes": boxes, "bots": ", ".join(bots),
             "seed": str(summary.get("seed", DASH)), "sets": sets, "comparison": comparison,
-            "headline_rows": _headline_rows(sets, raw), "md_cards": _md_cards(sets),
+            "headline_rows": _headline_rows(sets, raw), "md_cards": _md_cards(sets), "bots_note": bots_note(summary),
             "quantiles": QUANTILES, "played": any(s["games"] for s in sets),
             "notes": [str(n) for n in (summary.get("records") or {}).get("notes") or []],
             "plots": [{"name": p.name, "title": p.title, "file": Markup(f"plots/{p.name}.png"),
                        "src": Markup("data:image/png;base64," + base64.b64encode(p.png).decode("ascii")) if images else ""}
                       for p in drawn]}
+
+
+BOT_MEANING = {
+    "random": "picks uniformly among the legal options",
+    "greedy": "takes what raises its score now (closer to people than random, but it plans nothing)",
+    "search": "plans ahead by playing sampled games out (the closest to people here)",
+}
+BOT_COST = "Greedy takes a little longer than random; search far longer, as its budget (search:N) sets"
+
+
+def bots_note(summary: Mapping[str, Any]) -> dict[str, str]:
+    """Which bots played, what that means for the figures, and the command that plays the same games
+    with others (issue 18: "The report says which bots played and what that means")."""
+    bots = [str(b) for b in summary.get("bots", [])]
+    kinds = list(dict.fromkeys(b.split(":")[0] for b in bots))
+    meaning = "; ".join(f"{k} {BOT_MEANING.get(k, 'is a bot of its own')}" for k in kinds)
+    sets = list(summary.get("rule_sets", []))
+    args = ["nidavellir", "simulate", "--players", str(summary.get("players") or 3)]
+    if summary.get("expansions"):
+        args += ["--expansions", ",".join(str(e) for e in summary["expansions"])]
+    for i, flag in ((0, "--variant"), (1, "--against")):
+        if len(sets) > i:
+            for v in sets[i].get("given") or ([] if i else sets[i].get("variants") or []):
+                args += [flag, str(v)]
+    games = max((int(s.get("games") or 0) for s in sets), default=0)
+    other = "search" if kinds and all(k in ("random", "greedy") for k in kinds) and "random" not in kinds else "greedy"
+    args += ["--games", str(max(games, 1)), "--seed", str(summary.get("seed", 1)), "--bots", other, "--out", "DIR"]
+    advice = ("Random play measures what the rules allow, not the balance people will feel: play the same "
+              "games with greedy (or search) bots before deciding." if kinds == ["random"] else
+              "A finding that holds with other bots too is one to trust.")
+    return {"bots": ", ".join(bots) or DASH, "meaning": meaning, "advice": advice, "cost": BOT_COST + ".",
+            "command": " ".join(shlex.quote(a) for a in args)}
 
 
 def render_report(summary: Mapping[str, Any], out: Path) -> list[Path]:
