@@ -5,12 +5,32 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from nidavellir.errors import suggest
-from nidavellir.interface.events import FORMS, INSTEAD, INSTEAD_ANY, WHEN, WHENEVER, EventSpec
+from nidavellir.interface.events import (
+    FORMS,
+    INSTEAD,
+    INSTEAD_ANY,
+    WHEN,
+    WHENEVER,
+    EventSpec,
+)
 
 from . import ir
 from .bounds import constant
+from .box_cards import card_hint
 from .names import (
-    AMOUNT, BOOL, CARD, CLASS, COLUMN, FUNCTIONS, INT, KIND, PARAM, PLAYER, PROVIDES, SUBJECT, VARIABLES,
+    AMOUNT,
+    BOOL,
+    CARD,
+    CLASS,
+    COLUMN,
+    FUNCTIONS,
+    INT,
+    KIND,
+    PARAM,
+    PLAYER,
+    PROVIDES,
+    SUBJECT,
+    VARIABLES,
     VARIADIC,
 )
 from .util import assert_never
@@ -291,7 +311,7 @@ class Checker:
         if ref.subject:
             self.need(ref, frozenset({SUBJECT}), "`subject`")
         elif ref.card is not None and ref.card not in self.names.cards:
-            self.fail(ref, f"unknown card `{ref.card}`", suggest(ref.card, self.names.cards))
+            self.fail(ref, f"unknown card `{ref.card}`", card_hint(ref.card, self.names.cards))
 
     def actions(self, actions: tuple[ir.Action, ...]) -> None:
         for a in actions:

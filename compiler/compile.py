@@ -16,6 +16,7 @@ from nidavellir.interface.numbers import key_int
 from nidavellir.interface.rules import CardDef, LoopWarning
 
 from . import card_facts, ir
+from .box_cards import card_hint
 from .check import Names, Problem, check_effect, check_formula
 from .cycles import Site, check_cycles
 from .diagnostics import Diagnostic, Diagnostics, Location
@@ -435,7 +436,7 @@ class _Compiler:
                 key = (e["card"], e.get("min_players", 0))
                 if e["card"] not in self.m.cards:
                     self.err(self.m.deck_origin[(age, key)].at("card"),
-                             f"unknown card `{e['card']}` in the age {age} deck", suggest(e["card"], self.m.cards))
+                             f"unknown card `{e['card']}` in the age {age} deck", card_hint(e["card"], self.m.cards))
                 entries.append([e["card"], e["count"], e.get("min_players", 0)])
             decks[age] = entries
         return decks

@@ -7,8 +7,15 @@ from collections.abc import Callable
 from typing import Any
 
 from nidavellir.errors import suggest
-from nidavellir.interface.events import BUILTIN_ZONES, ORDERS, PICK_WHO, STEPS, TAVERN_STEPS
+from nidavellir.interface.events import (
+    BUILTIN_ZONES,
+    ORDERS,
+    PICK_WHO,
+    STEPS,
+    TAVERN_STEPS,
+)
 
+from .box_cards import card_hint
 from .diagnostics import Diagnostics, Location
 from .emit import Ctor
 from .layers import Merged, Origin
@@ -107,7 +114,7 @@ class FlowData:
                         key = (e["card"], e.get("min_players", 0))
                         self.err(self.m.zone_deck_origin.get((zone, (age, key))),
                                  f"unknown card `{e['card']}` in the age {age} deck of `{zone}`",
-                                 suggest(e["card"], self.m.cards))
+                                 card_hint(e["card"], self.m.cards))
 
     def _nowhere(self) -> Location:
         return Location(self.m.sources[0].path if self.m.sources else "<rules>", 1, 1)

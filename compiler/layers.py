@@ -14,6 +14,7 @@ from typing import Any, TypeGuard
 
 from nidavellir.errors import suggest
 
+from .box_cards import card_hint
 from .diagnostics import Diagnostics, Location, RulesError
 from .paths import FOUND_A_FOLDER, NOT_UTF8, problem, shown_path
 from .schema import is_valid, load_schema, validate
@@ -219,7 +220,8 @@ def _new_id_checked(m: Merged, layer: Layer, card: JsonDict, origin: Origin, dia
     hint = suggest(cid, earlier)
     if "kind" not in card:
         diags.error(origin.at("id").loc, f"unknown card `{cid}`: no earlier layer defines it",
-                    hint or "a new card needs a `kind`; to change a card, give the id of one that exists")
+                    card_hint(cid, earlier) or "a new card needs a `kind`; to change a card, give the id of one "
+                                               "that exists")
         return False
     if layer.is_variant and hint:
         diags.warning(origin.at("id").loc, f"the variant adds a new card `{cid}`",

@@ -37,7 +37,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'e0491c8e304f68cba43db3225691829a11fa282dc454f4c6c3775655eeb6baa6'
+CONTENT_HASH = 'b99c7673c670fbc6fd7dead831af8bcf93bc7dc72ad926b1412d8e0200d08d30'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

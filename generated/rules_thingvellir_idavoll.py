@@ -39,7 +39,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'f8168fe93af39e62e3a5d00a7d6f916ba51f06b8a1a472bc6224fdd5378e8514'
+CONTENT_HASH = '2d455c4a6fe5432a9b98050acb07a5982218f16ea68a8d1f6c339bf13f279946'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
