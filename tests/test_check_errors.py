@@ -532,7 +532,7 @@ def test_subprocess_exit_code_and_no_traceback(tmp_path):
     assert proc.stdout == ""
     assert f"{v}:5:15: error: unknown event `recruted`" in proc.stderr
     assert f"{junk}:1:1: error: byte 0xff is not valid UTF-8" in proc.stderr
-    assert proc.stderr.rstrip().endswith("3 error(s)")
+    assert proc.stderr.rstrip().endswith("3 errors")
 
 
 # -- generated code is safe ---------------------------------------------------------------

@@ -430,7 +430,7 @@ def test_diagnostics_are_plain_to_a_pipe(capsys, monkeypatch, misspelt):
                    "          - \"score 2 * ranks(explorr)\"\n"
                    + " " * (4 + 25) + "^\n"
                    "  hint: did you mean `explorer`?\n"
-                   "1 error(s)\n")
+                   "1 error\n")
 
 
 @pytest.mark.parametrize("how", [["--color", "always"], "FORCE_COLOR", "terminal"])
