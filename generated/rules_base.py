@@ -33,7 +33,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '9b7c0d35114899f556be047c67fe99f9b88aee3f2c605f88f33da5bb9e472ea2'
+CONTENT_HASH = 'f311999e3d77147e762fa446b83dd95b6ec9724f4d00c069d05d19c8792b938c'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -35,7 +35,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '8b94145028e36c484c5b4b5315e27920e1f85f3dfdcc4d1f1693f252cb50f69f'
+CONTENT_HASH = '87b76699a5a8d4d6d798eec1d099c6e7801b5011088391ff4500dc18370534f0'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -37,7 +37,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'e0491c8e304f68cba43db3225691829a11fa282dc454f4c6c3775655eeb6baa6'
+CONTENT_HASH = 'b58045fcd8ad208b7dca859820940a9177079cfc7eba70a0016065ea7048caf5'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

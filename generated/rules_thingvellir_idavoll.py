@@ -39,7 +39,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'f8168fe93af39e62e3a5d00a7d6f916ba51f06b8a1a472bc6224fdd5378e8514'
+CONTENT_HASH = '3874b4814bb6a7d014b89a0c9d0c361ca984f478717620356b30f4c92a96f33c'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -265,7 +265,8 @@ def test_an_unknown_variant_is_a_clear_error_with_a_hint(capsys):
            "strict-warrior-majority" in err
     code, _, err = run(capsys, "play", "--variant", "rules/variants/first-gam.yaml")  # meant as a file
     assert code == 1
-    assert "rules/variants/first-gam.yaml:1:1: error: no such file or folder" in err
+    assert ("error: cannot read rules/variants/first-gam.yaml: no such file or folder "
+            "(did you mean rules/variants/first-game.yaml?)") in err
     assert "Traceback" not in err
 
 
