@@ -33,7 +33,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'f311999e3d77147e762fa446b83dd95b6ec9724f4d00c069d05d19c8792b938c'
+CONTENT_HASH = '6fd6ee74001f82d16c10e8fa6c64b30f0a55009ee1e6dc49b82aec5d86e97d5d'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

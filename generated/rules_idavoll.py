@@ -35,7 +35,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '87b76699a5a8d4d6d798eec1d099c6e7801b5011088391ff4500dc18370534f0'
+CONTENT_HASH = '51196490fceb6b9c223914e68c0ef82277476e87cd4e0be883b444e9b6b16abf'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

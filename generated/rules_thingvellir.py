@@ -37,7 +37,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'b58045fcd8ad208b7dca859820940a9177079cfc7eba70a0016065ea7048caf5'
+CONTENT_HASH = 'd89cedf703c43a208c794ccf7cbd7cfc19503b392f562423314e4aa025cf09ae'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -39,7 +39,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '3874b4814bb6a7d014b89a0c9d0c361ca984f478717620356b30f4c92a96f33c'
+CONTENT_HASH = '363014d1a2797f92e05d3de419a1c263504ba1412b08d60c2173328c369d7bd0'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
