@@ -28,6 +28,7 @@ __all__ = [
     "Diagnostic",
     "RulesError",
     "Diagnostics",
+    "unread",
     "register_source",
     "source_line",
     "clear_sources",
@@ -101,6 +102,7 @@ class Diagnostic:
     message: str
     hint: str | None = None
     severity: str = "error"  # error | warning
+    file: str | None = None  # without a place: the file it is about (one that could not be read)
 
     def format(self, colour: bool = False) -> str:
         """Render as ``path:line:col: error: ...`` plus source line, caret and hint (coloured with
@@ -143,6 +145,12 @@ class RulesError(NidavellirError):
 
     def format(self, colour: bool = False) -> str:
         return "\n".join(d.format(colour) for d in self.diagnostics)
+
+
+def unread(path: str, message: str, hint: str | None = None) -> Diagnostic:
+    """A file that could not be read (missing, a folder, a pipe, …): `cannot read PATH: why`, with
+    no line and column, since nothing in it was read; `file` names it for an editor."""
+    return Diagnostic(None, f"cannot read {path}: {message}", hint, file=path)
 
 
 class Diagnostics:

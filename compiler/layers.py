@@ -15,7 +15,7 @@ from typing import Any, TypeGuard
 from nidavellir.errors import suggest
 
 from .box_cards import card_hint
-from .diagnostics import Diagnostics, Location, RulesError
+from .diagnostics import Diagnostics, Location, RulesError, unread
 from .paths import FOUND_A_FOLDER, NOT_UTF8, problem, shown_path
 from .schema import is_valid, load_schema, validate
 from .yamlload import JsonDict, JsonPath, Loaded, load_yaml, overlaid, overlaid_in
@@ -96,13 +96,13 @@ def load_layer(path: Path, display: str, diags: Diagnostics, is_variant: bool) -
         hint = found.hint
         if is_variant and found.message == FOUND_A_FOLDER:
             hint = "a variant is a YAML file; check a rules folder as a PATH: `nidavellir check FOLDER`"
-        diags.error(Location(display, 1, 1), found.message, hint)
+        diags.add(unread(display, found.message, hint))
         return None
     try:
         is_dir = path.is_dir()
         paths = layer_files(path)
     except OSError as err:
-        diags.error(Location(display, 1, 1), f"cannot read: {err.strerror or err}")
+        diags.add(unread(display, err.strerror or str(err)))
         return None
     if is_dir and not paths:
         diags.error(Location(display, 1, 1), "rules folder holds no .yaml file")
@@ -114,7 +114,7 @@ def load_layer(path: Path, display: str, diags: Diagnostics, is_variant: bool) -
     for p in paths:
         shown = display if not is_dir else f"{display.rstrip('/')}/{shown_path(p.name)}"
         if is_dir and (odd := problem(p)) is not None and odd.message == NOT_UTF8:
-            diags.error(Location(shown, 1, 1), odd.message, odd.hint)
+            diags.add(unread(shown, odd.message, odd.hint))
             complete = False
             continue
         try:

@@ -11,12 +11,15 @@ so that each case reads the same whatever the command:
 - a missing file, a broken symbolic link, a folder where a file is expected (and a file where a
   folder is), a pipe, socket or device (never opened, so nothing waits on it), a path that cannot
   be read (permission denied, a name too long): each has its own words;
+- a missing file or folder gets a did-you-mean (`near_miss`): the path with each missing part
+  replaced by the closest name in its folder (`first_game.yaml` → `first-game.yaml`), when that
+  path exists;
 - a file larger than the reader's bound (`limit`: rules files and positions `MAX_FILE_BYTES`, what
   the language server reads the same as the largest message it takes) is refused unread.
 
-Rules and positions report the problem located at the path (`PATH:1:1: error: ...`, exit 1, with
-the file's other problems); the other commands say `cannot read PATH: ...` or `cannot write PATH:
-...` (exit 2, a usage error).
+Every command says `cannot read PATH: ...` or `cannot write PATH: ...`, with no line and column:
+rules and positions as an error among the file's other problems (diagnostics.unread, exit 1), the
+other commands as a usage error (exit 2).
 """
 from __future__ import annotations
 
@@ -25,10 +28,10 @@ import os
 import stat
 from typing import BinaryIO, Literal, Union
 
-from nidavellir.errors import NidavellirError, visible
+from nidavellir.errors import NidavellirError, closest, visible
 
 __all__ = ["PathProblem", "Want", "shown_path", "problem", "output_problem", "open_file", "read_bytes", "NOT_UTF8",
-           "NOT_REGULAR", "FOUND_A_FOLDER", "NO_SUCH", "PART_IS_A_FILE", "MAX_FILE_BYTES", "too_large"]
+           "NOT_REGULAR", "FOUND_A_FOLDER", "NO_SUCH", "near_miss", "PART_IS_A_FILE", "MAX_FILE_BYTES", "too_large"]
 
 Want = Literal["file", "folder", "any"]
 PathLike = Union[str, "os.PathLike[str]"]
@@ -40,6 +43,74 @@ FOUND_A_FOLDER = "expected a file, found a folder"
 NO_SUCH = "no such file or folder"
 PART_IS_A_FILE = "a part of the path is a file, not a folder"
 MAX_FILE_BYTES = 64 * 2 ** 20  # a rules file, a position, a manifest: far beyond any real one
+
+
+MAX_PARTS = 64  # a path with more parts than this gets no did-you-mean
+MAX_NAMES = 2000  # the names of a folder compared with a missing one, at most
+
+
+def _names(folder: str) -> list[str]:
+    """Up to MAX_NAMES names in `folder` that are valid UTF-8 (none if it cannot be listed)."""
+    names: list[str] = []
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if len(names) >= MAX_NAMES:
+                    break
+                if _utf8(entry.name):
+                    names.append(entry.name)
+    except (OSError, ValueError):
+        return []
+    return names
+
+
+def _closest_name(name: str, names: list[str]) -> str | None:
+    """The name closest to `name`, compared without the extension (else every `.yaml` is close to
+    every other), then the nearest whole name among those of that stem: `first_game.yaml` →
+    `first-game.yaml`, `first-game.yml` → `first-game.yaml`."""
+    stem = os.path.splitext(name)[0] or name
+    stems: dict[str, list[str]] = {}
+    for n in names:
+        stems.setdefault(os.path.splitext(n)[0] or n, []).append(n)
+    if stem in stems:
+        near: str | None = stem
+    else:
+        near = closest(stem, stems)
+    if near is None:
+        return None
+    return closest(name, stems[near]) or stems[near][0]
+
+
+def near_miss(path: PathLike) -> str | None:
+    """The existing path closest to a missing `path`: the parts that exist kept, each missing one
+    replaced by the closest name in its folder; None when some part has no close name."""
+    text = os.fspath(path)
+    if not _utf8(text) or "\0" in text:
+        return None
+    parts = text.split(os.sep)
+    if len(parts) > MAX_PARTS:
+        return None
+    fixed: list[str] = []
+    changed = False
+    for i, part in enumerate(parts):
+        so_far = os.sep.join(fixed + [part])
+        if part in ("", ".", "..") or os.path.lexists(so_far):
+            fixed.append(part)
+            continue
+        folder = os.sep.join(fixed) or ("." if i == 0 else os.sep)
+        match = _closest_name(part, _names(folder))
+        if match is None:
+            return None
+        fixed.append(match)
+        changed = True
+    found = os.sep.join(fixed)
+    return found if changed and os.path.lexists(found) else None
+
+
+def _missing(path: PathLike, shown: str) -> PathProblem:
+    """A path that does not exist, with the near miss if there is one."""
+    near = near_miss(path)
+    return PathProblem(shown, NO_SUCH if near is None else f"{NO_SUCH} (did you mean {shown_path(near)}?)")
 
 
 def too_large(size: int, limit: int) -> str:
@@ -77,7 +148,8 @@ def _os_problem(err: OSError, shown: str) -> PathProblem:
         return PathProblem(shown, PART_IS_A_FILE)
     if err.errno == errno.ELOOP:
         return PathProblem(shown, "a loop of symbolic links")
-    return PathProblem(shown, f"cannot read: {err.strerror or err}")
+    reason = err.strerror or str(err)  # (said after `cannot read PATH:`)
+    return PathProblem(shown, reason[:1].lower() + reason[1:])
 
 
 def _judge(path: PathLike, want: Want, shown: str) -> PathProblem | None:
@@ -91,7 +163,7 @@ def _judge(path: PathLike, want: Want, shown: str) -> PathProblem | None:
         try:
             os.lstat(path)
         except OSError:
-            return PathProblem(shown, NO_SUCH)
+            return _missing(path, shown)
         return PathProblem(shown, "a broken symbolic link: what it points to does not exist")
     except OSError as err:
         return _os_problem(err, shown)

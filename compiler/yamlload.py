@@ -35,7 +35,7 @@ from yaml.events import (
 
 from nidavellir.interface.numbers import MAX_DIGITS, NumberError, is_numeral, parse_float, parse_int
 
-from .diagnostics import Diagnostic, Location, RulesError, register_source, suggest
+from .diagnostics import Diagnostic, Location, RulesError, register_source, suggest, unread
 from .paths import MAX_FILE_BYTES, PathProblem, read_bytes
 
 __all__ = ["Loaded", "load_yaml", "overlay", "overlaid", "overlaid_in", "MAX_DEPTH", "MAX_NODES", "JsonPath", "JsonDict"]
@@ -785,7 +785,7 @@ def _read(path: str, name: str) -> tuple[str | None, list[Diagnostic]]:
     try:
         raw = read_bytes(path, name, MAX_FILE_BYTES)
     except PathProblem as err:
-        return None, [Diagnostic(Location(name, 1, 1), err.message, err.hint)]
+        return None, [unread(name, err.message, err.hint)]
     try:
         return raw.decode("utf-8"), []
     except UnicodeDecodeError:

@@ -33,7 +33,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '50012a4f5cc8845e4566074dce9d73f0960b0ddf13a55b68d80dcc9606f221cc'
+CONTENT_HASH = '514ccd0308ca253197a01b13993910fbd8c15c171e32b1a3289b19d117d3f296'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

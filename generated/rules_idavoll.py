@@ -35,7 +35,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'f32bfc4c146ef250b05e75f18adc3d004b26276eb6a326d990305047076c6d40'
+CONTENT_HASH = 'bd6213a187efe0e4be9f88797819c2c88444ef991b5dcc432972e46c1af9e56a'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

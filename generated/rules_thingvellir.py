@@ -37,7 +37,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'b99c7673c670fbc6fd7dead831af8bcf93bc7dc72ad926b1412d8e0200d08d30'
+CONTENT_HASH = '999f162cee99cfda822f31c7feb1000b2b78928f76ce2063b348afeb7c3d6e26'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -39,7 +39,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '2d455c4a6fe5432a9b98050acb07a5982218f16ea68a8d1f6c339bf13f279946'
+CONTENT_HASH = 'c3d0668d243493a7247036b3da6284686ab50baa2e9cea2c6d827c12a9c31b2e'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -23,6 +23,7 @@ from nidavellir.compiler.diagnostics import (
 from nidavellir.errors import NidavellirError, RulesRuntimeError, visible
 from nidavellir.rulesets import load_rules
 
+from .counts import counted
 from .progress import Progress, is_terminal
 from .session import Session, play_game
 from .table import Tally, score_table
@@ -455,17 +456,17 @@ def check(args: argparse.Namespace) -> int:
         for w in compiled.warnings:
             print(w.format(colour), file=sys.stderr)
         warnings += len(compiled.warnings)
-        n = len(compiled.data["cards"])
-        note = f", {len(compiled.warnings)} warning(s)" if compiled.warnings else ""
-        print(f"ok: {shown} ({n} cards, {len(compiled.data['interpretations'])} interpretations{note})")
-    if errors or (warnings and args.strict):
-        counts = [f"{errors} error(s)"] if errors else []
-        if warnings:
-            counts.append(f"{warnings} warning(s)" + (" (errors with --strict)" if args.strict else ""))
-        print(", ".join(counts), file=sys.stderr)
-        return 1
+        if args.strict and compiled.warnings:  # failed: its warnings are errors (counted once, below)
+            continue
+        cards, kept = len(compiled.data["cards"]), len(compiled.data["interpretations"])
+        print(f"ok: {shown} ({counted(cards, 'card')}, {counted(kept, 'interpretation')})")
+    counts = [counted(errors, "error")] if errors else []
     if warnings:
-        print(f"{warnings} warning(s)", file=sys.stderr)
+        strict = (" (an error with --strict)" if warnings == 1 else " (errors with --strict)") if args.strict else ""
+        counts.append(counted(warnings, "warning") + strict)
+    if counts:
+        print(", ".join(counts), file=sys.stderr)
+    return 1 if errors or (warnings and args.strict) else 0
     return 0
 
 
@@ -540,10 +541,12 @@ def docs(args: argparse.Namespace) -> int:
             for key in sorted(cat.missing - own):
                 print(key)
             if cat.missing or lacks:
-                counts = [f"{len(lacks)} entr{'y' if len(lacks) == 1 else 'ies'} of the variants"] if lacks else []
+                counts = [f"{counted(len(lacks), 'entry')} of the variants"] if lacks else []
                 if cat.missing - own:
-                    counts.append(f"{len(cat.missing - own)} message key(s) of the catalog")
-                print(f"{' and '.join(counts)} have no `{cat.lang}` text and fall back to English", file=sys.stderr)
+                    counts.append(f"{counted(len(cat.missing - own), 'message key')} of the catalog")
+                one = len(counts) == 1 and len(lacks) + len(cat.missing - own) == 1
+                print(f"{' and '.join(counts)} {'has' if one else 'have'} no `{cat.lang}` text and "
+                      f"{'falls' if one else 'fall'} back to English", file=sys.stderr)
                 return 1
             print(f"every message of the reference has a `{cat.lang}` text")
             return 0

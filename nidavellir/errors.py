@@ -22,14 +22,19 @@ class RulesRuntimeError(NidavellirError, RuntimeError):
     without end)."""
 
 
-def suggest(name: str, candidates: Iterable[object]) -> str | None:
-    """Return "did you mean `x`?" for the closest candidate (difflib, cutoff 0.6;
-    a match ignoring case wins), or None."""
+def closest(name: str, candidates: Iterable[object]) -> str | None:
+    """The candidate closest to `name` (difflib, cutoff 0.6; a match ignoring case wins), or None."""
     name = str(name)
     options = [str(c) for c in candidates if str(c) != name]
     folded = [c for c in options if c.lower() == name.lower()]
     match = folded or difflib.get_close_matches(name, options, n=1, cutoff=0.6)
-    return f"did you mean `{match[0]}`?" if match else None
+    return match[0] if match else None
+
+
+def suggest(name: str, candidates: Iterable[object]) -> str | None:
+    """Return "did you mean `x`?" for the closest candidate (`closest`), or None."""
+    match = closest(name, candidates)
+    return f"did you mean `{match}`?" if match is not None else None
 
 
 _ALLOWED_FORMAT = {"\u200c", "\u200d"}  # zero-width (non-)joiners: part of some scripts and emoji

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from nidavellir.cli import main
 from nidavellir.compiler.diagnostics import split_lines
+from nidavellir.counts import counted
 
 ROOT = Path(__file__).resolve().parent.parent
 BASE = ROOT / "rules" / "base"
@@ -61,7 +62,8 @@ def expect(err: str, path: Path | str, line: int, col: int, message: str, hint: 
 def failed(code: int, out: str, err: str, errors: int) -> None:
     assert code == 1
     assert "Traceback" not in err and not out
-    assert err.rstrip().endswith(f"\n{errors} error(s)") or f"\n{errors} error(s), " in err
+    said = counted(errors, "error")
+    assert err.rstrip().endswith(f"\n{said}") or f"\n{said}, " in err
 
 
 def expect_warning(err: str, path: Path | str, line: int, col: int, message: str) -> None:

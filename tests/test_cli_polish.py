@@ -285,7 +285,8 @@ def test_an_unknown_variant_is_a_clear_error_with_a_hint(capsys):
            "strict-warrior-majority" in err
     code, _, err = run(capsys, "play", "--variant", "rules/variants/first-gam.yaml")  # meant as a file
     assert code == 1
-    assert "rules/variants/first-gam.yaml:1:1: error: no such file or folder" in err
+    assert ("error: cannot read rules/variants/first-gam.yaml: no such file or folder "
+            "(did you mean rules/variants/first-game.yaml?)") in err
     assert "Traceback" not in err
 
 
@@ -450,7 +451,7 @@ def test_diagnostics_are_plain_to_a_pipe(capsys, monkeypatch, misspelt):
                    "          - \"score 2 * ranks(explorr)\"\n"
                    + " " * (4 + 25) + "^\n"
                    "  hint: did you mean `explorer`?\n"
-                   "1 error(s)\n")
+                   "1 error\n")
 
 
 @pytest.mark.parametrize("how", [["--color", "always"], "FORCE_COLOR", "terminal"])

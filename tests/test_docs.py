@@ -326,7 +326,7 @@ def test_lang_be_check_lists_an_interpretation_without_be_text(base, capsys, mon
     assert main(["docs", "--lang", "be", "--check"]) == 1
     captured = capsys.readouterr()
     assert captured.out.splitlines() == ["interp.last-dwarf", "interp.last-dwarf.source"]
-    assert "2 message key(s) of the catalog have no `be` text" in captured.err
+    assert "2 message keys of the catalog have no `be` text" in captured.err
     cat = without_last_dwarf("be")
     md = docs.render(base, cat, "md")
     last_dwarf = next(i for i in base.data["interpretations"] if i["id"] == "last-dwarf")

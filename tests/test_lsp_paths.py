@@ -107,8 +107,8 @@ def test_a_request_on_a_file_that_cannot_be_read_is_answered_at_once(session, tm
 
 def test_the_files_beside_a_rules_file_are_judged_too(tmp_path):
     """A rules folder whose `.yaml` entries include a pipe and a link to /dev/zero: the server
-    classifies the open file and checks the folder as `check FOLDER` does (each odd entry located,
-    in the judge's words), answers hover and completion, and never waits on either."""
+    classifies the open file and checks the folder as `check FOLDER` does (each odd entry on its
+    own file, in the judge's words: `cannot read PATH: …`), answers hover and completion, and never waits on either."""
     folder = tmp_path / "layer"
     folder.mkdir()
     (folder / "about.yaml").write_text("layer: {id: mine, name: Mine}\n", encoding="utf-8")
@@ -122,7 +122,8 @@ def test_the_files_beside_a_rules_file_are_judged_too(tmp_path):
         c.open(cards)
         for odd in ("pipe.yaml", "zero.yaml"):  # (a link's diagnostics go to the file it names, as they all do)
             found = c.diagnostics((folder / odd).resolve().as_uri(), lambda ds: len(ds) > 0, timeout=120)
-            assert [d["message"] for d in found] == [NOT_REGULAR], found
+            (message,) = [d["message"] for d in found]
+            assert message.startswith("cannot read ") and message.endswith(f"{odd}: {NOT_REGULAR}"), found
         assert "result" in c.call("textDocument/hover", at(cards.as_uri(), 1, 10), timeout=WAIT)
         assert "result" in c.call("textDocument/completion", at(cards.as_uri(), 1, 10), timeout=WAIT)
         assert c.close() == 0

@@ -370,8 +370,10 @@ def test_json_lines_match_the_files_one_to_one(capsys, tmp_path):
     assert lines[0] == lines[4] and lines[0]["players"][0]["total"] == 25
     assert lines[1] == {"file": bad, "errors": [{"line": 3, "col": 13, "message": "no coin of value 1 in the game",
                                                  "hint": "coin values: 0, 2-25"}]}
-    assert lines[2] == {"file": str(folder), "errors": [{"line": 1, "col": 1, "message": "expected a file, found a folder"}]}
-    assert lines[3] == {"file": missing, "errors": [{"line": 1, "col": 1, "message": "no such file or folder"}]}
+    assert lines[2] == {"file": str(folder), "errors": [{"line": None, "col": None,
+                                                         "message": f"cannot read {folder}: expected a file, found a folder"}]}
+    assert lines[3] == {"file": missing, "errors": [{"line": None, "col": None,
+                                                     "message": f"cannot read {missing}: no such file or folder"}]}
 
 
 def test_all_good_files_exit_zero(capsys, tmp_path):

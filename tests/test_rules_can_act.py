@@ -257,9 +257,9 @@ def test_unused_params_and_events_are_warnings_and_strict_makes_them_errors(caps
     expect_warning(err, v, line, col, "no effect reads the param `spare_param`")
     line, col = find(v, "bid-won")
     expect_warning(err, v, line, col, "no effect reacts to the event `bid-won`")
-    assert "2 warning(s)" in err and "ok: " in out
+    assert err.endswith("\n2 warnings\n") and err.count("2 warnings") == 1 and out.startswith("ok: ")
     code, out, err = run_check(capsys, str(v), "--strict")
-    assert code == 1 and "2 warning(s) (errors with --strict)" in err
+    assert code == 1 and err.endswith("\n2 warnings (errors with --strict)\n") and "ok:" not in out
 
 
 def test_deck_too_small_for_the_turn_structure_is_a_warning(capsys, tmp_path):
@@ -329,7 +329,7 @@ def test_a_file_name_that_is_not_utf8_is_an_error(tmp_path):
     with pytest.raises(RulesError) as info:
         compile_specs(layer_specs() + [(folder, "odd", False)])
     (diag,) = info.value.diagnostics
-    assert diag.message == "the file name is not valid UTF-8" and "\\xff\\xfe.yaml" in str(diag.loc)
+    assert diag.message == "cannot read odd/\\xff\\xfe.yaml: the file name is not valid UTF-8" and diag.loc is None
     str(info.value).encode("utf-8")  # printable
 
 

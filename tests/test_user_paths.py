@@ -167,8 +167,9 @@ def _expect(command: str, case: str, path: str, code: int, out: str, err: str) -
     shown = shown_path(path)
     assert "Traceback" not in out + err, err
     assert code == status, (code, err)
-    if how == "located":
-        assert f"{shown}:1:1: error: {reasons[case]}" in err, err
+    if how == "located":  # with the rules' other problems (exit 1), but no line: the file is not read
+        assert f"\nerror: cannot read {shown}: {reasons[case]}" in "\n" + err, err
+        assert f"{shown}:1:1" not in err, err
     else:
         assert f"nidavellir {command.split()[0]}: error: {how} {shown}: {reasons[case]}" in err, err
     assert "\udcff" not in err and "\udcfe" not in err  # the name is escaped: `\xff\xfe`
@@ -264,7 +265,8 @@ def test_a_regular_file_and_a_new_output_are_fine(tmp_path):
 
 def test_odd_entries_of_a_rules_folder_are_each_reported(capsys, tmp_path, monkeypatch):
     """A rules folder (`check FOLDER`) read whole: a pipe, a broken link or a file whose name is not
-    UTF-8 among its `.yaml` files is reported, located at that entry, in the same words; never
+    UTF-8 among its `.yaml` files is reported, naming that entry (`cannot read ENTRY: …`, no line: it
+    is not read), in the same words; never
     skipped silently, never waited on."""
     monkeypatch.chdir(tmp_path)
     folder = tmp_path / "layer"
@@ -275,4 +277,78 @@ def test_odd_entries_of_a_rules_folder_are_each_reported(capsys, tmp_path, monke
     assert code == 1 and "Traceback" not in err
     shown = f"{folder}/"
     for path, reason in ((pipe, NOT_REGULAR), (dangling, READ_REASONS["a broken symbolic link"]), (odd, NOT_UTF8)):
-        assert f"{shown}{shown_path(os.path.basename(path))}:1:1: error: {reason}" in err, err
+        entry = f"{shown}{shown_path(os.path.basename(path))}"
+        assert f"error: cannot read {entry}: {reason}" in err and f"{entry}:1:1" not in err, err
+
+
+# -- a missing name: the near miss beside it ----------------------------------------------------
+
+NEAR_MISS_COMMANDS = [c for c, spec in COMMANDS.items() if spec[5] in ("located", "cannot read")]
+
+
+@pytest.mark.parametrize("command", NEAR_MISS_COMMANDS)
+@pytest.mark.parametrize("asked, meant", [("first_game.yaml", "first-game.yaml"), ("First-Game.yml", "first-game.yaml"),
+                                          ("zzz.yaml", None)])
+def test_a_missing_name_gets_the_near_miss_beside_it(capsys, tmp_path, monkeypatch, command, asked, meant):
+    """Issue 18: "A file name that does not exist gets a did-you-mean among the files next to it and no
+    line:column" — every command that reads a path, through the one judge; a name close to none of
+    the files there gets no suggestion."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("NIDAVELLIR_CACHE", str(tmp_path / "cache"))
+    _, content, want, _, status, how = COMMANDS[command]
+    folder = tmp_path / "here"
+    folder.mkdir()
+    target = folder / ("first-game.yaml" if want == "file" else "first-game")
+    if want == "file":
+        target.write_text(content, encoding="utf-8")
+    else:
+        target.mkdir()
+    (folder / "other-file.yaml").write_text(content, encoding="utf-8")
+    name = asked if want == "file" else asked.removesuffix(".yaml").removesuffix(".yml")
+    path = str(folder / name)
+    code, out, err = _run_in_process(capsys, _args(command, path, tmp_path))
+    assert code == status and "Traceback" not in err
+    said = f"cannot read {path}: {NO_SUCH}"
+    if meant is None:
+        assert said in err and "did you mean" not in err, err
+    else:
+        assert f"{said} (did you mean {target}?)" in err, err
+    assert f"{path}:1:1" not in err and f"{path}:" not in err.replace(f"{path}: {NO_SUCH}", ""), err
+
+
+def test_a_shipped_variant_id_gets_the_near_miss_among_the_ids(capsys, monkeypatch, tmp_path):
+    """Issue 18: "for `--variant first_game` the shipped variant id `first-game`"."""
+    monkeypatch.chdir(tmp_path)
+    code, _, err = _run_in_process(capsys, ["check", "--variant", "first_game"])
+    assert code == 1 and "hint: did you mean `first-game`?" in err and ":1:1" not in err
+
+
+def test_the_shipped_variant_file_by_a_near_name(capsys, monkeypatch):
+    """Issue 18: `nidavellir check rules/variants/first_game.yaml` → `cannot read
+    rules/variants/first_game.yaml: no such file (did you mean rules/variants/first-game.yaml?)`."""
+    monkeypatch.chdir(ROOT)
+    code, _, err = _run_in_process(capsys, ["check", "rules/variants/first_game.yaml"])
+    assert code == 1
+    assert err.startswith("error: cannot read rules/variants/first_game.yaml: no such file or folder "
+                          "(did you mean rules/variants/first-game.yaml?)\n"), err
+
+
+def test_near_miss_mends_each_missing_part(tmp_path):
+    """`near_miss`: the parts that exist kept, each missing part replaced by the closest name in its
+    folder, compared without the extension; None when a part has no close name, and for a path
+    that exists."""
+    from nidavellir.compiler.paths import near_miss
+
+    (tmp_path / "variants").mkdir()
+    (tmp_path / "variants" / "first-game.yaml").write_text("", encoding="utf-8")
+    (tmp_path / "ab.yaml").write_text("", encoding="utf-8")
+    v = tmp_path / "variants"
+    assert near_miss(v / "first_game.yaml") == str(v / "first-game.yaml")
+    assert near_miss(tmp_path / "variant" / "first_game.yaml") == str(v / "first-game.yaml")  # two parts mended
+    assert near_miss(v / "first-game.yml") == str(v / "first-game.yaml")  # the extension
+    assert near_miss(tmp_path / "cd.yaml") is None  # a shared `.yaml` is not closeness
+    assert near_miss(tmp_path / "nothing" / "first-game.yaml") is None
+    assert near_miss(v / "first-game.yaml") is None  # (it exists: nothing to mend)
+    assert near_miss("/" + "/".join(["x"] * 100)) is None
+    assert problem(v / "first_game.yaml") is not None
+    assert problem(v / "first_game.yaml").message == f"{NO_SUCH} (did you mean {v / 'first-game.yaml'}?)"

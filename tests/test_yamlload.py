@@ -560,16 +560,16 @@ def test_missing_file(tmp_path: Path):
     with pytest.raises(RulesError) as info:
         load_yaml(path)
     (diag,) = info.value.diagnostics
-    assert diag.loc == Location(str(path), 1, 1)
-    assert diag.message == "no such file or folder"
-    assert str(info.value) == f"{path}:1:1: error: no such file or folder"
+    assert diag.loc is None and diag.file == str(path)  # not read: no line, no column
+    assert diag.message == f"cannot read {path}: no such file or folder"
+    assert str(info.value) == f"error: cannot read {path}: no such file or folder"
 
 
 def test_directory_instead_of_file(tmp_path: Path):
     with pytest.raises(RulesError) as info:
         load_yaml(tmp_path)
-    assert info.value.diagnostics[0].loc == Location(str(tmp_path), 1, 1)
-    assert info.value.diagnostics[0].message == "expected a file, found a folder"
+    assert info.value.diagnostics[0].loc is None
+    assert info.value.diagnostics[0].message == f"cannot read {tmp_path}: expected a file, found a folder"
 
 
 def test_unreadable_file(tmp_path: Path, monkeypatch):
@@ -586,8 +586,8 @@ def test_unreadable_file(tmp_path: Path, monkeypatch):
     with pytest.raises(RulesError) as info:
         load_yaml(path)
     (diag,) = info.value.diagnostics
-    assert diag.loc == Location(str(path), 1, 1)
-    assert diag.message == "permission denied"
+    assert diag.loc is None
+    assert diag.message == f"cannot read {path}: permission denied"
 
 
 def test_not_utf8(tmp_path: Path):

@@ -51,11 +51,12 @@ def check_target(target: Target, texts: Mapping[str, str]) -> Outcome:
 
 
 def _file_of(d: Diagnostic, files: dict[str, Path]) -> Path | None:
-    if d.loc is None:
+    path = d.loc.path if d.loc is not None else d.file  # (a file that could not be read: its own)
+    if path is None:
         return None
-    if d.loc.path in files:
-        return files[d.loc.path]
-    p = Path(d.loc.path)
+    if path in files:
+        return files[path]
+    p = Path(path)
     return p if p.is_absolute() else None
 
 
