@@ -156,13 +156,18 @@ def test_completion_prints_the_shell_code(capsys, shell, marker):
 def test_the_shell_completes_commands_and_values(tmp_path, line, expected):
     """Completers for variant ids, expansions, bots and the closed options, as the shell asks
     argcomplete for them (the `_ARGCOMPLETE` protocol)."""
-    answer = tmp_path / "completions"
+    assert completions(tmp_path, line) == expected
+
+
+def completions(folder: Path, line: str) -> list[str]:
+    """What the shell is offered for `line` (the `_ARGCOMPLETE` protocol), run in `folder`."""
+    answer = folder / "completions"
     env = plain_env(_ARGCOMPLETE="1", COMP_LINE=line, COMP_POINT=str(len(line)), _ARGCOMPLETE_IFS="\n",
                     _ARGCOMPLETE_STDOUT_FILENAME=str(answer))
     proc = subprocess.run([sys.executable, "-m", "nidavellir"], capture_output=True, text=True, timeout=60,
-                          env=env, cwd=tmp_path, check=False)
+                          env=env, cwd=folder, check=False)
     assert proc.returncode == 0, proc.stderr
-    assert [c.strip() for c in answer.read_text().split("\n")] == expected
+    return [c.strip() for c in answer.read_text().split("\n")]
 
 
 def test_variant_completion_offers_rule_layers_not_every_yaml_file(tmp_path):
@@ -175,14 +180,7 @@ def test_variant_completion_offers_rule_layers_not_every_yaml_file(tmp_path):
     (tmp_path / "h-ci.yaml").write_text("jobs: {}\nplayer: layer\n", encoding="utf-8")
     (tmp_path / "hdir").mkdir()
     os.mkfifo(tmp_path / "h-pipe.yaml")
-    line = "nidavellir play --variant h"
-    answer = tmp_path / "completions"
-    env = plain_env(_ARGCOMPLETE="1", COMP_LINE=line, COMP_POINT=str(len(line)), _ARGCOMPLETE_IFS="\n",
-                    _ARGCOMPLETE_STDOUT_FILENAME=str(answer))
-    proc = subprocess.run([sys.executable, "-m", "nidavellir"], capture_output=True, text=True, timeout=60,
-                          env=env, cwd=tmp_path, check=False)
-    assert proc.returncode == 0, proc.stderr
-    assert sorted(c.strip() for c in answer.read_text().split("\n")) == ["hdir/", "hosed.yml", "house.yaml"]
+    assert sorted(completions(tmp_path, "nidavellir play --variant h")) == ["hdir/", "hosed.yml", "house.yaml"]
 
 
 # -- shipped variants by id ------------------------------------------------------------------------
@@ -546,7 +544,8 @@ def test_progress_is_shown_on_a_terminal_and_json_stays_clean():
     assert code == 0, shown
     games = json_lines(out)
     assert len(games) == 30 and len(out.splitlines()) == 30
-    assert re.search(r"\r\d+/30 games · [\d,]+ games/s · [\d.]+ (s|min) left", shown)
+    # (a rate and the time left join the line after a second of work: tests/test_progress.py)
+    assert re.search(r"\r\d+/30 games(?: · [\d,]+ games/s · [\d.]+ (?:s|min) left)?\r", shown)
     assert re.search(r"\r30/30 games · [\d,]+ games/s · [\d.]+ s in all\n", shown)
     assert "Summary of 30 games (seeds 1 to 30): 2 players, base" in shown
     assert re.search(r"^P1 \(greedy\) +\d+ +[\d.]+% +[\d.]+$", shown, re.MULTILINE)
