@@ -73,17 +73,18 @@ def test_the_plan_of_a_trillion_games_is_lazy():
 
 def test_a_run_of_a_trillion_games_starts_at_once_and_stops_cleanly(tmp_path):
     """A run's plan, progress and writing stream: a simulation of 10^12 games tells its progress
-    after its first chunk, and Ctrl-C there keeps that chunk (its games are on disk)."""
+    as it starts and after its first chunk, and Ctrl-C there keeps that chunk (its games are on disk)."""
     plan = Plan(3, (), ("random",) * 3, 1, 10 ** 12, sides((), [], []), "jsonl")
     told = []
 
     def stop(done: int, total: int) -> None:
         told.append((done, total))
-        raise KeyboardInterrupt
+        if done:
+            raise KeyboardInterrupt
 
     with pytest.raises(Interrupted) as cut:
         play(plan, tmp_path / "sim", Inline(), chunk=4, progress=stop)
-    assert told == [(4, 10 ** 12)]
+    assert told == [(0, 10 ** 12), (4, 10 ** 12)]
     assert (cut.value.done, cut.value.total) == (4, 10 ** 12)
     assert len((tmp_path / "sim" / "games.jsonl").read_text(encoding="utf-8").splitlines()) == 4
 
