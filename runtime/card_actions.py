@@ -609,8 +609,8 @@ class CardActions(EngineCore):
     def hero_returns(self, p: int, cls: str, then: tuple[str | None, bool] | None = None) -> list[int]:
         """The heroes of class `cls` in p's command zone that p may put back; with `then` (a class or
         None, and `another`), only those after whose return `recruitable` — the test the recruitment
-        itself makes — leaves a hero to recruit (DESIGN §9 "Where the powers meet": Odin is offered
-        only when a hero other than the returned card's copies could be recruited)."""
+        itself makes — leaves a hero to recruit (DESIGN §9 "Where the powers meet": a return-and-recruit
+        power is offered only when a hero other than the returned card's copies could be recruited)."""
         heroes = [c for c in self.s.players[p].command if self.defs[c].kind == "hero" and self.defs[c].cls == cls]
         if then is None:
             return heroes
@@ -665,8 +665,8 @@ class CardActions(EngineCore):
     def bound(self, card: int, taker: int = -1) -> bool:
         """Whether `card` is bound where it lies for a move by `taker` (-1: a move that is no one's
         taking, such as a swap or a discard): a card reserved this turn may be taken from its tavern
-        only by the player who reserved it, and no other effect moves it (DESIGN §9: "Loki's
-        reservation binds the card where it lies"); once out of the taverns it is bound no more."""
+        only by the player who reserved it, and no other effect moves it (DESIGN §9: a reservation
+        binds the card where it lies); once out of the taverns it is bound no more."""
         holder = self.s.reserved.get(card)
         return holder is not None and holder != taker and any(card in tavern for tavern in self.s.taverns)
 

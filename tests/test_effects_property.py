@@ -38,19 +38,16 @@ import json
 import os
 import random
 import re
-import tempfile
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, note, seed, settings
+from hypothesis import HealthCheck, given, seed, settings
 
 from effect_gen import COMBOS, cases
-from property_case import Case
-from nidavellir.compiler.build import compile_specs
+from property_case import Case, rule_sets
 from nidavellir.compiler.diagnostics import Diagnostic, RulesError
-from nidavellir.compiler.sources import layer_specs
 from nidavellir.errors import RulesRuntimeError
 from nidavellir.rulesets import load_rules, module_from_source, rules_of
 from nidavellir.narrate import narrate
@@ -159,45 +156,36 @@ def told_and_replayed(game: Game, result: dict[str, Any]) -> None:
     assert again.pending is None and again.scores() == game.scores()
 
 
+def _refused(err: RulesError, variant: Path) -> None:
+    assert err.diagnostics
+    located(err.diagnostics, variant)
+
+
 def check_case(case: Case) -> None:
-    note(case.text)
-    STATS["layers"] += 1
-    with tempfile.TemporaryDirectory() as tmp:
-        variant = Path(tmp) / "generated.yaml"
-        variant.write_text(case.text, encoding="utf-8")
-        for combo in case.combos:
-            STATS["rule sets"] += 1
-            try:
-                compiled = compile_specs(layer_specs(combo, (str(variant),)))
-            except RulesError as err:
-                STATS["refused"] += 1
-                assert err.diagnostics
-                located(err.diagnostics, variant)
+    for combo, compiled, variant in rule_sets(case, STATS, _refused):
+        located(compiled.warnings, variant)
+        warned = Warned(compiled.warnings, {cid: [text for text, _ in effects]
+                                            for cid, effects in compiled.effects.items()})
+        STATS["warned of a cycle"] += bool(warned.cycles)
+        rules = rules_of(module_from_source(compiled.source, compiled.content_hash))
+        assert rules is not None
+        for k, (players, deal) in enumerate(case.games):
+            players = min(max(players, rules.min_players), rules.max_players)
+            told = k == len(case.games) - 1  # (the last keeps a journal, is told, recorded and replayed)
+            game = play_out(rules, players, deal, warned, journal=told)
+            if isinstance(game, str):
+                STATS[f"stopped: {game}"] += 1
                 continue
-            STATS["accepted"] += 1
-            located(compiled.warnings, variant)
-            warned = Warned(compiled.warnings, {cid: [text for text, _ in effects]
-                                                for cid, effects in compiled.effects.items()})
-            STATS["warned of a cycle"] += bool(warned.cycles)
-            rules = rules_of(module_from_source(compiled.source, compiled.content_hash))
-            assert rules is not None
-            for k, (players, seed) in enumerate(case.games):
-                players = min(max(players, rules.min_players), rules.max_players)
-                told = k == len(case.games) - 1  # (the last keeps a journal, is told, recorded and replayed)
-                game = play_out(rules, players, seed, warned, journal=told)
-                if isinstance(game, str):
-                    STATS[f"stopped: {game}"] += 1
-                    continue
-                STATS["games"] += 1
-                problems = violations(game.engine)
-                assert not problems, problems
-                result = json.loads(json.dumps(result_of(game, seed)))
-                assert check_position(rules, result["final"]) == []
-                again = score_position(rules, result["final"])
-                assert again["players"] == result["players"], f"{combo} {players} players, seed {seed}"
-                assert again["winners"] == result["winners"]
-                if told:
-                    told_and_replayed(game, result)
+            STATS["games"] += 1
+            problems = violations(game.engine)
+            assert not problems, problems
+            result = json.loads(json.dumps(result_of(game, deal)))
+            assert check_position(rules, result["final"]) == []
+            again = score_position(rules, result["final"])
+            assert again["players"] == result["players"], f"{combo} {players} players, seed {deal}"
+            assert again["winners"] == result["winners"]
+            if told:
+                told_and_replayed(game, result)
 
 
 @seed(SHIFT)

@@ -21,19 +21,16 @@ from __future__ import annotations
 
 import json
 import random
-import tempfile
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, note, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from property_case import Case
-from nidavellir.compiler.build import compile_specs
+from property_case import Case, rule_sets
 from nidavellir.compiler.diagnostics import RulesError
-from nidavellir.compiler.sources import layer_specs
 from nidavellir.rulesets import load_rules, module_from_source, rules_of
 from nidavellir.runtime.flow import TurnLimit
 from nidavellir.runtime.game import Game
@@ -284,35 +281,22 @@ def play_out(rules: Any, players: int, seed: int) -> Game | None:
 
 
 def check_case(case: Case) -> None:
-    note(case.text)
-    STATS["layers"] += 1
-    with tempfile.TemporaryDirectory() as tmp:
-        variant = Path(tmp) / "generated.yaml"
-        variant.write_text(case.text, encoding="utf-8")
-        for combo in case.combos:
-            STATS["rule sets"] += 1
-            try:
-                compiled = compile_specs(layer_specs(combo, (str(variant),)))
-            except RulesError as err:
-                STATS["refused"] += 1
-                located(err, variant)
+    for combo, compiled, variant in rule_sets(case, STATS, located):
+        rules = rules_of(module_from_source(compiled.source, compiled.content_hash))
+        assert rules is not None
+        for players, seed in case.games:
+            players = min(max(players, rules.min_players), rules.max_players)
+            game = play_out(rules, players, seed)
+            if game is None:
+                STATS["stopped"] += 1
                 continue
-            STATS["accepted"] += 1
-            rules = rules_of(module_from_source(compiled.source, compiled.content_hash))
-            assert rules is not None
-            for players, seed in case.games:
-                players = min(max(players, rules.min_players), rules.max_players)
-                game = play_out(rules, players, seed)
-                if game is None:
-                    STATS["stopped"] += 1
-                    continue
-                STATS["games"] += 1
-                assert not violations(game.engine)
-                result = json.loads(json.dumps(result_of(game, seed)))
-                assert check_position(rules, result["final"]) == []
-                again = score_position(rules, result["final"])
-                assert again["players"] == result["players"], f"{combo} {players} players, seed {seed}"
-                assert again["winners"] == result["winners"]
+            STATS["games"] += 1
+            assert not violations(game.engine)
+            result = json.loads(json.dumps(result_of(game, seed)))
+            assert check_position(rules, result["final"]) == []
+            again = score_position(rules, result["final"])
+            assert again["players"] == result["players"], f"{combo} {players} players, seed {seed}"
+            assert again["winners"] == result["winners"]
 
 
 @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None, print_blob=False,
