@@ -73,7 +73,8 @@ class Narrator:
         if at.startswith("age:"):
             return f"the Age {at[4:]} deck"
         return {"discard": "the discard pile", "box": "the box (out of the game)", "heroes": "the heroes",
-                "supply": "the supply", "draw": "the cards drawn", "hand": "the hand", "pouch": "the pouch",
+                "supply": "the supply", "draw": "the cards drawn",
+                "taken": "the cards you are taking", "hand": "the hand", "pouch": "the pouch",
                 j.COMMAND_ZONE: "the command zone"}.get(at, at.replace("-", " "))
 
     def because(self, h: j.Happening, card: str | None = None) -> str:

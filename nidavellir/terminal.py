@@ -44,6 +44,7 @@ from nidavellir.runtime.observation import Observation
 from nidavellir.runtime.rules import Rules
 from nidavellir.runtime.scoring import player_score
 from nidavellir.runtime.state import State
+from nidavellir.screen_fit import CUT, Block, fit_blocks, mark
 
 MAX_DIGITS = 9       # a longer number is out of range whatever it is (and int() is not asked)
 MAX_ECHO = 24        # characters of a refused input repeated back
@@ -507,30 +508,20 @@ class Screen:
 
     # -- the screen --------------------------------------------------------------------------
     def show(self, since: list[str]) -> None:
-        """The screen: what happened (as much as fits), the heading, then by priority your army,
-        coins and command zone and the taverns, then the question and its options."""
-        s, rules = self.view, self.rules
+        """The screen: what happened (as much as fits), the heading, the board (the taverns, your
+        coins, army and command zone: what the options name first, the rest as room allows, every
+        cut marked and the key that shows it named), then the question and its options."""
+        s = self.view
         top = f" Age {s.age}, turn {s.turn} · {self.name(self.p)} · gem {s.players[self.p].gem}" \
               f" · score {self.score(self.p)} "
         question, options = self.question(), self.option_lines()
         room = SCREEN - 2 - len(question) - len(options)  # (the heading and the input line)
-        army = wrap(self.army_short(self.p), indent="  Army: ", rest="    ")[:2]
-        command = self.view.players[self.p].command
-        mine = [self.coins_line()] + army + ([fit(f"  Command zone: {self.command_text(self.p)}")] if command else [])
-        taverns = []
-        for t, tavern in enumerate(s.taverns):
-            cards = ", ".join(visible(self.card_label(c)) for c in tavern) or "(empty)"
-            taverns.append(f"  {visible(_short(rules.tavern_names[t])):<16} {cards}")
-        for zone in rules.ruleset.zones:
-            if zone.explored and zone.id in s.zones and not zone.per_age:
-                cards = ", ".join(visible(self.cards.name(s.cards[c])) for c in s.zones[zone.id]) or "(empty)"
-                taverns.append(f"  {visible(_short(zone.name)):<16} {cards}")
-        board: list[str] = []
-        for part in (mine, taverns):
-            if len(part) <= room - len(board):
-                board += part
-        if len(board) < len(mine) + len(taverns):
-            board.append("  (b shows the boards and taverns)")
+        fitted = fit_blocks(self.board_blocks(), room - 1)  # (a line kept for the key)
+        board = fitted.lines
+        cut = fitted.shortened or any(CUT in line for line in board)
+        if fitted.left_out or cut:
+            said = [f"{CUT} marks a cut"] * cut + ["part of the board is left out"] * fitted.left_out
+            board.append(f"  ({'; '.join(said)}: b shows it all)")
         told = [ln for text in since for ln in wrap(visible(text), indent="  ", rest="    ")]
         room -= len(board)
         lines: list[str] = []
@@ -545,25 +536,69 @@ class Screen:
                 told = told[-keep:]
                 header += f" ({hidden} earlier line{'s' if hidden > 1 else ''}: type h)"
             lines = [_rule(header)] + told
-        order = [b for b in board if b in taverns] + [b for b in board if b not in taverns]
-        self.seat.say("", *lines, _rule(top, "═"), *order, *question, *options)
+        self.seat.say("", *lines, _rule(top, "═"), *board, *question, *options)
+
+    def needs(self) -> set[str]:
+        """The parts of the board the decision's options name: `tavern:ID`, `zone:ID`, `army:CLASS`,
+        `command`, `coins` (a bid needs every tavern: what it bids for)."""
+        d, classes = self.d, set(self.rules.classes)
+        taverns = set(self.rules.tavern_ids)
+        need: set[str] = set()
+        if d.kind == "bid":
+            need |= {"coins"} | {f"tavern:{t}" for t in taverns}
+        elif d.kind == "place-bid":
+            need |= {"coins", f"tavern:{self.rules.tavern_ids[self.tavern_asked()]}"}
+        elif d.kind == "column":
+            need |= {f"army:{o}" for o in d.options if isinstance(o, str) and o in classes}
+        for o in d.options:
+            if isinstance(o, CoinChoice):
+                need.add("coins")
+            elif isinstance(o, CardChoice):
+                need.add(f"tavern:{o.at}" if o.at in taverns else f"army:{o.at}" if o.at in classes
+                         else "command" if o.at == "command" else f"zone:{o.at}")
+        return need
+
+    def board_blocks(self) -> list[Block]:
+        """The board's blocks in the screen's order: the taverns and the explored zones, your coins,
+        army and command zone; `drop` orders what gives way first (the zones, the command zone,
+        the taverns, the army, the coins)."""
+        s, rules, need = self.view, self.rules, self.needs()
+        blocks = []
+        for t, tavern in enumerate(s.taverns):
+            cards = ", ".join(visible(self.card_label(c)) for c in tavern) or "(empty)"
+            blocks.append(_wrapped(f"  {visible(_short(rules.tavern_names[t])):<16} {cards}", " " * 19,
+                                   f"tavern:{rules.tavern_ids[t]}" in need, 2))
+        for zone in rules.ruleset.zones:
+            if zone.explored and zone.id in s.zones and not zone.per_age:
+                cards = ", ".join(visible(self.cards.name(s.cards[c])) for c in s.zones[zone.id]) or "(empty)"
+                blocks.append(_wrapped(f"  {visible(_short(zone.name)):<16} {cards}", " " * 19,
+                                       f"zone:{zone.id}" in need, 0))
+        blocks.append(_wrapped(self.coins_line(), "    ", "coins" in need, 4))
+        keep = {cls for cls in rules.classes if f"army:{cls}" in need}
+        army = wrap(self.army_short(self.p), indent="  Army: ", rest="    ")
+        short = wrap(self.army_short(self.p, keep), indent="  Army: ", rest="    ")
+        blocks.append(Block(army, short if short != army else None, bool(keep), 3))
+        if self.view.players[self.p].command:
+            blocks.append(_wrapped(f"  Command zone: {self.command_text(self.p)}", "    ", "command" in need, 1))
+        return blocks
 
     def coins_line(self) -> str:
         """Your coins: by value before the bids; then on each tavern, in the pouch and in the hand."""
         pl = self.view.players[self.p]
         coins = self.view.coins
         if not any(c is not None for c in pl.slots):
-            return fit(f"  Coins: {self.coins_text(self.p)}  ({TRADING} trading)")
+            return f"  Coins: {self.coins_text(self.p)}  ({TRADING} trading)"
         bids = ", ".join(f"{visible(_short(self.rules.tavern_names[t]))} "
                          f"{'-' if c is None else _coin_text(coins[c].value, coins[c].trading)}"
                          for t, c in enumerate(pl.slots))
         pouch = " ".join(_coin_text(coins[c].value, coins[c].trading) for c in pl.pouch) or "empty"
         hand = " ".join(_coin_text(coins[c].value, coins[c].trading) for c in pl.hand)
-        return fit(f"  Bids: {bids} · pouch {pouch}" + (f" · hand {hand}" if hand else ""))
+        return f"  Bids: {bids} · pouch {pouch}" + (f" · hand {hand}" if hand else "")
 
-    def army_short(self, q: int) -> str:
+    def army_short(self, q: int, keep: set[str] | None = None) -> str:
         """A player's army in short: each column's ranks, then its cards (a dwarf by its points,
-        copies counted): "Warriors 3 (7 3 6) · Hunters 4 (Hunter ×3, Aral)"."""
+        copies counted): "Warriors 3 (7 3 6) · Hunters 4 (Hunter ×3, Aral)". With `keep`, only the
+        columns kept show their cards, the others their ranks and the cut mark: "Warriors 3 (…)"."""
         pl = self.view.players[q]
         parts = []
         for cls in self.rules.classes:
@@ -582,6 +617,9 @@ class Screen:
                 else:
                     grouped.append(label)
             text = f"{visible(self.classes[cls])} {self.ranks(q, cls)}"
+            if keep is not None and cls not in keep and grouped:
+                parts.append(f"{text} ({CUT})")
+                continue
             parts.append(text + (f" ({visible(' '.join(grouped) if all(x.isdigit() for x in grouped) else ', '.join(grouped))})"
                                  if grouped else ""))
         return " · ".join(parts)
@@ -647,7 +685,20 @@ class Screen:
             text = re.sub(rf"\bthe {re.escape(zid)}(?![\w-])", zname, text)
         text = re.sub(r"\bthe discard\b(?! pile)", "the discard pile", text)
         text = re.sub(r"to transform a coin by (\d+)", r"to transform (+\1)", text)
+        place = self.off_board()
+        if place is not None and not _names_place(text, place):
+            text += f", from {place}"
         return text[:1].upper() + text[1:]
+
+    def off_board(self) -> str | None:
+        """The one place the cards offered come from when the board does not show it (the cards
+        drawn, the discard pile …), by its name; else None (the labels name several places)."""
+        ats = {o.at for o in self.d.options if isinstance(o, CardChoice)}
+        shown = set(self.rules.tavern_ids) | set(self.rules.classes) | {"command"} | {
+            z.id for z in self.rules.ruleset.zones if z.explored and not z.per_age}
+        if len(ats) != 1 or ats <= shown:
+            return None
+        return self.place(ats.pop())
 
     def option_lines(self) -> list[str]:
         d = self.d
@@ -744,15 +795,23 @@ class Screen:
             self.seat.say(*wrap(visible(sentence), indent="  ", rest="    "))
 
     def boards(self) -> None:
-        """Every player's board in short: gem, coins, ranks per class, command zone, score."""
-        lines = [_rule("Boards")]
+        """The taverns (and the zones on the table) in full, then every player's board in short:
+        gem, coins, ranks and cards per class, command zone, score."""
+        lines = [_rule("Taverns")] + [line for b in self.board_blocks()[:self.table_blocks()] for line in b.full]
+        lines.append(_rule("Boards"))
         for q in range(len(self.view.players)):
             pl = self.view.players[q]
             lines.append(fit(f"{q + 1}. {self.name(q)} · gem {pl.gem} · coins {self.coins_text(q)} · "
                              f"score {self.score(q)} · command zone {len(pl.command)}"))
-            lines.extend(wrap(self.army_short(q), indent="   ")[:2])
+            lines.extend(wrap(self.army_short(q), indent="   "))
         lines.append(f"({TRADING} trading coin; `b N` shows player N's cards)")
         self.seat.say(*lines)
+
+    def table_blocks(self) -> int:
+        """How many of the board's first blocks are the table's (the taverns and the zones shown)."""
+        zones = [z for z in self.rules.ruleset.zones
+                 if z.explored and z.id in self.view.zones and not z.per_age]
+        return len(self.view.taverns) + len(zones)
 
     def board_of(self, which: str) -> None:
         q = self.player_named(which)
@@ -763,8 +822,8 @@ class Screen:
         lines = [_rule(f"{self.name(q)}'s board"),
                  f"  gem {pl.gem} · coins {self.coins_text(q)} · score {self.score(q)}"]
         for part in self.army_parts(q, names=True):
-            lines.extend(wrap(part, indent="  ", rest="      ")[:2])
-        lines.extend(wrap(f"Command zone: {self.command_text(q)}", indent="  ", rest="    ")[:4])
+            lines.extend(wrap(part, indent="  ", rest="      "))
+        lines.extend(wrap(f"Command zone: {self.command_text(q)}", indent="  ", rest="    "))
         self.seat.say(*lines)
 
     def player_named(self, which: str) -> int | None:
@@ -794,6 +853,20 @@ def engine_of(rules: Rules, names: Sequence[str], view: State) -> Engine:
         e.where.update((c, (q, cls)) for cls, column in pl.army.items() for c in column)
     e.reindex()
     return e
+
+
+def _wrapped(text: str, rest: str, needed: bool, drop: int) -> Block:
+    """A board line as a block: wrapped in full, or its first line marked as cut."""
+    indent = text[:len(text) - len(text.lstrip())]
+    lines = wrap(text.lstrip(), indent=indent, rest=rest)
+    return Block(lines, [mark(lines[0])] if len(lines) > 1 else None, needed, drop)
+
+
+def _names_place(text: str, place: str) -> bool:
+    """Whether a question already says the place (by the last word of its name: "pile", "hero")."""
+    last = place.split()[-1].casefold()
+    stems = {last, last.removesuffix("s"), last.removesuffix("es")}
+    return any(re.search(rf"\b{re.escape(w)}", text.casefold()) for w in stems if len(w) > 2)
 
 
 def _coin_text(value: int, trading: bool) -> str:
