@@ -209,7 +209,7 @@ def test_the_section_follows_the_headline_in_both_reports(run: Path) -> None:
     headline, in report.md and report.html, lists exactly those cards, marked added or changed, with
     their peers, and states the flag's rule."""
     md = (run / "report.md").read_text(encoding="utf-8")
-    heads = re.findall(r"^## (.+)$", md, flags=re.M)
+    heads = re.findall(r"^## (.+)$", md, flags=re.MULTILINE)
     assert heads[heads.index("Headline") + 1] == "Cards the variants add and change"
     part = md.split("## Cards the variants add and change")[1].split("\n## ")[0]
     assert "interval lies wholly above or below its peers' mean" in part

@@ -110,7 +110,7 @@ def section(rule_set: Mapping[str, Any], about: Mapping[str, Any],
         peer_figures = [_figures(rows.get(p), games) for p in peers]
         figures = {}
         for m, (v, low, high) in _figures(rows.get(cid), games).items():
-            mean = _mean([f[m][0] for f in peer_figures if f[m][0] is not None])
+            mean = _mean([x for f in peer_figures if (x := f[m][0]) is not None])
             figures[m] = {"value": v, "low": low, "high": high, "peers": mean, "flag": flag(low, high, mean)}
         out.append({"card": cid, "name": str(names.get(cid, {}).get("name", cid)), "how": str(c.get("how")),
                     "kind": kind, "class": cls, "peers": peer_group(kind, cls), "peer_count": len(peers),
