@@ -330,3 +330,17 @@ def test_win_rate_columns_show_at_1200_px_without_scrolling_sideways(run: Path) 
     for t in tables:
         assert t["right"] <= t["box"] and t["right"] <= 1200, t
     assert found["scrollWidth"] <= found["width"]
+
+
+def test_a_hostile_card_name_is_escaped_in_the_section(run: Path, tmp_path: Path) -> None:
+    """Rules input is untrusted: a variant card's name from a rules file is text in both reports."""
+    from nidavellir.sim.report import render_report
+
+    summary = summary_of(run)
+    hostile = '<script>alert("x")</script> *bold* |pipe|'
+    summary["rule_sets"][0]["variant_cards"][0]["name"] = hostile
+    render_report(summary, tmp_path)
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert "<script>alert" not in page and "&lt;script&gt;alert" in page
+    md = (tmp_path / "report.md").read_text(encoding="utf-8")
+    assert "&lt;script>alert" in md and "\\*bold\\* \\|pipe\\|" in md
