@@ -176,7 +176,9 @@ def test_card_figures():
     """Two three-player games. Hunter: 5 takes (two copies by player 0 in game 0), in both games,
     by seat 2/1/2, by age 3 and 2, mean turn 14/5, mean points 20/5; its takers are 4 (game,
     player) pairs, not 5 (two copies count once), and win 1 + (½ + ½) = 2 of those: rate 0.5 with
-    Wilson 0.1500390–0.8499610. Skaa's name comes from the manifest, the classes from the facts."""
+    Wilson 0.1500390–0.8499610; each game's hunters average 4 points a take (12/3, 8/2), so the
+    mean points' interval, the game as the unit, is 4–4. Skaa's name comes from the manifest, the
+    classes from the facts."""
     g0 = record(0, 0, [30, 20, 10], [
         fact("skaa", 0, age=1, turn=2, how="recruited", points=10, kind="hero", cls="neutral"),
         fact("hunter", 0, age=1, turn=3, points=4),
@@ -191,7 +193,7 @@ def test_card_figures():
         "card": "hunter", "name": "hunter", "kind": "dwarf", "class": "hunter",
         "takes": 5, "games_taken": 2, "take_rate": 1.0, "per_game": 2.5, "by_seat": [2, 1, 2],
         "by_age": {"1": 3, "2": 2}, "mean_turn": pytest.approx(2.8), "by_how": {"placed": 1, "took": 4},
-        "mean_points": 4.0, "taker_games": 4, "taker_wins": 2.0, "taker_win_rate": 0.5,
+        "mean_points": 4.0, "points_low": 4.0, "points_high": 4.0, "taker_games": 4, "taker_wins": 2.0, "taker_win_rate": 0.5,
         "low": pytest.approx(0.1500390, abs=1e-7), "high": pytest.approx(0.8499610, abs=1e-7)}
     assert (skaa["name"], skaa["kind"], skaa["class"]) == ("Skaa the Unfathomable", "hero", "neutral")
     assert (skaa["takes"], skaa["games_taken"], skaa["take_rate"], skaa["per_game"]) == (1, 1, 0.5, 0.5)

@@ -24,7 +24,10 @@ Definitions (per rule set, over all of its records):
 - A card's figures count every entry of the records' "cards" (every "how"); "taker_games" counts a
   (game, player) pair once however many copies the player acquired, "taker_wins" sums those
   players' shares. Its "name" is the manifest's (the id without one), "kind" and "class" the
-  manifest's, else the values its facts give most often.
+  manifest's, else the values its facts give most often. "points_low", "points_high": the 95 %
+  interval of its mean points per take, the game that took it as the unit (stats.ratio_interval).
+- "variant_cards": the cards the rule set's variants add and change (the manifest's
+  `variant_cards`), each figure with its interval against its peers' mean (sim/variant_cards.py).
 - "classes": the facts' "class" values (facts with no class are in no class); "part_mean" is the
   breakdown mean of the part of that name (None without one).
 
@@ -42,6 +45,7 @@ from typing import Any, TypeVar
 from nidavellir.stats import mean_sd, ratio_interval, wilson
 
 from .paired import Comparison, GameValues
+from .variant_cards import section as variant_section
 
 QUANTILES = (5, 25, 50, 75, 95)
 
@@ -121,7 +125,8 @@ class _RuleSet:
         self.turns = [0, 0, 0]                       # sum, min, max
         self.decisions = [0, 0, 0]
         self.facts: dict[_FactKey, int] = {}         # how many facts of each key
-        self.cards: dict[str, list[int]] = {}        # card -> [games, points, taker games, taker wins]
+        # card -> [games, points, taker games, taker wins, Σ points², Σ points × takes, Σ takes²] (sums over games)
+        self.cards: dict[str, list[int]] = {}
         self.classes: dict[str, list[int]] = {}      # class -> [takes, points]
 
     def add(self, record: Mapping[str, Any]) -> GameValues:
@@ -226,12 +231,15 @@ class _RuleSet:
             cards[card] = (takes, points, takers, won)
             acc = self.cards.get(card)
             if acc is None:
-                self.cards[card] = [1, points, takers, won]
+                self.cards[card] = [1, points, takers, won, points * points, points * takes, takes * takes]
             else:
                 acc[0] += 1
                 acc[1] += points
                 acc[2] += takers
                 acc[3] += won
+                acc[4] += points * points
+                acc[5] += points * takes
+                acc[6] += takes * takes
         classes: dict[str, tuple[int, int]] = {}
         for cls, (takes, points) in game_classes.items():
             classes[cls] = (takes, points)
@@ -286,14 +294,16 @@ class _RuleSet:
             part_low, part_high = ratio_interval(g, total, count, aa, ab, bb)
             breakdown.append({"part": part, "mean": mean, "sd": sd, "low": part_low, "high": part_high})
         part_means = {b["part"]: b["mean"] for b in breakdown}
-        return {"index": about.get("index"), "label": about.get("label"), "about": about.get("about"),
-                "variants": list(about.get("variants", [])), "given": list(about.get("given", [])),
-                "games": g, "ties": self.ties, "seats": seats,
-                "scores": _hist_summary(self.scores), "winning_scores": _hist_summary(self.winning),
-                "margin": {"mean": margin_mean, "sd": margin_sd},
-                "breakdown": breakdown,
-                "length": {"turns": self._length(self.turns), "decisions": self._length(self.decisions)},
-                "cards": self._cards(names), "classes": self._classes(part_means)}
+        out = {"index": about.get("index"), "label": about.get("label"), "about": about.get("about"),
+               "variants": list(about.get("variants", [])), "given": list(about.get("given", [])),
+               "games": g, "ties": self.ties, "seats": seats,
+               "scores": _hist_summary(self.scores), "winning_scores": _hist_summary(self.winning),
+               "margin": {"mean": margin_mean, "sd": margin_sd},
+               "breakdown": breakdown,
+               "length": {"turns": self._length(self.turns), "decisions": self._length(self.decisions)},
+               "cards": self._cards(names), "classes": self._classes(part_means)}
+        out["variant_cards"] = variant_section(out, about, names)
+        return out
 
     def _length(self, acc: list[int]) -> dict[str, Any]:
         """mean, min and max of a count per game (turns, decisions)."""
@@ -319,10 +329,11 @@ class _RuleSet:
         out = []
         for card in sorted(per):
             c = per[card]
-            games, points, taker_games, taker_wins = self.cards[card]
+            games, points, taker_games, taker_wins, pp, pt, tt = self.cards[card]
             takes = c["takes"]
             wins = taker_wins / self.unit
             low, high = wilson(wins, taker_games)
+            points_low, points_high = ratio_interval(games, points, takes, pp, pt, tt)
             entry = names.get(card, {})
             out.append({
                 "card": card, "name": entry.get("name", card),
@@ -333,7 +344,8 @@ class _RuleSet:
                 "by_age": {str(a): c["by_age"][a] for a in sorted(c["by_age"])},
                 "mean_turn": c["turns"] / takes,
                 "by_how": {h: c["by_how"][h] for h in sorted(c["by_how"])},
-                "mean_points": points / takes, "taker_games": taker_games, "taker_wins": wins,
+                "mean_points": points / takes, "points_low": points_low, "points_high": points_high,
+                "taker_games": taker_games, "taker_wins": wins,
                 "taker_win_rate": wins / taker_games, "low": low, "high": high})
         return out
 

@@ -82,6 +82,8 @@ class Plan:
     def manifest(self) -> dict[str, Any]:
         from nidavellir.session import variant_record
 
+        from .variant_cards import variant_cards
+
         cards: dict[str, dict[str, str]] = {}
         parts: dict[str, None] = {}
         for side in self.sides:
@@ -94,7 +96,8 @@ class Plan:
             "rule_sets": [{"index": i, "label": s.label, "about": s.about(self.expansions),
                            "variants": s.rules.variant_ids, "given": list(s.variants),
                            "variant_files": [variant_record(v) for v in s.variants],
-                           "content_hash": s.rules.content_hash, "cards": sorted(s.rules.cards)}
+                           "content_hash": s.rules.content_hash, "cards": sorted(s.rules.cards),
+                           "variant_cards": variant_cards(s.rules)}
                           for i, s in enumerate(self.sides)],
             "cards": dict(sorted(cards.items())), "parts": list(parts),
         }
@@ -192,6 +195,10 @@ def _manifest_problem(data: dict[str, Any]) -> str | None:
     if any(not isinstance(rs.get("cards", []), list) or not all(isinstance(c, str) for c in rs.get("cards", []))
            for rs in sets):
         return "a rule set's `cards` must be a list of card ids"
+    if any(not isinstance(rs.get("variant_cards", []), list)
+           or not all(isinstance(c, dict) and isinstance(c.get("card"), str) and c.get("how") in ("added", "changed")
+                      for c in rs.get("variant_cards", [])) for rs in sets):
+        return "a rule set's `variant_cards` must list cards, each with its id and how (added, changed)"
     cards = data.get("cards", {})
     if not isinstance(cards, dict) or not all(isinstance(v, dict) for v in cards.values()):
         return "`cards` must map card ids to their name, kind and class"

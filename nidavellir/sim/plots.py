@@ -77,7 +77,7 @@ def card_names(summary: Mapping[str, Any]) -> dict[str, str]:
     """Each card id's name, from the rule sets' card tables (the first that names it)."""
     names: dict[str, str] = {}
     for rs in summary.get("rule_sets", []):
-        for c in rs.get("cards", []):
+        for c in [*rs.get("cards", []), *(rs.get("variant_cards") or [])]:  # (a variant's card may be untaken)
             names.setdefault(str(c["card"]), str(c.get("name") or c["card"]))
     return names
 
@@ -345,16 +345,31 @@ def _interval(mean: float | None, row: Mapping[str, Any] | None) -> tuple[float,
 
 # -- cards ----------------------------------------------------------------------------------------
 
+VARIANT_MARKS = {"added": "+", "changed": "*"}
+
+
+def variant_marks(summary: Mapping[str, Any]) -> dict[str, str]:
+    """The cards the rule sets' variants add (+) or change (*), in the summary's order."""
+    marks: dict[str, str] = {}
+    for rs in summary.get("rule_sets", []):
+        for c in rs.get("variant_cards") or []:
+            marks.setdefault(str(c["card"]), VARIANT_MARKS.get(str(c.get("how")), ""))
+    return marks
+
+
 def _top_cards(summary: Mapping[str, Any]) -> tuple[list[str], int]:
-    """The ids of the most-taken cards (by the best take rate over the rule sets, then id), and how
-    many cards were taken in all."""
+    """The ids of the cards the plot shows: every card a variant adds or changes first (taken or
+    not: issue 18, "They are always in plots/cards.png"), then the most-taken others (by the best
+    take rate over the rule sets, then id) up to TOP_CARDS in all; and how many of the others were
+    taken."""
     best: dict[str, float] = {}
     for _, rs in _played(summary):
         for c in rs.get("cards", []):
             rate = number(c.get("take_rate")) or 0.0
             best[str(c["card"])] = max(best.get(str(c["card"]), 0.0), rate)
-    ranked = sorted(best, key=lambda card: (-best[card], card))
-    return ranked[:TOP_CARDS], len(ranked)
+    marked = list(variant_marks(summary)) if _played(summary) else []
+    ranked = sorted((c for c in best if c not in set(marked)), key=lambda card: (-best[card], card))
+    return marked + ranked[:max(0, TOP_CARDS - len(marked))], len(ranked)
 
 
 def cards_png(summary: Mapping[str, Any]) -> bytes:
@@ -390,7 +405,9 @@ def cards_png(summary: Mapping[str, Any]) -> bytes:
                 lo, hi = (rate if low is None else low), (rate if high is None else high)
                 right.errorbar([100 * rate], [y], xerr=[[100 * (rate - lo)], [100 * (hi - rate)]], fmt="o",
                                color=_colour(i), markersize=4.5, capsize=2.5, linewidth=1.2)
-        left.set_yticks(range(rows), [short(names.get(c, c)) for c in top])
+        marks = variant_marks(summary)
+        left.set_yticks(range(rows), [f"{marks[c]} {short(names.get(c, c))}" if c in marks else short(names.get(c, c))
+                                      for c in top])
         left.invert_yaxis()
         left.set_ylim(rows - 0.5, -0.5)
         left.set_xlabel("take rate: games in which it was taken (%)")
@@ -405,8 +422,12 @@ def cards_png(summary: Mapping[str, Any]) -> bytes:
         right.set_xlabel("win rate of the players who took it (%, 95 % interval)")
         right.set_title("Takers' win rate", loc="left", pad=20)
         right.grid(axis="y", visible=False)
-        note = f"The {rows} most-taken of {total} cards" if total > rows else f"All {total} cards taken"
-        fig.suptitle(f"{note}, by take rate (every card is in the report's card tables)",
+        others = rows - sum(1 for c in top if c in marks)
+        more = " other" if marks else ""
+        note = (f"the {others} most-taken of {total}{more} cards" if total > others else f"all {total}{more} cards taken")
+        note = (f"First the cards the variants add (+) or change (*), then {note}" if marks
+                else note[0].upper() + note[1:]) + ", by take rate"
+        fig.suptitle(note + ("" if marks else " (every card is in the report's card tables)"),
                      x=0.01, ha="left", fontsize=10, color="#444444")
         return _png(fig)
 

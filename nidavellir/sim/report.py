@@ -205,17 +205,18 @@ def _cards(rs: Mapping[str, Any]) -> list[dict[str, Any]]:
         how = sorted((c.get("by_how") or {}).items())
         rows.append({"card": str(c["card"]), "name": str(c.get("name") or c["card"]),
                      "kind": str(c.get("kind") or DASH), "class": str(c.get("class") or DASH),
+                     # the figures a designer asks for first, so they show at 1200 px without scrolling sideways
                      "cells": [_cell(percent(c.get("take_rate")), c.get("take_rate")),
+                               _cell(percent(c.get("taker_win_rate")), c.get("taker_win_rate")),
+                               _cell(percent_interval(c.get("low"), c.get("high")), c.get("low")),
+                               _cell(_mean(c.get("mean_points")), c.get("mean_points")),
+                               _cell(_count(c.get("taker_games")), c.get("taker_games")),
                                _cell(_mean(c.get("per_game"), 2), c.get("per_game")),
                                _cell(_count(c.get("takes")), c.get("takes")),
                                _cell(_joined(c.get("by_seat") or []), None),
                                _cell(_joined([by_age.get(a, 0) for a in ages]), None),
                                _cell(" · ".join(f"{k} {_count(v)}" for k, v in how), None, "seq"),
-                               _cell(_mean(c.get("mean_turn")), c.get("mean_turn")),
-                               _cell(_mean(c.get("mean_points")), c.get("mean_points")),
-                               _cell(_count(c.get("taker_games")), c.get("taker_games")),
-                               _cell(percent(c.get("taker_win_rate")), c.get("taker_win_rate")),
-                               _cell(percent_interval(c.get("low"), c.get("high")), c.get("low"))],
+                               _cell(_mean(c.get("mean_turn")), c.get("mean_turn"))],
                      "take_rate": percent(c.get("take_rate")), "taker_win_rate": percent(c.get("taker_win_rate"))})
     return rows
 
@@ -321,6 +322,52 @@ def _md_cards(sets: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
     return {"label": first["label"], "taken": len(first["cards"]), "rows": rows}
 
 
+MARKS = {"added": "+", "changed": "*"}      # as plots/cards.png marks them
+ARROWS = {"higher": "▲", "lower": "▼"}
+VARIANT_RULE = ("Each figure is the card's, with its 95 % interval, beside its peers' mean: the plain mean of the same "
+                "figure over the other cards of the same kind and class in the same rule set that no variant adds or "
+                "changes (the take rate over all of them, one never taken counting 0 %; the points and the win rate "
+                "over those taken). ▲ higher or ▼ lower: the card's interval lies wholly above or below its peers' "
+                "mean. No arrow is not \"no difference\": more games narrow the interval.")
+
+
+def _variant_figure(f: Mapping[str, Any], measure: str) -> dict[str, str]:
+    """A variant card's figure as the tables show it: the value, its interval, the peers' mean, the flag."""
+    if measure == "mean_points":
+        lo, hi = number(f.get("low")), number(f.get("high"))
+        interval = DASH if lo is None or hi is None else f"{_plain(lo, 1)}–{_plain(hi, 1)}"
+        shown, peers = _mean(f.get("value")), _mean(f.get("peers"))
+    else:
+        shown, peers = percent(f.get("value")), percent(f.get("peers"))
+        interval = percent_interval(f.get("low"), f.get("high"))
+    flagged = str(f.get("flag") or "")
+    return {"value": shown, "interval": interval, "peers": peers, "flag": flagged,
+            "arrow": ARROWS.get(flagged, ""), "v": "" if number(f.get("value")) is None else repr(number(f.get("value")))}
+
+
+def _variant_cards(raw: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> list[dict[str, Any]]:
+    """Per rule set whose variants add or change cards: a row per card (issue 18: "Is my new card too
+    strong?"); none without such cards."""
+    out = []
+    for i, rs in enumerate(raw):
+        rows = []
+        for c in rs.get("variant_cards") or []:
+            how = str(c.get("how", ""))
+            count = int(c.get("peer_count") or 0)
+            group = str(c.get("peers", ""))
+            rows.append({"card": str(c["card"]), "name": str(c.get("name") or c["card"]), "how": how,
+                         "mark": MARKS.get(how, ""), "kind": str(c.get("kind") or DASH),
+                         "peers": f"other {group} ({count})" if count else f"no other {group}",
+                         "taken": f"{int(c.get('games_taken') or 0):,}",
+                         "figures": [_variant_figure(c.get(m) or {}, m)
+                                     for m in ("take_rate", "mean_points", "taker_win_rate")]})
+        if rows:
+            out.append({"label": labels[i] if i < len(labels) else f"rule set {i}", "games": f"{int(rs.get('games') or 0):,}",
+                        "rows": rows, "added": sum(r["how"] == "added" for r in rows),
+                        "changed": sum(r["how"] == "changed" for r in rows)})
+    return out
+
+
 def _context(summary: Mapping[str, Any], drawn: Sequence[Plot], images: bool) -> dict[str, Any]:
     """What the templates show (`images`: the plots as data URIs, for the self-contained page)."""
     raw = list(summary.get("rule_sets", []))
@@ -335,6 +382,7 @@ def _context(summary: Mapping[str, Any], drawn: Sequence[Plot], images: bool) ->
     return {"title": title, "players": int(summary.get("players") or 0), "boxes": boxes, "bots": ", ".join(bots),
             "seed": str(summary.get("seed", DASH)), "sets": sets, "comparison": comparison,
             "headline_rows": _headline_rows(sets, raw), "md_cards": _md_cards(sets), "bots_note": bots_note(summary),
+            "variant_cards": _variant_cards(raw, labels), "variant_rule": VARIANT_RULE,
             "quantiles": QUANTILES, "played": any(s["games"] for s in sets),
             "notes": [str(n) for n in (summary.get("records") or {}).get("notes") or []],
             "plots": [{"name": p.name, "title": p.title, "file": Markup(f"plots/{p.name}.png"),
