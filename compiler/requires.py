@@ -88,7 +88,7 @@ def choose(given: Sequence[str] | None, specs: Sequence[Spec], both: bool = Fals
         if r.box not in names:
             names.append(r.box)
     why = "; ".join(f"{name} requires {', '.join(names)}" for name, names in who.items())
-    fair = "; both rule sets play with them, so that their games pair up" if both else ""
+    fair = f"; both rule sets play with {'it' if len(boxes) == 1 else 'them'}, so that their games pair up" if both else ""
     return boxes, f"note: {why}: added, as --expansions {','.join(boxes)} would{fair}"
 
 

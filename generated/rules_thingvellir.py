@@ -37,7 +37,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '999f162cee99cfda822f31c7feb1000b2b78928f76ce2063b348afeb7c3d6e26'
+CONTENT_HASH = '891969146a048f40f7cc1ff5a76930fd6db4e7486bc88f869529afc674986112'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
