@@ -29,6 +29,12 @@ class Required:
         return f"{'variant' if self.is_variant else 'layer'} {self.layer}"
 
 
+def listed(data: object) -> tuple[str, ...]:
+    """The boxes a file's `requires` names (those that are boxes), in their fixed order."""
+    items = data.get("requires") if isinstance(data, dict) else None
+    return tuple(b for b in EXPANSIONS if isinstance(items, list) and b in items)
+
+
 def declared(layer: Layer) -> list[Required]:
     """The boxes a loaded layer requires, each where it is written (any of the layer's files may
     give `requires`; a name that is not a box is the schema's error, not listed here)."""
@@ -92,4 +98,4 @@ def choose(given: Sequence[str] | None, specs: Sequence[Spec], both: bool = Fals
     return boxes, f"note: {why}: added, as --expansions {','.join(boxes)} would{fair}"
 
 
-__all__ = ["Required", "choose", "declared", "loaded_boxes", "needed", "unmet"]
+__all__ = ["Required", "choose", "declared", "listed", "loaded_boxes", "needed", "unmet"]
