@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from checking import ROOT, expect, find, run_check, write
-from nidavellir.cli import main
 from nidavellir.compiler.sources import EXPANSIONS
+
+from nidavellir.cli import main
 
 NOTE = "note: variant {id} requires {boxes}: added, as --expansions {given} would"
 
@@ -112,10 +112,10 @@ def test_check_variant_alone_is_layered_on_the_boxes_it_requires(capsys, tmp_pat
 
 def test_check_of_two_variants_loads_the_boxes_of_both(capsys, tmp_path):
     one, two = needs(tmp_path, "thingvellir"), needs(tmp_path, "idavoll")
-    code, out, err = run_check(capsys, str(one), "--variant", str(two))
+    code, _, err = run_check(capsys, str(one), "--variant", str(two))
     assert code == 0, err
-    assert err.splitlines() == ["note: variant needs-thingvellir requires thingvellir; variant needs-idavoll "
-                                "requires idavoll: added, as --expansions thingvellir,idavoll would"]
+    assert err.splitlines() == [("note: variant needs-thingvellir requires thingvellir; variant needs-idavoll "
+                                 "requires idavoll: added, as --expansions thingvellir,idavoll would")]
 
 
 def test_a_layer_folder_requires_too(capsys, tmp_path):
@@ -124,18 +124,18 @@ def test_a_layer_folder_requires_too(capsys, tmp_path):
     folder.mkdir()
     write(folder / "about.yaml", "layer: {id: mine, name: Mine}\nrequires: [thingvellir]\n")
     write(folder / "cards.yaml", "cards:\n  - {id: svalinn, points: 2}\n")
-    code, out, err = run_check(capsys, str(folder), "--expansions", "idavoll")
+    code, _, err = run_check(capsys, str(folder), "--expansions", "idavoll")
     assert code == 1
     expect(err, folder / "about.yaml", 2, 12, "layer mine requires thingvellir, not loaded",
            "add it to --expansions: --expansions thingvellir,idavoll")
-    code, out, err = run_check(capsys, str(folder))
+    code, _, err = run_check(capsys, str(folder))
     assert code == 0 and "note: layer mine requires thingvellir" in err, err
 
 
 def test_check_without_path_checks_a_shipped_variant_in_the_boxes_it_requires(capsys, tmp_path, monkeypatch):
     """"shipped variants are checked in the box combinations they require": a rules folder whose
     variants/ holds one that requires Thingvellir (the shipped boxes' folders beside it)."""
-    import nidavellir.compiler.build as build
+    from nidavellir.compiler import build
 
     rules = tmp_path / "rules"
     for box in ("base", *EXPANSIONS):
