@@ -33,7 +33,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '6228364931b8be72283477d8ecc74929335bce98bcdcc9702c5b604ba19f56e7'
+CONTENT_HASH = '341e9f0c79e615750888a2432c390cf205b4150711ace007b9206550541626cb'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

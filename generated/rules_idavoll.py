@@ -35,7 +35,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '01bf954124a51abd09cdd9c864f50e93ee192a912da631a7a6d01d412dbb536b'
+CONTENT_HASH = '459f26c370094312d113e6c07be21afb422fdf9d9abe0e996b615edfeee9cc47'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

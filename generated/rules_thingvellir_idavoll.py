@@ -39,7 +39,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '409b71d08241e8a9a67f264b60f8f089dce5f5f5ac5aed51b0a84e127a217376'
+CONTENT_HASH = '95b8860394fed099b2381308776d1abf82f2da4a32588b0a665e818e743f83b6'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
