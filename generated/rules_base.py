@@ -33,7 +33,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '514ccd0308ca253197a01b13993910fbd8c15c171e32b1a3289b19d117d3f296'
+CONTENT_HASH = '341e9f0c79e615750888a2432c390cf205b4150711ace007b9206550541626cb'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -35,7 +35,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'bd6213a187efe0e4be9f88797819c2c88444ef991b5dcc432972e46c1af9e56a'
+CONTENT_HASH = '459f26c370094312d113e6c07be21afb422fdf9d9abe0e996b615edfeee9cc47'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -37,7 +37,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '999f162cee99cfda822f31c7feb1000b2b78928f76ce2063b348afeb7c3d6e26'
+CONTENT_HASH = '99b7311f6a81f7f3ca52a7da29b2e8c6a2eebb5e21ec9a5a8063d2fa3d0964bf'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -39,7 +39,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'c3d0668d243493a7247036b3da6284686ab50baa2e9cea2c6d827c12a9c31b2e'
+CONTENT_HASH = '95b8860394fed099b2381308776d1abf82f2da4a32588b0a665e818e743f83b6'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

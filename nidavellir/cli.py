@@ -310,8 +310,9 @@ def parser() -> argparse.ArgumentParser:
     def rules_args(p: argparse.ArgumentParser, expansions: bool = True) -> None:
         if expansions:
             _completes(p.add_argument(
-                "--expansions", type=_expansions, default=(), metavar="E,…",
-                help="expansions to add to the base game: thingvellir, idavoll (comma-separated)"),
+                "--expansions", type=_expansions, default=None, metavar="E,…",
+                help="expansions to add to the base game: thingvellir, idavoll (comma-separated; default: "
+                     "those the variants require, else none)"),
                 _comma_list(_expansion_names))
         _completes(p.add_argument(
             "--variant", action="append", default=[], metavar="V",

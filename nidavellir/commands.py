@@ -41,6 +41,19 @@ class CommandError(NidavellirError):
     """A usage problem (bad option value, unreadable file): printed without a traceback."""
 
 
+def boxes_of(args: argparse.Namespace, variants: list[str], both: bool = False) -> tuple[str, ...]:
+    """The expansions a command plays: --expansions as given (a rule set lacking a box a variant
+    requires then does not compile: compiler/requires.py), or with none given, those the variants
+    require, said in one note on stderr. `both`: the variants of two rule sets that are compared."""
+    from nidavellir.compiler.requires import choose
+    from nidavellir.compiler.sources import variant_specs
+
+    boxes, note = choose(args.expansions, variant_specs(variants), both)
+    if note is not None:
+        print(paint(note) if _colour(args) else note, file=sys.stderr)
+    return boxes
+
+
 def _colour(args: argparse.Namespace) -> bool:
     """Whether the diagnostics this command writes to stderr are coloured (`--color`, NO_COLOR, a terminal)."""
     return colour_wanted(sys.stderr, getattr(args, "color", "auto"))
@@ -55,7 +68,8 @@ def play(args: argparse.Namespace) -> int:
     if args.resume is not None:
         return _resume(args)
     bots = list(args.bots)
-    rules = load_rules(tuple(args.expansions), tuple(args.variant))
+    boxes = boxes_of(args, args.variant)
+    rules = load_rules(boxes, tuple(args.variant))
     colour = _colour(args)
     for warning in rules.warnings:  # legal, likely not meant: said once, the games still play
         print(paint(warning) if colour else warning, file=sys.stderr)
@@ -64,7 +78,7 @@ def play(args: argparse.Namespace) -> int:
         raise CommandError(f"--players must be between {lo} and {hi}")
     if args.human is not None and not 1 <= args.human <= args.players:
         raise CommandError(f"--human must name a seat from 1 to {args.players}")
-    session = Session(rules, tuple(args.expansions), tuple(args.variant))
+    session = Session(rules, boxes, tuple(args.variant))
     about = f"{args.players} players, {session.describe()}"
     terminal = is_terminal(sys.stderr)
     shown = terminal and args.games > 1 and args.human is None
@@ -164,7 +178,8 @@ def league(args: argparse.Namespace) -> int:
     table (or with --json one JSON object); on a terminal, the progress on stderr."""
     from .league import LeagueError, play_league, seatings
 
-    rules = load_rules(tuple(args.expansions), tuple(args.variant))
+    boxes = boxes_of(args, args.variant)
+    rules = load_rules(boxes, tuple(args.variant))
     colour = _colour(args)
     for warning in rules.warnings:
         print(paint(warning) if colour else warning, file=sys.stderr)
@@ -175,7 +190,7 @@ def league(args: argparse.Namespace) -> int:
         total = len(seatings(args.bots, args.players)) * args.games
     except LeagueError as err:
         raise CommandError(f"--bots: {err}") from None
-    session = Session(rules, tuple(args.expansions), tuple(args.variant))
+    session = Session(rules, boxes, tuple(args.variant))
     with Progress(total, sys.stderr) if is_terminal(sys.stderr) and total > 1 else nullcontext() as progress:
         result = play_league(session, args.bots, args.players, args.games, args.seed,
                              progress.update if progress is not None else None)
@@ -410,6 +425,7 @@ def check(args: argparse.Namespace) -> int:
         layer_specs,
         rules_dir,
     )
+    from nidavellir.compiler.requires import choose
     from nidavellir.compiler.sources import (
         shipped_variants,
         validate_expansions,
@@ -419,28 +435,44 @@ def check(args: argparse.Namespace) -> int:
     colour = _colour(args)
     variants = variant_specs(args.variant)
     targets: list[tuple[str, list[Spec]]] = []
-    boxes = tuple(args.expansions)
+    given = args.expansions  # (None: not given; the boxes the variants require are loaded)
+    boxes = tuple(given or ())
     validate_expansions(boxes)
+
+    def combo(boxes: tuple[str, ...]) -> str:
+        return " + ".join(["rules/base", *(f"rules/{b}" for b in EXPANSIONS if b in boxes)])
+
+    def needing(specs: list[Spec]) -> tuple[str, ...]:
+        """The boxes to put under these layers: those given, else those they require (said)."""
+        need, note = choose(given, specs)
+        if note is not None:
+            print(paint(note) if colour else note, file=sys.stderr)
+        return need
+
     if boxes and not args.paths:
-        targets.append((" + ".join(["rules/base", *(f"rules/{b}" for b in EXPANSIONS if b in boxes)]),
-                        layer_specs(boxes)))
+        targets.append((combo(boxes), layer_specs(boxes)))
     elif not args.paths:
         written = [name for name in EXPANSIONS if (rules_dir() / name).is_dir()]
         for k in range(len(written) + 1):  # every box combination
             for boxes in combinations(written, k):
-                targets.append((" + ".join(["rules/base", *(f"rules/{b}" for b in boxes)]), layer_specs(boxes)))
-        for v in sorted((rules_dir() / "variants").glob("*.yaml")):
-            targets.append((f"rules/variants/{v.name}", layer_specs((), (str(v),))))
-        if variants:  # --variant alone: layered on the shipped base
-            targets = targets[:1]
+                targets.append((combo(boxes), layer_specs(boxes)))
+        for v in sorted((rules_dir() / "variants").glob("*.yaml")):  # each in the boxes it requires
+            need, _ = choose(None, [(v, f"rules/variants/{v.name}", True)])
+            named = f"rules/variants/{v.name}" + "".join(f" + rules/{b}" for b in need)
+            targets.append((named, layer_specs(need, (str(v),))))
+        if variants:  # --variant alone: layered on the shipped base (and the boxes they require)
+            need = needing(variants)
+            targets = [(combo(need), layer_specs(need))]
     for path in args.paths:
         p = Path(path)
         if _is_dir(p) and _is_base(p):
             specs = [(p, path, False)]
         elif not _exists(p) and path in shipped_variants():  # a shipped variant by its id
-            specs = layer_specs(boxes, (path,))
+            own = variant_specs([path])
+            specs = layer_specs(needing(own + variants), (path,))
         else:  # a folder is a layer, anything else a variant file (load_layer reports a missing path)
-            specs = layer_specs(boxes) + [(p, path, not _is_dir(p))]
+            own = [(p, path, not _is_dir(p))]
+            specs = layer_specs(needing(own + variants)) + own
         targets.append((path, specs))
     errors = warnings = 0
     for name, specs in targets:
@@ -529,7 +561,7 @@ def docs(args: argparse.Namespace) -> int:
         if not args.check and not args.out:
             raise rdocs.DocsError("--out DIR is required (the folder to write the reference into)")
         out = output_folder(args.out) if not args.check else Path()
-        compiled = rdocs.compile_rules(tuple(args.expansions), tuple(args.variant))
+        compiled = rdocs.compile_rules(boxes_of(args, args.variant), tuple(args.variant))
         lacks = lacking(compiled, cat)
         for lack in lacks:  # a variant's own entries, each named where its English is written
             text = (f"{lack.loc.path}:{lack.loc.line}:{lack.loc.col}: warning: no `{cat.lang}` text for {lack.what}: "

@@ -72,6 +72,7 @@ REPEATS = [
     (("game", "flow", "tavern", "[]", "ages"), "game:\n  flow:\n    tavern:\n      - {id: picks, ages: [2, 2]}\n",
      "2]}", "ages"),
     (("remove",), "remove: [uline, skaa, uline]\n", "uline]", "remove"),
+    (("requires",), "requires: [idavoll, thingvellir, idavoll]\n", "idavoll]", "requires"),
 ]
 
 

@@ -489,14 +489,15 @@ def build() -> RulesServer:
             if options is not None:
                 ls.log("nidavellir lsp: initializationOptions should be an object: ignored", lsp.MessageType.Warning)
             options = {}
-        boxes = options.get("expansions", [])
+        boxes = options.get("expansions")  # (none given: a variant's `requires` chooses, as in `check`)
         if isinstance(boxes, str):
             boxes = boxes.split(",")
-        if not isinstance(boxes, list) or not all(isinstance(b, str) for b in boxes):
+        if boxes is not None and (not isinstance(boxes, list) or not all(isinstance(b, str) for b in boxes)):
             ls.log("nidavellir lsp: initializationOptions.expansions should be a list of box names: ignored",
                    lsp.MessageType.Warning)
-            boxes = []
-        ls.classifier = Classifier(ls.read, root_path or Path.cwd(), tuple(b.strip() for b in boxes))
+            boxes = None
+        ls.classifier = Classifier(ls.read, root_path or Path.cwd(),
+                                   None if boxes is None else tuple(b.strip() for b in boxes))
         lang = str(options.get("lang") or params.locale or "en").split("-")[0].lower()
         ls.lang = lang if lang in ("en", "be") else "en"
 

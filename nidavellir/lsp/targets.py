@@ -13,7 +13,8 @@
 - Any other YAML with rules keys (`layer:`, `cards:`, `game:`, ...) is a variant on the shipped
   base (`check FILE`), like a shipped house rule in rules/variants.
 
-The `expansions` option (as `check --expansions`) puts those boxes under a variant or a folder.
+The `expansions` option (as `check --expansions`) puts those boxes under a variant or a folder;
+without it, as `check` without --expansions, a variant or folder gets the boxes its `requires` names.
 """
 from __future__ import annotations
 
@@ -25,12 +26,13 @@ from pathlib import Path
 
 from nidavellir.compiler.diagnostics import RulesError
 from nidavellir.compiler.layers import layer_files
+from nidavellir.compiler.requires import listed
 from nidavellir.compiler.sources import EXPANSIONS, Spec, rules_dir, written_expansions
 from nidavellir.compiler.yamlload import load_yaml
 
 ReadText = Callable[[Path], "str | None"]  # a file's text: the editor's if open, else the disk's
 
-_RULES_KEY = re.compile(r"^(layer|cards|game|decks|remove|interpretations|texts)[ \t]*:", re.MULTILINE)
+_RULES_KEY = re.compile(r"^(layer|requires|cards|game|decks|remove|interpretations|texts)[ \t]*:", re.MULTILINE)
 _LAYER_KEY = re.compile(r"^layer[ \t]*:", re.MULTILINE)
 _LAYER_SCHEMA = re.compile(r"^#\s*yaml-language-server:\s*\$schema=\S*layer\.schema\.json", re.MULTILINE)
 # the `layer:` entry: its line and the more indented (or blank) lines after it
@@ -54,6 +56,7 @@ class FileInfo:
     rules: bool      # has a top-level rules key (or names the layer schema)
     layer: bool      # has the `layer:` description
     base: bool       # describes the game itself (`layer.id: base`)
+    requires: tuple[str, ...] = ()  # the boxes its `requires` names
 
 
 def file_info(text: str | None) -> FileInfo:
@@ -70,7 +73,7 @@ def file_info(text: str | None) -> FileInfo:
         return FileInfo(bool(_LAYER_SCHEMA.search(text)), False, False)
     info = data.get("layer")
     return FileInfo(bool(_RULES_KEY.search(text) or _LAYER_SCHEMA.search(text)), "layer" in data,
-                    isinstance(info, dict) and info.get("id") == "base")
+                    isinstance(info, dict) and info.get("id") == "base", listed(data))
 
 
 def _resolved(path: Path) -> Path:
@@ -82,12 +85,14 @@ def _resolved(path: Path) -> Path:
 
 class Classifier:
     """Finds the targets of a file. `root` is the workspace folder display names are relative to
-    (as if `check` ran there); `expansions` the boxes put under a variant or a layer folder."""
+    (as if `check` ran there); `expansions` the boxes put under a variant or a layer folder (None:
+    not given, the boxes the variant's or folder's `requires` names)."""
 
-    def __init__(self, read: ReadText, root: Path | None, expansions: tuple[str, ...] = ()) -> None:
+    def __init__(self, read: ReadText, root: Path | None, expansions: tuple[str, ...] | None = None) -> None:
         self.read = read
         self.root = _resolved(root) if root else None
-        self.expansions = tuple(b for b in EXPANSIONS if b in expansions and b in written_expansions())
+        self.given = expansions is not None
+        self.expansions = tuple(b for b in EXPANSIONS if b in (expansions or ()) and b in written_expansions())
         self.shipped = _resolved(rules_dir())
         self._infos: dict[Path, tuple[str | None, FileInfo]] = {}  # path -> (text, what it is)
 
@@ -137,9 +142,15 @@ class Classifier:
                                         self._shipped_specs(()) + ((v, f"rules/variants/{v.name}", True),)))
         return out
 
+    def _boxes(self, *infos: FileInfo) -> tuple[str, ...]:
+        """The boxes under a variant or a folder: those given, else those its files require."""
+        if self.given:
+            return self.expansions
+        return tuple(b for b in written_expansions() if any(b in i.requires for i in infos))
+
     def _variant(self, path: Path) -> Target:
         shown = self.shown(path)
-        return self._target(shown, self._shipped_specs(self.expansions) + ((path, shown, True),))
+        return self._target(shown, self._shipped_specs(self._boxes(self.info(path))) + ((path, shown, True),))
 
     def _other(self, path: Path) -> list[Target]:
         me = self.info(path)
@@ -157,7 +168,8 @@ class Classifier:
         described = [f for f, i in infos.items() if i.layer] + ([path] if me.layer else [])
         plain = [f for f, i in infos.items() if i.rules and not i.layer]
         if (not me.layer and described) or (described == [path] and plain):  # a layer in files
-            return [self._target(shown, self._shipped_specs(self.expansions) + ((folder, shown, False),))]
+            boxes = self._boxes(me, *infos.values())
+            return [self._target(shown, self._shipped_specs(boxes) + ((folder, shown, False),))]
         return [self._variant(path)]
 
     def _target(self, name: str, specs: tuple[Spec, ...]) -> Target:

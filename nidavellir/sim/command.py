@@ -32,13 +32,16 @@ def simulate(args: argparse.Namespace, warn: Any) -> int:
 
 
 def _simulate(args: argparse.Namespace, warn: Any) -> int:
+    from nidavellir.commands import boxes_of
+
     from .backends import BackendError, backend
     from .plan import Plan, read_manifest, sides
     from .run import simulate as run
 
     # (--games, --seed, --jobs and --chunk are in their bounds: nidavellir/cli.py)
     out = output_folder(args.out)
-    chosen = sides(tuple(args.expansions), args.variant, args.against)
+    boxes = boxes_of(args, [*args.variant, *(v for v in args.against if v != "base")], both=True)
+    chosen = sides(boxes, args.variant, args.against)
     for side in chosen:
         for warning in side.rules.warnings:
             warn(warning)
@@ -48,7 +51,7 @@ def _simulate(args: argparse.Namespace, warn: Any) -> int:
     old = read_manifest(out) if out.is_dir() else None
     fmt = args.format or (old.get("format") if old else None) or "parquet"
     bots = tuple(args.bots[k % len(args.bots)] for k in range(args.players))
-    plan = Plan(args.players, tuple(args.expansions), bots, args.seed, args.games, chosen, fmt)
+    plan = Plan(args.players, boxes, bots, args.seed, args.games, chosen, fmt)
     try:
         where = backend(args.jobs, args.ray)
     except BackendError as err:
