@@ -41,6 +41,7 @@ from typing import Any, TypeVar
 
 from nidavellir.stats import mean_sd, ratio_interval, wilson
 
+from .labels import shown
 from .paired import Comparison, GameValues
 
 QUANTILES = (5, 25, 50, 75, 95)
@@ -286,7 +287,8 @@ class _RuleSet:
             part_low, part_high = ratio_interval(g, total, count, aa, ab, bb)
             breakdown.append({"part": part, "mean": mean, "sd": sd, "low": part_low, "high": part_high})
         part_means = {b["part"]: b["mean"] for b in breakdown}
-        return {"index": about.get("index"), "label": about.get("label"), "about": about.get("about"),
+        return {"index": about.get("index"), "label": about.get("label"), "name": shown(about, about.get("index", 0)),
+                "about": about.get("about"),
                 "variants": list(about.get("variants", [])), "given": list(about.get("given", [])),
                 "games": g, "ties": self.ties, "seats": seats,
                 "scores": _hist_summary(self.scores), "winning_scores": _hist_summary(self.winning),
