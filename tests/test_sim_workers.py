@@ -11,7 +11,14 @@ import pytest
 
 from nidavellir.cli import main
 from nidavellir.sim import workers
-from nidavellir.sim.workers import POOL_GAMES, busy_between, choose, cpu_times, exact_asked, worth_measuring
+from nidavellir.sim.workers import (
+    POOL_GAMES,
+    busy_between,
+    choose,
+    cpu_times,
+    exact_asked,
+    worth_measuring,
+)
 
 MANY = 10 * POOL_GAMES
 
@@ -115,8 +122,9 @@ def test_the_reason_is_one_line_on_stderr(capsys: pytest.CaptureFixture[str], tm
                            "--format", "jsonl", "--out", str(tmp_path / "small"))
     assert code == 0
     lines = [line for line in err.splitlines() if "--jobs" in line]
-    assert lines == ["nidavellir simulate: --jobs 2: 1 worker, 2 games play faster in this process than a pool "
-                     "starts (NIDAVELLIR_JOBS_EXACT=1 runs 2)"]
+    said = ("nidavellir simulate: --jobs 2: 1 worker, 2 games play faster in this process than a pool starts "
+            "(NIDAVELLIR_JOBS_EXACT=1 runs 2)")
+    assert lines == [said]
     monkeypatch.setenv("NIDAVELLIR_JOBS_EXACT", "1")
     code, _, err = run_cli(capsys, "simulate", "--players", "2", "--games", "2", "--jobs", "2",
                            "--format", "jsonl", "--out", str(tmp_path / "exact"))
