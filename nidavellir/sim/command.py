@@ -44,7 +44,7 @@ def _simulate(args: argparse.Namespace, warn: Any) -> int:
             warn(warning)
         lo, hi = side.rules.min_players, side.rules.max_players
         if not lo <= args.players <= hi:
-            raise CommandError(f"--players must be between {lo} and {hi} ({side.label})")
+            raise CommandError(f"--players must be between {lo} and {hi} ({side.name})")
     old = read_manifest(out) if out.is_dir() else None
     fmt = args.format or (old.get("format") if old else None) or "parquet"
     bots = tuple(args.bots[k % len(args.bots)] for k in range(args.players))
