@@ -7,7 +7,11 @@ core this process may run on) but at most the free ones, and a run of few games 
 process, where a pool's start costs more than it saves. `NIDAVELLIR_JOBS_EXACT=1` runs exactly
 the processes asked (tests and benchmarks).
 
-`choose` is the decision, on numbers; `busy_cores` measures (Linux: /proc/stat, sampled briefly).
+`choose` is the decision, on numbers; `busy_cores` measures (Linux: /proc/stat, sampled briefly:
+it shows a core that a program starts to burn within the sample, where `os.getloadavg` lags a
+minute behind and counts tasks waiting, not cores: on a 2-core machine with one core already busy,
+a burner took /proc/stat from 1.0 to 2.0 busy cores within 1 s and back 2 s after it stopped, while
+the 1-minute load average stayed near 2.5 throughout).
 """
 from __future__ import annotations
 
