@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from nidavellir.errors import NidavellirError, suggest, visible
+from nidavellir.sim.workers import POOL_GAMES
 
 # Closed option values, spelled here so that building the parser imports nothing heavy;
 # tests/test_cli_polish.py checks them against the modules they come from (compiler/docs).
@@ -386,7 +387,9 @@ def parser() -> argparse.ArgumentParser:
     seat_bots(simulate)
     where = simulate.add_mutually_exclusive_group()
     where.add_argument("--jobs", type=_whole("a number of processes", 1, MAX_JOBS), default=None, metavar="J",
-                       help=f"worker processes (default: every core; 1 plays in this process; at most {MAX_JOBS})")
+                       help=f"worker processes (default: every core; 1 plays in this process; at most {MAX_JOBS}); "
+                            f"at most the cores not busy with other programs, and 1 for fewer than {POOL_GAMES} games of all rule sets (said "
+                            "on stderr when --jobs is given); NIDAVELLIR_JOBS_EXACT=1 runs exactly J")
     where.add_argument("--ray", default=None, metavar="ADDRESS",
                        help="run on a Ray cluster: auto, an address (HEAD:6379, ray://HEAD:10001), or local")
     simulate.add_argument("--chunk", type=_whole("a number of games per task", 1, MAX_CHUNK), default=None,

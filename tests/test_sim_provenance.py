@@ -107,8 +107,8 @@ def refused(capsys, out: Path, *said: str) -> str:
 
 
 def test_every_record_and_part_names_the_rules_it_was_played_with(tmp_path, capsys):
-    """Every record carries its rule set's label and content hash (the manifest's values), its
-    players and bots; every Parquet part the same in its schema metadata."""
+    """Every record carries its rule set's label, name (`rules`) and content hash (the manifest's
+    values), its players and bots; every Parquet part the same in its schema metadata."""
     import pyarrow.parquet as pq
 
     for fmt in records.FORMATS:
@@ -118,14 +118,14 @@ def test_every_record_and_part_names_the_rules_it_was_played_with(tmp_path, caps
         assert len(rows) == 6
         for r in rows:
             rs = manifest["rule_sets"][r["set"]]
-            assert (r["content_hash"], r["label"]) == (rs["content_hash"], rs["label"])
+            assert (r["content_hash"], r["label"], r["rules"]) == (rs["content_hash"], rs["label"], rs["name"])
             assert (r["players"], r["bots"]) == (manifest["players"], manifest["bots"])
         assert manifest["rule_sets"][0]["content_hash"] != manifest["rule_sets"][1]["content_hash"]
     (part,) = records.parts(records.where(tmp_path / "parquet", "parquet"))
     stamp = json.loads(pq.read_schema(part).metadata[METADATA_KEY])
     assert stamp == {"players": 3, "bots": manifest["bots"],
-                     "rule_sets": [{"index": rs["index"], "label": rs["label"], "content_hash": rs["content_hash"]}
-                                   for rs in manifest["rule_sets"]]}
+                     "rule_sets": [{"index": rs["index"], "label": rs["label"], "content_hash": rs["content_hash"],
+                                    "rules": rs["name"]} for rs in manifest["rule_sets"]]}
 
 
 @pytest.mark.parametrize("field", FIELDS)

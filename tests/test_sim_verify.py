@@ -422,11 +422,13 @@ FAILS = 'layer: {id: fails, name: Fails}\ngame:\n  classes:\n    - id: hunter\n 
 
 
 @pytest.mark.parametrize("command", ["simulate --jobs 1", "simulate --jobs 2", "league"])
-def test_a_game_that_fails_in_play_names_itself_and_how_to_play_it_alone(capsys, tmp_path, command):
+def test_a_game_that_fails_in_play_names_itself_and_how_to_play_it_alone(capsys, tmp_path, command, monkeypatch):
     """"name the rule set, game index, seed and seats, so `play --seed … --bots …` reproduces it": a
     variant whose hunter formula divides by the royal offerings a player holds at the end (none:
     they are used and discarded; `check` can only warn) stops every game at final scoring. The error
-    names the game, its seed and seats, and the `play` command it prints stops with the same error."""
+    names the game, its seed and seats, and the `play` command it prints stops with the same error.
+    (`--jobs 2` runs two workers exactly: NIDAVELLIR_JOBS_EXACT=1, else 4 games play in-process.)"""
+    monkeypatch.setenv("NIDAVELLIR_JOBS_EXACT", "1")
     variant = tmp_path / "fails.yaml"
     variant.write_text(FAILS, encoding="utf-8")
     if command == "league":

@@ -111,7 +111,9 @@ def test_the_same_records_whatever_runs_them(tmp_path):
 
 def test_workers_forked_by_a_fresh_command_play_the_same_games(tmp_path):
     """The command forks its workers while it has no other thread (the rules already loaded in
-    them); the games are the same as those played in one process (the same digest)."""
+    them); the games are the same as those played in one process (the same digest). (Two workers
+    exactly, NIDAVELLIR_JOBS_EXACT=1: a small run on a busy machine would else play in-process.)"""
+    import os
     import subprocess
     import sys
 
@@ -119,7 +121,8 @@ def test_workers_forked_by_a_fresh_command_play_the_same_games(tmp_path):
     alone = simulate(p, tmp_path / "alone", Inline(), render=False).summary
     done = subprocess.run([sys.executable, "-m", "nidavellir", "simulate", "--players", "3", "--variant",
                            "generous-offerings", "--games", "24", "--jobs", "2", "--out", str(tmp_path / "forked"),
-                           "--json"], capture_output=True, text=True, timeout=300, check=False)
+                           "--json"], capture_output=True, text=True, timeout=300, check=False,
+                          env={**os.environ, "NIDAVELLIR_JOBS_EXACT": "1"})
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["records"] == alone["records"]
 
@@ -190,7 +193,7 @@ def test_simulate_and_report_commands(tmp_path, capsys):
     assert code == 0, err
     assert json.loads(again) == summary
     code, text, _ = run_cli(capsys, "report", str(out))
-    assert code == 0 and "generous-offerings against base over 12 paired games" in " ".join(text.split())
+    assert code == 0 and "Generous offerings against base game over 12 paired games" in " ".join(text.split())
 
 
 def test_simulate_without_a_variant_plays_one_rule_set(tmp_path, capsys):

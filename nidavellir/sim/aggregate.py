@@ -44,6 +44,7 @@ from typing import Any, TypeVar
 
 from nidavellir.stats import mean_sd, ratio_interval, wilson
 
+from .labels import shown
 from .paired import Comparison, GameValues
 from .variant_cards import section as variant_section
 
@@ -294,7 +295,8 @@ class _RuleSet:
             part_low, part_high = ratio_interval(g, total, count, aa, ab, bb)
             breakdown.append({"part": part, "mean": mean, "sd": sd, "low": part_low, "high": part_high})
         part_means = {b["part"]: b["mean"] for b in breakdown}
-        out = {"index": about.get("index"), "label": about.get("label"), "about": about.get("about"),
+        out = {"index": about.get("index"), "label": about.get("label"), "name": shown(about, about.get("index", 0)),
+               "about": about.get("about"),
                "variants": list(about.get("variants", [])), "given": list(about.get("given", [])),
                "games": g, "ties": self.ties, "seats": seats,
                "scores": _hist_summary(self.scores), "winning_scores": _hist_summary(self.winning),

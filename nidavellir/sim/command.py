@@ -47,13 +47,20 @@ def _simulate(args: argparse.Namespace, warn: Any) -> int:
             warn(warning)
         lo, hi = side.rules.min_players, side.rules.max_players
         if not lo <= args.players <= hi:
-            raise CommandError(f"--players must be between {lo} and {hi} ({side.label})")
+            raise CommandError(f"--players must be between {lo} and {hi} ({side.name})")
     old = read_manifest(out) if out.is_dir() else None
     fmt = args.format or (old.get("format") if old else None) or "parquet"
     bots = tuple(args.bots[k % len(args.bots)] for k in range(args.players))
     plan = Plan(args.players, boxes, bots, args.seed, args.games, chosen, fmt)
+    jobs = args.jobs
+    if args.ray is None:
+        from .workers import workers_for
+
+        jobs, why = workers_for(args.jobs, args.games * len(chosen))
+        if why:
+            print(f"nidavellir simulate: {why}", file=sys.stderr)
     try:
-        where = backend(args.jobs, args.ray)
+        where = backend(jobs, args.ray)
     except BackendError as err:
         raise CommandError(str(err)) from None
     terminal = is_terminal(sys.stderr)

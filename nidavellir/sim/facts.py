@@ -33,15 +33,18 @@ if TYPE_CHECKING:
 Fact = dict[str, Any]
 
 
-def record_of(game: Game, set_index: int, game_index: int, bots: list[str], label: str = "") -> dict[str, Any]:
+def record_of(game: Game, set_index: int, game_index: int, bots: list[str], label: str = "",
+              name: str | None = None) -> dict[str, Any]:
     """The record of a finished game that kept its journal (sim-formats: a record), with its rule
-    set's label and the content hash of the rules it was played with."""
+    set's label, its name (`rules`; None: a record without, for a folder begun before records had
+    it) and the content hash of the rules it was played with."""
     e = game.engine
     if game.pending is not None or e.journal is None:
         raise ValueError("a record is made of a finished game that kept its journal")
     scores = game.scores()
     totals = [p["total"] for p in scores["players"]]
-    return {"set": set_index, "label": label, "content_hash": game.rules.content_hash,
+    named = {} if name is None else {"rules": name}
+    return {"set": set_index, "label": label, **named, "content_hash": game.rules.content_hash,
             "game": game_index, "seed": game.seed, "players": e.n,
             "seats": [pl.name for pl in e.s.players], "bots": list(bots),
             "totals": totals, "shares": shares(totals), "breakdown": [p["breakdown"] for p in scores["players"]],

@@ -25,6 +25,7 @@ from nidavellir.interface.numbers import MAX_SEED, is_seed, json_loads
 from nidavellir.runtime.rules import Rules
 
 from . import folder
+from .labels import AGAINST, rule_set_label, rule_set_name
 from .records import FORMATS
 from .worker import Job, RuleSource, Task
 
@@ -38,10 +39,11 @@ class PlanError(NidavellirError):
 
 @dataclass(frozen=True)
 class Side:
-    """One rule set of a simulation."""
+    """One rule set of a simulation: its label (the records' key) and name (labels.py)."""
     label: str
     variants: tuple[str, ...]     # as given (files or shipped ids)
     rules: Rules
+    name: str = ""
 
     def about(self, expansions: Sequence[str]) -> str:
         text = " + ".join(["base", *expansions])
@@ -59,11 +61,13 @@ class Plan:
     sides: tuple[Side, ...]
     fmt: str
 
-    def job(self) -> Job:
-        """What the workers need; this process keeps its loaded rules for the workers it forks."""
+    def job(self, rules_column: bool = True) -> Job:
+        """What the workers need; this process keeps its loaded rules for the workers it forks.
+        Without `rules_column` (a folder begun before records had one) records carry no `rules`."""
         from .worker import preload
 
-        sources = tuple(source_of(s.rules, s.label, self.play_options(s)) for s in self.sides)
+        sources = tuple(source_of(s.rules, s.label, self.play_options(s), s.name if rules_column else None)
+                        for s in self.sides)
         for side, rs in zip(self.sides, sources):
             preload(rs, side.rules)
         return Job(sources, self.players, self.bots, self.seed, self.fmt)
@@ -93,13 +97,13 @@ class Plan:
         return {
             "simulation": VERSION, "players": self.players, "expansions": list(self.expansions),
             "bots": list(self.bots), "seed": self.seed, "games": self.games, "format": self.fmt,
-            "rule_sets": [{"index": i, "label": s.label, "about": s.about(self.expansions),
+            "rule_sets": [{"index": i, "label": s.label, "name": s.name, "about": s.about(self.expansions),
                            "variants": s.rules.variant_ids, "given": list(s.variants),
                            "variant_files": [variant_record(v) for v in s.variants],
                            "content_hash": s.rules.content_hash, "cards": sorted(s.rules.cards),
                            "variant_cards": variant_cards(s.rules)}
                           for i, s in enumerate(self.sides)],
-            "cards": dict(sorted(cards.items())), "parts": list(parts),
+            "cards": dict(sorted(cards.items())), "parts": list(parts), "rules_column": True,
         }
 
 
@@ -108,14 +112,19 @@ def breakdown_parts(rules: Rules) -> list[str]:
     return [*rules.classes, "heroes", *dict.fromkeys(rules.ruleset.score_parts.values()), "coins"]
 
 
-def source_of(rules: Rules, label: str, options: tuple[str, ...] = ()) -> RuleSource:
+def source_of(rules: Rules, label: str, options: tuple[str, ...] = (), rules_name: str | None = None) -> RuleSource:
     """A rule set's compiled module source (the committed file's, or the one compiled and cached)."""
     module = rules.module
     name = getattr(module, "__file__", None)
     lines = linecache.getlines(name) if name else []
     if not lines:
         raise PlanError(f"the compiled source of the rules {rules.content_hash[:12]} is not at hand")
-    return RuleSource(rules.content_hash, "".join(lines), label, options)
+    return RuleSource(rules.content_hash, "".join(lines), label, options, rules_name)
+
+
+def _side(rules: Rules, given: tuple[str, ...], again: bool = False) -> Side:
+    suffix = AGAINST if again else ""
+    return Side(rule_set_label(rules) + suffix, given, rules, rule_set_name(rules) + suffix)
 
 
 def sides(expansions: tuple[str, ...], variants: Sequence[str], against: Sequence[str]) -> tuple[Side, ...]:
@@ -128,18 +137,11 @@ def sides(expansions: tuple[str, ...], variants: Sequence[str], against: Sequenc
     if "base" in against and other:
         raise PlanError("--against base compares with the base rules: it takes no other --against")
     rules = load_rules(expansions, tested)
-    first = Side(_label(rules), tested, rules)
+    first = _side(rules, tested)
     if not tested and not against:
         return (first,)
     rules = load_rules(expansions, other)
-    second = Side(_label(rules), other, rules)
-    if second.rules.content_hash == first.rules.content_hash:
-        second = Side(second.label + " (against)", other, second.rules)
-    return first, second
-
-
-def _label(rules: Rules) -> str:
-    return "+".join(rules.variant_ids) or "base"
+    return first, _side(rules, other, again=rules.content_hash == first.rules.content_hash)
 
 
 # -- the manifest ------------------------------------------------------------------------------
@@ -192,6 +194,10 @@ def _manifest_problem(data: dict[str, Any]) -> str | None:
             or any(not isinstance(rs, dict) or rs.get("index") != i or not isinstance(rs.get("label"), str)
                    or not isinstance(rs.get("content_hash"), str) for i, rs in enumerate(sets))):
         return "`rule_sets` must list one or two rule sets, indexed 0 and 1, each with a label and a content hash"
+    if data.get("rules_column") is not None and not isinstance(data["rules_column"], bool):
+        return "`rules_column` must be true or false"
+    if data.get("rules_column") and any(not isinstance(rs.get("name"), str) for rs in sets):
+        return "a rule set's `name` must be text (its records' `rules`)"
     if any(not isinstance(rs.get("cards", []), list) or not all(isinstance(c, str) for c in rs.get("cards", []))
            for rs in sets):
         return "a rule set's `cards` must be a list of card ids"

@@ -19,6 +19,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .labels import shown
+
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
@@ -115,7 +117,7 @@ def digits(measure: str) -> int:
 
 
 def _labels(summary: Mapping[str, Any]) -> list[str]:
-    return [short(rs.get("label", f"rule set {i}"), 24) for i, rs in enumerate(summary.get("rule_sets", []))]
+    return [short(shown(rs, i), 24) for i, rs in enumerate(summary.get("rule_sets", []))]
 
 
 def _colour(i: int) -> str:

@@ -39,8 +39,11 @@ class Expected:
         self.seats = [f"P{k + 1}" for k in range(self.players)]
         everything = frozenset(manifest.get("cards", {}))
         self.sets: dict[Any, dict[str, Any]] = {
-            rs["index"]: {"label": rs["label"], "content_hash": rs.get("content_hash")}
+            rs["index"]: {"label": rs["label"], "content_hash": rs.get("content_hash"),
+                          **({"rules": rs.get("name")} if manifest.get("rules_column") else {})}
             for rs in manifest["rule_sets"]}
+        # (a folder begun before records carried `rules` keeps records without it)
+        self.fields = (*FIELDS, "rules") if manifest.get("rules_column") else FIELDS
         self.cards: dict[Any, frozenset[str]] = {
             rs["index"]: frozenset(rs["cards"]) if isinstance(rs.get("cards"), list) else everything
             for rs in manifest["rule_sets"]}
@@ -63,7 +66,7 @@ class Expected:
                     "or simulate again into a new folder")
         if "content_hash" not in record:
             return f"the record was {PREDATES}"
-        for field in FIELDS:
+        for field in self.fields:
             want = expected[field] if field in expected else getattr(self, field)
             got = record.get(field)
             if got != want:
@@ -129,7 +132,7 @@ class Expected:
         if sorted(sets, key=str) != sorted(self.sets, key=str):
             return _differs("the part's rule sets", sorted(sets, key=str), sorted(self.sets, key=str), "rule_sets")
         for index, expected in self.sets.items():
-            for field in ("content_hash", "label"):
+            for field in [f for f in ("content_hash", "label", "rules") if f in expected]:
                 if sets[index].get(field) != expected[field]:
                     return _differs(f"the part's `{field}` of rule set {index}", sets[index].get(field),
                                     expected[field], field, index)
@@ -141,11 +144,12 @@ def _whole(value: Any) -> TypeGuard[int]:
 
 
 def _differs(what: str, got: Any, want: Any, field: str, index: Any = None) -> str:
-    where = (f"simulation.json's rule set {index} has" if index is not None and field in ("content_hash", "label")
+    where = (f"simulation.json's rule set {index} has" if index is not None and field in ("content_hash", "label", "rules")
              else "simulation.json says")
     why = {"content_hash": ": these records were played with other rules (another variant, or a variant "
                            "file changed since)",
-           "label": ": these records are of another rule set"}.get(field, "")
+           "label": ": these records are of another rule set",
+           "rules": ": these records are of another rule set"}.get(field, "")
     return (f"{what} is {_shown(got, field)}, but {where} {_shown(want, field)}{why}; "
             "move these records away, or simulate again into a new folder")
 

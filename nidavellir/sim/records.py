@@ -28,7 +28,6 @@ from nidavellir.errors import NidavellirError
 from nidavellir.interface.numbers import NumberError, json_loads
 
 from . import folder
-
 from .provenance import Expected
 
 FORMATS = ("parquet", "jsonl")
@@ -41,15 +40,17 @@ class RecordsError(NidavellirError):
     """Records on disk that cannot be read or continued (named with their file)."""
 
 
-def schema() -> Any:
-    """The Arrow schema of a record."""
+def schema(rules: bool = True) -> Any:
+    """The Arrow schema of a record (without `rules`: of a folder begun before records had it)."""
     import pyarrow as pa  # type: ignore[import-untyped,unused-ignore]
 
     fact = pa.struct([("card", pa.string()), ("kind", pa.string()), ("class", pa.string()),
                       ("player", pa.int8()), ("age", pa.int8()), ("turn", pa.int16()),
                       ("how", pa.string()), ("points", pa.int64())])
+    named = [("rules", pa.string())] if rules else []
     return pa.schema([
-        ("set", pa.int16()), ("label", pa.string()), ("content_hash", pa.string()), ("game", pa.int64()), ("seed", pa.int64()), ("players", pa.int8()),
+        ("set", pa.int16()), ("label", pa.string()), *named, ("content_hash", pa.string()), ("game", pa.int64()),
+        ("seed", pa.int64()), ("players", pa.int8()),
         ("seats", pa.list_(pa.string())), ("bots", pa.list_(pa.string())),
         # (scores: each value the rules compute is within ±10^9, their sums are not: 64 bits)
         ("totals", pa.list_(pa.int64())), ("shares", pa.list_(pa.float64())),
@@ -65,7 +66,7 @@ def encode(records: Sequence[dict[str, Any]], fmt: str) -> bytes:
     import pyarrow as pa  # type: ignore[import-untyped,unused-ignore]
 
     rows = [{**r, "breakdown": [list(b.items()) for b in r["breakdown"]]} for r in records]
-    batch = pa.RecordBatch.from_pylist(rows, schema=schema())
+    batch = pa.RecordBatch.from_pylist(rows, schema=schema(bool(records) and "rules" in records[0]))
     sink = pa.BufferOutputStream()
     with pa.ipc.new_stream(sink, batch.schema) as writer:
         writer.write_batch(batch)
@@ -291,7 +292,7 @@ class ParquetWriter:
         import pyarrow as pa  # type: ignore[import-untyped,unused-ignore]
         import pyarrow.parquet as pq  # type: ignore[import-untyped,unused-ignore]
 
-        table = pa.Table.from_batches(self.batches, schema=schema()).replace_schema_metadata(self.metadata)
+        table = pa.Table.from_batches(self.batches, schema=self.batches[0].schema).replace_schema_metadata(self.metadata)
         sink = pa.BufferOutputStream()
         pq.write_table(table, sink, compression="zstd")
         final = self.folder / f"part-{self.next:05d}.parquet"
@@ -334,7 +335,7 @@ def read_part(part: Path) -> Iterator[dict[str, Any]]:
             raise _unreadable(part, err) from None
 
 
-SCALARS = ("set", "label", "content_hash", "game", "seed", "players", "turns", "decisions")
+SCALARS = ("set", "label", "rules", "content_hash", "game", "seed", "players", "turns", "decisions")
 LISTS = ("seats", "bots", "totals", "shares")
 FACT_FIELDS = ("card", "kind", "class", "player", "age", "turn", "how", "points")
 
@@ -343,7 +344,8 @@ def rows_of(batch: Any) -> Iterator[dict[str, Any]]:
     """A record batch's rows as records, column by column (pyarrow's own `to_pylist` builds
     each struct through Python scalars, twenty times slower)."""
     columns = {name: batch.column(name) for name in batch.schema.names}
-    plain = {name: columns[name].to_pylist() for name in (*SCALARS, *LISTS)}
+    scalars = [name for name in SCALARS if name in columns]   # (`rules`: not in a part from before it)
+    plain = {name: columns[name].to_pylist() for name in (*scalars, *LISTS)}
     breakdown = columns["breakdown"]
     maps = breakdown.values                     # every seat's map, one after another
     keys, values = maps.keys.to_pylist(), maps.items.to_pylist()
@@ -353,7 +355,7 @@ def rows_of(batch: Any) -> Iterator[dict[str, Any]]:
     fields = [facts.field(name).to_pylist() for name in FACT_FIELDS]
     fact_at = cards.offsets.to_pylist()
     for i in range(batch.num_rows):
-        record = {name: plain[name][i] for name in SCALARS}
+        record = {name: plain[name][i] for name in scalars}
         for name in LISTS:
             record[name] = plain[name][i]
         record["breakdown"] = [dict(zip(keys[map_at[m]:map_at[m + 1]], values[map_at[m]:map_at[m + 1]]))

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from markupsafe import Markup
 
 from . import folder
+from .labels import shown
 from .plots import (
     COLOURS,
     Plot,
@@ -235,7 +236,7 @@ def _rule_set(i: int, rs: Mapping[str, Any]) -> dict[str, Any]:
     length = rs.get("length") or {}
     margin = rs.get("margin") or {}
     games = int(rs.get("games") or 0)
-    return {"index": i, "anchor": f"set-{i}", "label": str(rs.get("label", f"rule set {i}")),
+    return {"index": i, "anchor": f"set-{i}", "label": shown(rs, i),
             "about": str(rs.get("about", "")),
             "colour": COLOURS[i % len(COLOURS)], "games": games, "games_text": f"{games:,} games",
             "ties": _count(rs.get("ties")), "seats": _seats(rs),

@@ -64,6 +64,8 @@ all rule sets, counting those already on disk (total: the games asked of every r
     manifest = plan.manifest()
     old = read_manifest(out)
     sets = len(plan.sides)
+    if old is not None and not old.get("rules_column"):
+        manifest["rules_column"] = False  # (a folder begun before records had `rules` keeps their columns)
     expected = Expected(manifest)
     if old is None:
         found = [f for f in (records.where(out, fmt) for fmt in records.FORMATS) if folder.exists(f)]
@@ -86,7 +88,7 @@ all rule sets, counting those already on disk (total: the games asked of every r
     try:
         if progress is not None and end > start:
             progress(start * sets, end * sets)  # the work starts (the games already there are done)
-        for result in backend.run(plan.job(), plan.tasks(start, size)):
+        for result in backend.run(plan.job(manifest["rules_column"]), plan.tasks(start, size)):
             writer.write(result.payload, result.rows)
             done += result.rows
             if progress is not None:

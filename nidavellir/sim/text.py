@@ -6,6 +6,8 @@ import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .labels import shown as set_name
+
 SHOWN = 10   # ranked figures listed
 
 
@@ -18,7 +20,7 @@ def summary_text(summary: Mapping[str, Any], files: Sequence[str] = ()) -> str:
     sets: list[Mapping[str, Any]] = summary.get("rule_sets", [])
     players = summary.get("players", 0)
     lines = [f"{players} players, bots by seat {', '.join(summary.get('bots', []))}; seeds from {summary.get('seed')}"]
-    rows = [["", *(str(rs.get("label", "")) for rs in sets)],
+    rows = [["", *(set_name(rs, i) for i, rs in enumerate(sets))],
             ["games", *(str(rs.get("games", 0)) for rs in sets)],
             ["mean score", *(_number(rs.get("scores", {}).get("mean")) for rs in sets)]]
     for k in range(players):
@@ -33,7 +35,7 @@ def summary_text(summary: Mapping[str, Any], files: Sequence[str] = ()) -> str:
               for r in rows]
     lines.append("win rate: a tie of k winners gives each 1/k; (95% Wilson interval)")
     for cmp in summary.get("comparisons", []):
-        a, b = sets[cmp["set"]]["label"], sets[cmp["against"]]["label"]
+        a, b = set_name(sets[cmp["set"]], cmp["set"]), set_name(sets[cmp["against"]], cmp["against"])
         ranked = cmp.get("ranked", [])
         moved = [f for f in cmp.get("figures", []) if f.get("significant")]
         lines.append("")

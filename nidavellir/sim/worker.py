@@ -27,11 +27,12 @@ from .records import encode
 @dataclass(frozen=True)
 class RuleSource:
     """A rule set as a worker receives it: its compiled module's source and content hash, and its
-    label (the records name it)."""
+    label and name (the records carry them, the name in `rules`; None: records without `rules`)."""
     content_hash: str
     source: str
     label: str
     options: tuple[str, ...] = ()  # the boxes and variants as `play` takes them (a failed game names them)
+    name: str | None = None
 
 
 @dataclass(frozen=True)
@@ -109,17 +110,18 @@ def run(job: Job, task: Task) -> Done:
         for game_index in range(task.start, task.end):
             seed = job.seed + game_index
             try:
-                records.append(play(rules, index, game_index, seed, bots, rs.label))
+                records.append(play(rules, index, game_index, seed, bots, rs.label, rs.name))
             except NidavellirError as err:  # (a rules error in play: which game, and how to play it alone)
                 raise game_failed(f"game {game_index} of rule set {index} (`{visible(rs.label)}`)", seed, bots,
                                   rs.options, err) from None
     return Done(encode(records, job.fmt), len(records))
 
 
-def play(rules: Rules, set_index: int, game_index: int, seed: int, bots: list[str], label: str = "") -> dict[str, Any]:
+def play(rules: Rules, set_index: int, game_index: int, seed: int, bots: list[str], label: str = "",
+         name: str | None = None) -> dict[str, Any]:
     """One game by bots, to its record."""
     game = Game(rules, len(bots), seed, journal=True)
     seats = [make_bot(bot, bot_seed(seed, k)) for k, bot in enumerate(bots)]
     while game.pending is not None:
         game.answer(seats[game.pending.player].choose(observe(game)))
-    return record_of(game, set_index, game_index, bots, label)
+    return record_of(game, set_index, game_index, bots, label, name)
