@@ -33,7 +33,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'b351b7b2b302477e7ed226e8028b5f8e45aeb303a37a68abc21124391eae8198'
+CONTENT_HASH = 'f171b2f94d02779c22711795f8ed0eae73d473a2457be2c700dd3f1ad6d404b5'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

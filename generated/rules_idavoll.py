@@ -35,7 +35,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'f79c1b474ba15ac5d9c2a5571162f2a4754b858098e6b3d16c218ba7ed0d2a93'
+CONTENT_HASH = '68492a295b071898398e20cfc2b146bc0686105786f0c7e1ec0cf0ecf51a4dfb'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -37,7 +37,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '4939cd8cec647cb98846f21571894d0644dcde15934655c588d6fe5ddcacc4e1'
+CONTENT_HASH = '96d7292e3907e55886e14ad416d5b9361ac39ffc8bda04d29ede44d2ddf2aa94'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

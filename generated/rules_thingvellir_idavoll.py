@@ -39,7 +39,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'c7e949552917194e267b2ba92e9c2f19182608ce943acf8d066a8df8869bcd72'
+CONTENT_HASH = '76bbb03a1b8877def3540003ef1c4cf7ad658d78c1ce6bbe444eb01f81057a66'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -5,7 +5,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import permutations
 
-from nidavellir.errors import NidavellirError
+from nidavellir.errors import NidavellirError, count_of
 from nidavellir.interface.decisions import CardChoice, CoinChoice, Decision, Option
 from nidavellir.interface.engine import Gen
 from nidavellir.interface.events import MAX_TURNS_PER_AGE, STEPS, TAVERN_STEPS
@@ -49,9 +49,9 @@ def turn_limit(e: Engine, age: int) -> TurnLimit:
                          "(nothing put cards back in its deck: does a turn draw from it?)")
     first = back[0][0]
     where = first[first.rindex("(") + 1:-1]
-    named = "; ".join(f"{effect}, {n} card(s)" for effect, n in back[:5])
+    named = "; ".join(f"{effect}, {count_of(n, 'card')}" for effect, n in back[:5])
     if len(back) > 5:
-        named += f"; and {len(back) - 5} effect(s) more, {sum(n for _, n in back[5:])} card(s)"
+        named += f"; and {count_of(len(back) - 5, 'effect')} more, {count_of(sum(n for _, n in back[5:]), 'card')}"
     return TurnLimit(f"{where}: {held}, because effects keep putting cards back under it: {named}; the game "
                      "stopped (an age ends only in the turn its deck runs out)")
 
