@@ -42,7 +42,7 @@ class TurnLimit(NidavellirError):
 def turn_limit(e: Engine, age: int) -> TurnLimit:
     """The error for an age past MAX_TURNS_PER_AGE turns: located at the effect that put the most cards
     back under its deck, naming each that did and how often (else at the flow)."""
-    held = f"Age {age} has gone on for {MAX_TURNS_PER_AGE} turns and its deck still holds {len(e.s.decks[age])} cards"
+    held = f"Age {age} has gone on for {MAX_TURNS_PER_AGE} turns and its deck still holds {count_of(len(e.s.decks[age]), 'card')}"
     back = sorted(e.s.put_back.get(age, {}).items(), key=lambda kv: -kv[1])
     if not back:
         return TurnLimit(f"{e.rules.ruleset.flow_source or 'the flow'}: {held}: the rules never end this age "
