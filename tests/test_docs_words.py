@@ -10,7 +10,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from checking import run_check, write
 from docs_helpers import appendix, section
 from nidavellir.compiler import docs
@@ -18,6 +17,7 @@ from nidavellir.compiler.build import compile_specs, layer_specs
 from nidavellir.compiler.compile import Compiled
 from nidavellir.compiler.docs.citations import cite
 from nidavellir.compiler.docs.text import Catalog
+
 from nidavellir.errors import count_of
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -97,8 +97,8 @@ def test_the_card_sheet_says_which_house_rule_added_and_which_changed_a_card(for
     docs.write(forge, cat, "html", tmp_path)
     page = (tmp_path / "cards.html").read_text(encoding="utf-8")
     marks: dict[str, set[str]] = {}
-    for cid, body in re.findall(r'<article class="card [^"]*"[^>]*data-id="([^"]+)"(.*?)</article>', page, re.S):
-        found = re.search(r'<p class="changed">(.*?)</p>', body, re.S)
+    for cid, body in re.findall(r'<article class="card [^"]*"[^>]*data-id="([^"]+)"(.*?)</article>', page, re.DOTALL):
+        found = re.search(r'<p class="changed">(.*?)</p>', body, re.DOTALL)
         if found:
             marks.setdefault(cid, set()).add(_plain(found.group(1)))
     assert marks == {"brokk": {cat.t("sheets.added", names=NAMES[lang])},
