@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from nidavellir.errors import suggest
+from nidavellir.errors import count_of, suggest
 from nidavellir.interface.events import (
     FORMS,
     INSTEAD,
@@ -204,8 +204,8 @@ class Checker:
         variadic = spec.args[-1] == VARIADIC
         fixed = spec.args[:-1] if variadic else spec.args
         if len(node.args) < len(fixed) or (not variadic and len(node.args) > len(fixed)):
-            n = f"at least {len(fixed)}" if variadic else str(len(fixed))
-            self.fail(node, f"`{node.name}` takes {n} argument(s), got {len(node.args)}")
+            n = ("at least " if variadic else "") + count_of(len(fixed), "argument")
+            self.fail(node, f"`{node.name}` takes {n}, got {len(node.args)}")
             return spec.type
         self.need(node, spec.needs, f"`{node.name}(...)`")
         for i, arg in enumerate(node.args):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from nidavellir.errors import count_of
 from nidavellir.interface.events import DRAWING_STEPS
 from nidavellir.interface.numbers import key_int
 
@@ -55,9 +56,9 @@ def check_structure(m: Merged, diags: Diagnostics) -> None:
     need = len(taverns) + 2
     if taverns and len(basic) < need:
         diags.error(_loc(m, "coins", "basic"),
-                    f"{len(basic)} basic coin(s) are too few: a player bids one on each of the {len(taverns)} "
-                    f"taverns and keeps two in the pouch for a coin trade ({need} in all)",
-                    '003 "Bids", "Trading Coins"')
+                    f"too few basic coins, {count_of(len(basic), 'basic coin')} for {count_of(len(taverns), 'tavern')}: "
+                    f"a player bids one on each tavern and keeps two in the pouch for a coin trade ({need} in all)",
+                    'the Nidavellir rulebook, "Bids" and "Trading Coins"')
     turn = g.get("flow", {}).get("turn", [])
     steps = ", ".join(f"`{s}`" for s in sorted(DRAWING_STEPS))
     if not any(step.get("do") in DRAWING_STEPS for step in turn):
@@ -130,7 +131,7 @@ def _gems(m: Merged, diags: Diagnostics, allowed: range) -> None:
             continue
         where = _loc(m, "gems", "by_players", key)
         if len(dealt) != n:
-            diags.error(where, f"{len(dealt)} gem(s) for {n} players: each player takes one gem")
+            diags.error(where, f"{count_of(len(dealt), 'gem')} for {n} players: each player takes one gem")
         both = sorted(special & set(dealt))
         if both:
             diags.error(where, f"gem {both[0]} is both dealt and a special gem")
@@ -155,7 +156,7 @@ def _treasure(m: Merged, diags: Diagnostics, allowed: range) -> None:
             held = treasure.get(key_int(value), 0)
             if count > held:
                 diags.error(_loc(m, "coins", "treasure_removed", n_key, value),
-                            f"{count} coin(s) of value {value} removed with {n_key} players, but the treasure "
+                            f"{count_of(count, 'coin')} of value {value} removed with {n_key} players, but the treasure "
                             f"holds {held}")
 
 
@@ -176,7 +177,7 @@ def _decks(m: Merged, diags: Diagnostics, allowed: range, taverns: int) -> None:
             if size == 0:
                 diags.warning(where, f"the Age {age} deck holds no card with {n} players: that age has no turn")
             elif size < per_turn:
-                diags.warning(where, f"the Age {age} deck holds {size} card(s) with {n} players, too few to fill "
+                diags.warning(where, f"the Age {age} deck holds {count_of(size, 'card')} with {n} players, too few to fill "
                                      f"the taverns once ({per_turn})")
             elif -(-size // per_turn) > MAX_TURNS:
                 diags.warning(where, f"the Age {age} deck lasts {-(-size // per_turn)} turns with {n} players "

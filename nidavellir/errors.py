@@ -22,6 +22,12 @@ class RulesRuntimeError(NidavellirError, RuntimeError):
     without end)."""
 
 
+def count_of(n: int, noun: str, plural: str | None = None) -> str:
+    """An English count whose noun agrees with it: "1 coin", "2 coins", "0 cards"; `plural` where
+    adding an s is wrong ("1 entry", "2 entries"). (A message never says "coin(s)".)"""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
 def closest(name: str, candidates: Iterable[object]) -> str | None:
     """The candidate closest to `name` (difflib, cutoff 0.6; a match ignoring case wins), or None."""
     name = str(name)

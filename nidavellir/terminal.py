@@ -29,7 +29,7 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, BinaryIO, TextIO
 
-from nidavellir.errors import NidavellirError, visible
+from nidavellir.errors import NidavellirError, count_of, visible
 from nidavellir.interface.decisions import CardChoice, CoinChoice
 from nidavellir.narrate import YOU, Narrator
 from nidavellir.runtime.decisions import Decision, Option
@@ -491,7 +491,7 @@ class Screen:
         if marks.get("captured"):
             notes.append("captured " + ", ".join(self.cards.name(self.view.cards[x]) for x in marks["captured"]))
         if marks.get("tokens"):
-            notes.append(f"{marks['tokens']} token(s)")
+            notes.append(count_of(int(marks["tokens"]), "token"))
         if marks.get("used") or marks.get("face_down"):
             notes.append("face down" if marks.get("face_down") else "used")
         return self.cards.name(cid) + (f" ({'; '.join(notes)})" if notes else "")

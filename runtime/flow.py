@@ -5,7 +5,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import permutations
 
-from nidavellir.errors import NidavellirError
+from nidavellir.errors import NidavellirError, count_of
 from nidavellir.interface.decisions import CardChoice, CoinChoice, Decision, Option
 from nidavellir.interface.engine import Gen
 from nidavellir.interface.events import MAX_TURNS_PER_AGE, STEPS, TAVERN_STEPS
@@ -42,16 +42,16 @@ class TurnLimit(NidavellirError):
 def turn_limit(e: Engine, age: int) -> TurnLimit:
     """The error for an age past MAX_TURNS_PER_AGE turns: located at the effect that put the most cards
     back under its deck, naming each that did and how often (else at the flow)."""
-    held = f"Age {age} has gone on for {MAX_TURNS_PER_AGE} turns and its deck still holds {len(e.s.decks[age])} cards"
+    held = f"Age {age} has gone on for {MAX_TURNS_PER_AGE} turns and its deck still holds {count_of(len(e.s.decks[age]), 'card')}"
     back = sorted(e.s.put_back.get(age, {}).items(), key=lambda kv: -kv[1])
     if not back:
         return TurnLimit(f"{e.rules.ruleset.flow_source or 'the flow'}: {held}: the rules never end this age "
                          "(nothing put cards back in its deck: does a turn draw from it?)")
     first = back[0][0]
     where = first[first.rindex("(") + 1:-1]
-    named = "; ".join(f"{effect}, {n} card(s)" for effect, n in back[:5])
+    named = "; ".join(f"{effect}, {count_of(n, 'card')}" for effect, n in back[:5])
     if len(back) > 5:
-        named += f"; and {len(back) - 5} effect(s) more, {sum(n for _, n in back[5:])} card(s)"
+        named += f"; and {count_of(len(back) - 5, 'effect')} more, {count_of(sum(n for _, n in back[5:]), 'card')}"
     return TurnLimit(f"{where}: {held}, because effects keep putting cards back under it: {named}; the game "
                      "stopped (an age ends only in the turn its deck runs out)")
 

@@ -125,7 +125,7 @@ NAMES = Names(classes={"warrior", "hunter", "miner", "blacksmith", "explorer"},
     ("score ranks(explorer) >= 5", "card", [(6, "expected a number here, got a condition", None)]),
     ("score ranks", "card", [(6, "`ranks` cannot be used in a card's score: it needs the column a class "
                                  "formula scores", "it exists in a class formula")]),
-    ("score lookup(1)", "card", [(6, "`lookup` takes at least 2 argument(s), got 1", None)]),
+    ("score lookup(1)", "card", [(6, "`lookup` takes at least 2 arguments, got 1", None)]),
     ("modify bid_from_hnd + 1", "trigger", [(7, "unknown param `bid_from_hnd`", "did you mean `bid_from_hand`?")]),
     ("when won in age 3: gain gem 5", "trigger", [(16, "there is no age 3", "ages: 1, 2"),
                                                    (28, "there is no special gem 5", "special gems: 6")]),

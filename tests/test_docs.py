@@ -12,6 +12,7 @@ from markupsafe import escape
 from nidavellir.cli import main
 from nidavellir.compiler import docs
 from nidavellir.compiler.build import generated_dir, rules_dir
+from nidavellir.compiler.docs.citations import cite
 from nidavellir.compiler.docs.model import card_views
 from nidavellir.compiler.docs.text import Catalog
 
@@ -298,15 +299,16 @@ def test_belarusian_base_reference_has_no_untranslated_interpretation(base, outp
     Each interpretation of the base game and its source show their `be` text (`interp.<id>`,
     `interp.<id>.source`), never the rules data's English, which the English reference keeps."""
     escapes = {"md": docs.md_escape, "html": lambda text: str(escape(text))}
-    cat = Catalog.load("be")
+    cat, en = Catalog.load("be"), Catalog.load("en")
     assert len(base.data["interpretations"]) == 19
     for i in base.data["interpretations"]:
-        for key, english in ((f"interp.{i['id']}", i["text"]), (f"interp.{i['id']}.source", i["source"])):
+        for key, english in ((f"interp.{i['id']}", i["text"]), (f"interp.{i['id']}.source", cite(i["source"], en))):
             assert key in cat.messages, key
+            shown = cite(cat.messages[key], cat) if key.endswith(".source") else cat.messages[key]
             for fmt, esc in escapes.items():
                 assert esc(english) in outputs[f"base.en.{fmt}"], (key, fmt)
                 assert esc(english) not in outputs[f"base.be.{fmt}"], (key, fmt)
-                assert esc(cat.messages[key]) in outputs[f"base.be.{fmt}"], (key, fmt)
+                assert esc(shown) in outputs[f"base.be.{fmt}"], (key, fmt)
     docs.render_all(base, cat)
     assert not cat.missing, sorted(cat.missing)
 
@@ -330,7 +332,7 @@ def test_lang_be_check_lists_an_interpretation_without_be_text(base, capsys, mon
     cat = without_last_dwarf("be")
     md = docs.render(base, cat, "md")
     last_dwarf = next(i for i in base.data["interpretations"] if i["id"] == "last-dwarf")
-    assert docs.md_escape(last_dwarf["text"]) in md and docs.md_escape(last_dwarf["source"]) in md
+    assert docs.md_escape(last_dwarf["text"]) in md and docs.md_escape(cite(last_dwarf["source"], cat)) in md
     assert cat.missing == {"interp.last-dwarf", "interp.last-dwarf.source"}
     assert main(["docs", "--lang", "en", "--check"]) == 0
 

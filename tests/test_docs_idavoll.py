@@ -287,7 +287,7 @@ def test_final_scoring_names_the_mythology_part(compiled, outputs):
     assert "“mythology”" not in final  # issue 9: the score breakdown is the designer's, in the appendix
     assert "“mythology”: what the god, giant and valkyrie cards score." in section(appendix(md, "md"), "sources-breakdown", "md")
     sources = section(appendix(md, "md"), "sources-sections", "md")
-    assert '001 "Idavoll Expansion"' in next(line for line in sources.splitlines() if "(#final-scoring)" in line)
+    assert 'Board Game Arena\'s Nidavellir help page, "Idavoll Expansion"' in next(line for line in sources.splitlines() if "(#final-scoring)" in line)
 
 
 # -- the whole reference ---------------------------------------------------------------------------------

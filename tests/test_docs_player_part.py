@@ -12,6 +12,7 @@ import pytest
 
 from nidavellir.compiler import docs
 from nidavellir.compiler.build import rules_dir
+from nidavellir.compiler.docs.citations import cite
 from nidavellir.compiler.compile import Compiled
 from nidavellir.compiler.docs.text import Catalog
 
@@ -150,7 +151,7 @@ def test_the_appendix_lists_every_interpretation_with_its_source_and_file(boxes,
     for n, i in enumerate(compiled.data["interpretations"], 1):
         item = visible(section(text, f"interp-{i['id']}", fmt), fmt)
         assert f"`{i['id']}`" in item if fmt == "md" else f" {i['id']} " in item, item
-        assert visible(esc(cat.t(f"interp.{i['id']}.source", default=i["source"]), fmt), fmt) in item, item
+        assert visible(esc(cite(cat.t(f"interp.{i['id']}.source", default=i["source"]), cat), fmt), fmt) in item, item
         path, line = re.search(r"(rules/\S+\.yaml):(\d+)", item).groups()  # type: ignore[union-attr]
         assert path.startswith(f"rules/{i['layer']}/"), item
         assert f"id: {i['id']}" in (root / path).read_text(encoding="utf-8").splitlines()[int(line) - 1], item
@@ -161,17 +162,17 @@ def test_the_appendix_lists_every_interpretation_with_its_source_and_file(boxes,
 @pytest.mark.parametrize("boxes", BOXES, ids=box_id)
 def test_the_section_sources_are_in_the_appendix_only(boxes):
     """Issue 9: "The sources … go to a designer's appendix" — each section's rulebook citation
-    (003 "Turn Sequence", 002 "Setup", 001 "Idavoll Expansion") is listed there with a link to the
-    section, and none is printed in the player part."""
+    (Nidavellir rulebook, "Turn Sequence"; Thingvellir rulebook, "Setup"; …) is listed there with a
+    link to the section, and none is printed in the player part."""
     cat = Catalog.load("en")
     md = text_for(boxes, "en", "md")
     sources = section(appendix(md, "md"), "sources-sections", "md")
     for key, anchor in (("ref.setup.source", "setup"), ("ref.turn.source", "turn"), ("ref.final.source", "final-scoring")):
         line = next(ln for ln in sources.splitlines() if f"](#{anchor})" in ln)
-        assert docs.md_escape(cat.t(key)) in line
-        assert docs.md_escape(cat.t(key)) not in player_part(md, "md")
+        assert docs.md_escape(cite(cat.t(key), cat)) in line
+        assert docs.md_escape(cite(cat.t(key), cat)) not in player_part(md, "md")
     for box in boxes:
-        assert docs.md_escape(cat.t(f"ref.setup.source.{box}")) in sources
+        assert docs.md_escape(cite(cat.t(f"ref.setup.source.{box}"), cat)) in sources
 
 
 def test_house_rules_keep_their_marks_and_their_settings_go_to_the_appendix(tmp_path):

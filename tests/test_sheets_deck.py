@@ -338,13 +338,14 @@ def test_each_page_names_the_rule_set_and_marks_changed_cards(en: Catalog, be: C
     """Issue 9: "the sheet names the rule set (boxes and variants) and marks the cards a house rule
     changed": every page's note names the boxes and the house rules ("Nidavellir + Thingvellir ·
     house rules: Generous offerings"); the cards that house rule changes (both royal offerings and
-    Grid) carry "House rule: Generous offerings", every copy of them and no other card."""
+    Grid) carry "Changed by house rule Generous offerings." (issue 18: "a changed one "Changed by""),
+    every copy of them and no other card."""
     compiled = compile_specs(layer_specs(("thingvellir",), ("generous-offerings",)))
     sheet = card_sheet(compiled, en, PrintOptions(backs=True))
     pages = parse(sheet.html)
     assert all(p["notes"][0]["text"] == "Nidavellir + Thingvellir · house rules: Generous offerings" for p in pages)
     marked = Counter(c["id"] for p in pages if p["side"] == "front" for c in p["cards"]
-                     if "House rule: Generous offerings" in c["text"])
+                     if "Changed by house rule Generous offerings." in c["text"])
     assert marked == {"royal-offering:3": 2, "royal-offering:5": 3, "grid": 1}
     assert sheet.html.count('<p class="changed">') == 6
     plain = card_sheet(compile_specs(layer_specs(ALL)), be, PrintOptions(copies="one"))

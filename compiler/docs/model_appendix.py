@@ -7,6 +7,7 @@ from typing import Any
 
 from ..build import rules_dir
 from ..layers import Origin
+from .citations import cite
 from .layer_texts import lacking
 from .model_base import ModelBase, _add, sort_key
 from .model_sections import PARAM_SECTIONS, SETTING_SECTIONS, SOURCE_KEYS, TITLES
@@ -69,7 +70,7 @@ class AppendixModel(ModelBase):
                 "id": lid,
                 "name": self.layer_text(layer, "name"),
                 "description": self.layer_text(layer, "description"),
-                "source": self.layer_text(layer, "source").rstrip("."),  # the appendix adds its own stop
+                "source": cite(self.layer_text(layer, "source"), self.cat).rstrip("."),  # the appendix adds its stop
                 "cards": [self.link(cid) for cid, c in self.d["cards"].items() if lid in c["layers"]],
                 "removed": [self.cat.t(f"card.{cid}", default=_value_at(merged.card_origin[cid]["name"])
                                        if "name" in merged.card_origin[cid] else cid) for cid in removed],
@@ -92,7 +93,8 @@ class AppendixModel(ModelBase):
         where = self.interpretation_files()
         return [{"id": i["id"], "anchor": f"interp-{i['id']}", "rule": f"rule-{i['id']}", "number": n,
                  "text": self.cat.t(f"interp.{i['id']}", default=i["text"]),
-                 "source": self.cat.t(f"interp.{i['id']}.source", default=i["source"]) if i.get("source") else "",
+                 "source": cite(self.cat.t(f"interp.{i['id']}.source", default=i["source"]), self.cat)
+                 if i.get("source") else "",
                  "file": where.get(i["id"], ""),
                  "changed": self.layer_names([i.get("layer", "")])} for n, i in enumerate(self.d["interpretations"], 1)]
 
@@ -138,9 +140,10 @@ class AppendixModel(ModelBase):
         return groups
 
     def sources(self) -> dict[str, str]:
-        """Each section's source note: its catalog text, then each box's own (`<key>.<layer id>`)."""
+        """Each section's source note: its catalog text, then each box's own (`<key>.<layer id>`), the
+        documents they cite named by title."""
         boxes = [layer["id"] for layer in self.d["layers"] if not layer["variant"]]
-        return {key: "; ".join(self.t(k) for k in [key] + [f"{key}.{b}" for b in boxes] if self.cat.has(k))
+        return {key: "; ".join(cite(self.t(k), self.cat) for k in [key] + [f"{key}.{b}" for b in boxes] if self.cat.has(k))
                 for key in SOURCE_KEYS}
 
     def section_sources(self, shown: set[str]) -> list[SourceNote]:

@@ -10,6 +10,7 @@ from .. import ir
 from ..compile import Compiled
 from ..layers import Origin
 from ..yamlload import JsonDict
+from .house_marks import card_marks
 from .model_sections import PARAM_SECTIONS, STEP_PARAMS
 from .text import Catalog, Context, context_of
 from .views import DrawView, Link, ZoneRef
@@ -131,6 +132,11 @@ class ModelBase:
         return self.cx.join([self.tavern_name(t) for t in self.game["taverns"]])
 
     # -- house rules in force --------------------------------------------------------------------------
+    def card_marks(self, cid: str) -> tuple[list[str], list[str]]:
+        """The names of the house rules that added the card and of those that changed it."""
+        marks = card_marks(self.d["cards"][cid]["layers"], self.variants)
+        return self.layer_names(marks.added), self.layer_names(marks.changed)
+
     def layer_names(self, layer_ids: list[str]) -> list[str]:
         out: list[str] = []
         for lid in layer_ids:

@@ -78,7 +78,7 @@ class CardsModel(ModelBase):
             plain = [cid for cid in ids if not self.c.effects.get(cid) and not self.d["cards"][cid].get("track")]
             in_table = plain if len(plain) > 1 else []
             cards: list[CardEntry] = [{**views[cid], "copies": self.d["cards"][cid]["copies"],
-                                       "changed": self.layer_names(self.d["cards"][cid]["layers"]),
+                                       "added": self.card_marks(cid)[0], "changed": self.card_marks(cid)[1],
                                        "decks": self.age_decks_of(piles.get(cid, {})) + self.card_decks(cid),
                                        "placed_by": self.placed_by(cid), "show_class": show_class}
                                       for cid in ids if cid not in in_table]
@@ -115,8 +115,9 @@ class CardsModel(ModelBase):
             cells += [str(card["points"] or "–")] * pointed
             cells += [self.copies_cell(piles.get(cid, {}).get(p, {}), sorted(most)) for p in decks]
             cells += [str(sum(sum(by.values()) for by in piles.get(cid, {}).values()) or card["copies"])] * boxed
+            added, changed = self.card_marks(cid)
             rows.append({"anchor": self.anchors[cid], "name": views[cid]["name"], "cells": cells,
-                         "changed": self.layer_names(card["layers"]), "placed_by": self.placed_by(cid)})
+                         "added": added, "changed": changed, "placed_by": self.placed_by(cid)})
         notes = [self.more_note(sorted(most))] if most else []
         if one_zone:
             notes.append(self.t("ref.cards.zone_note", zone=self.zone_ref(decks[0].zone)["name"]))

@@ -29,6 +29,7 @@ import jinja2
 from ..diagnostics import Diagnostic, Location
 from .deck import Copy, Pile, box_copies, copy_counts, piles_of
 from .errors import DocsError
+from .house_marks import card_marks
 from .model import card_views
 from .options import COPIES, PrintOptions
 from .sheet_fit import PT_PER_MM, STEPS, Parts, fitting_step, text_height, text_room
@@ -73,7 +74,7 @@ class Face:
     pile: str = ""            # the piles it belongs to ("Age 1"); none for a card set aside
     players: str = ""         # the least player count using this copy ("5+ players"), or how many copies need more
     copies: str = ""          # a catalogue's "×5"
-    changed: str = ""         # "House rule: Generous offerings"
+    changed: str = ""         # "Added by house rule Brokk's forge." (and/or "Changed by …")
     back: str = ""            # the back's pile name
     back_key: str = ""        # the back's colour's name (cards.css)
 
@@ -185,11 +186,13 @@ class _Faces:
             label = kind_name(self.cat, kind)
         else:
             label = self.cat.t("sheets.kind_class", kind=kind_name(self.cat, kind), cls=view["class_label"])
-        changed = [_layer_name(self.cat, self.variants[lid]) for lid in card["layers"] if lid in self.variants]
+        marks = card_marks(card["layers"], self.variants)
         face = face_of(view, self.cat)
         face.label = label
         face.accent = classes[0] if len(classes) == 1 and classes[0] != "neutral" else kind
-        face.changed = self.cat.t("sheets.changed", names=_join(self.cat, changed)) if changed else ""
+        face.changed = " ".join(self.cat.t(f"sheets.{what}", names=_join(self.cat, names))
+                                for what, lids in marks._asdict().items()
+                                if (names := [_layer_name(self.cat, self.variants[lid]) for lid in lids]))
         return face
 
     def deck(self, copies: list[Copy]) -> list[Face]:

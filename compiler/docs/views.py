@@ -273,7 +273,8 @@ CardView = TypedDict("CardView", {"id": str, "anchor": str, "name": str, "kind":
 
 class CardEntry(CardView):
     copies: int
-    changed: list[str]
+    added: list[str]    # the house rule that added it (names: house_marks.py)
+    changed: list[str]  # the house rules that changed it
     decks: list[str]
     placed_by: list[Link]  # a card in no deck that other cards' effects bring into play
     show_class: bool       # its kind holds cards of more than one class
@@ -284,6 +285,7 @@ class CardRow(TypedDict):
     anchor: str
     name: str
     cells: list[str]
+    added: list[str]
     changed: list[str]
     placed_by: list[Link]
 
