@@ -97,9 +97,9 @@ class CardActions(EngineCore):
 
     def _tokens_now(self, card: int, tokens: int) -> None:
         self.set_mark(card, "tokens", tokens)
-        if self.journal is not None:
-            self.journal.append(TokensChanged(*self.now, player=self.owner(card), cause=self.cause(),
-                                              card=self.s.cards[card], tokens=tokens))
+        if TokensChanged in self.keeps:
+            self.note(TokensChanged(*self.now, player=self.owner(card), cause=self.cause(),
+                                    card=self.s.cards[card], tokens=tokens))
 
     def advance_track(self, card: int, steps: int = 1) -> None:
         """Move the card's token `steps` notches along its track; it stops at the last notch, and
@@ -109,10 +109,10 @@ class CardActions(EngineCore):
         last = len(self.defs[card].track) - 1
         old = int(self.mark(card, "notch"))
         self.set_mark(card, "notch", max(0, min(last, old + steps)))
-        if self.journal is not None and self.mark(card, "notch") != old:
-            self.journal.append(TrackMoved(*self.now, player=self.owner(card), cause=self.cause(),
-                                           card=self.s.cards[card], old=old, new=int(self.mark(card, "notch")),
-                                           value=self.track_value(card)))
+        if TrackMoved in self.keeps and self.mark(card, "notch") != old:
+            self.note(TrackMoved(*self.now, player=self.owner(card), cause=self.cause(),
+                                 card=self.s.cards[card], old=old, new=int(self.mark(card, "notch")),
+                                 value=self.track_value(card)))
 
     def track_value(self, card: int) -> int:
         track = self.defs[card].track
@@ -127,15 +127,15 @@ class CardActions(EngineCore):
 
     def use(self, card: int) -> None:
         self.set_mark(card, "used", True)
-        if self.journal is not None:
-            self.journal.append(PowerUsed(*self.now, player=self.owner(card), card=self.s.cards[card]))
+        if PowerUsed in self.keeps:
+            self.note(PowerUsed(*self.now, player=self.owner(card), card=self.s.cards[card]))
 
     def turn_face_down(self, card: int) -> None:
         """The card turns face down for good: its power is spent."""
         self.set_mark(card, "face_down", True)
         self.set_mark(card, "used", True)
-        if self.journal is not None:
-            self.journal.append(FaceDown(*self.now, player=self.owner(card), card=self.s.cards[card]))
+        if FaceDown in self.keeps:
+            self.note(FaceDown(*self.now, player=self.owner(card), card=self.s.cards[card]))
 
     def captures(self, card: int) -> int:
         return len(self.mark(card, "captured", None) or ())
@@ -151,8 +151,8 @@ class CardActions(EngineCore):
     def choose_class(self, p: int, card: int) -> Gen[None]:
         cls = yield from self.ask(p, "class", list(self.rules.classes), f"choose a class for {self.defs[card].name}")
         self.set_mark(card, "class", cls)
-        if self.journal is not None:
-            self.journal.append(ClassChosen(*self.now, player=p, card=self.s.cards[card], cls=str(cls)))
+        if ClassChosen in self.keeps:
+            self.note(ClassChosen(*self.now, player=p, card=self.s.cards[card], cls=str(cls)))
 
     def choose_card(self, p: int, cards: Sequence[int], kind: str, prompt: str, at: str) -> Gen[int | None]:
         """Ask p to choose one of `cards`, which lie at `at` (copies of one card are one option)."""
@@ -247,12 +247,12 @@ class CardActions(EngineCore):
         """Move `card` to the top of p's column `dest` (None: the command zone). The card it would
         cover, if that card steps aside (`instead of covered`), is lifted first and returned: the
         caller offers its replacement. Else -1."""
-        if self.journal is not None:
+        if Placed in self.keeps:
             loc = self.where.get(card)
             origin = None if loc is None or loc[0] != p else COMMAND_ZONE if loc[1] is None else loc[1]
             origin = self.aside_from.pop(card, origin)  # (a card that stepped aside moves from its column)
-            self.journal.append(Placed(*self.now, player=p, cause=self.cause(), card=self.s.cards[card],
-                                       column=COMMAND_ZONE if dest is None else dest, origin=origin))
+            self.note(Placed(*self.now, player=p, cause=self.cause(), card=self.s.cards[card],
+                             column=COMMAND_ZONE if dest is None else dest, origin=origin))
         loc = self.where.get(card)
         kept = loc is not None and loc[0] == p or bool(self.stepping_aside) and self.stepping_aside.get(card) == p
         since = self.arrived.get(card, 0) if kept else 0  # (a card moving among p's own places has not newly arrived)
@@ -262,7 +262,7 @@ class CardActions(EngineCore):
             column = self.s.players[p].army.get(dest)
             if column and "covered" in self.defs[column[-1]].instead:
                 covered = column[-1]
-                if self.journal is not None:
+                if Placed in self.keeps:  # (its record says the column it left)
                     self.aside_from[covered] = dest
                 self._lift(covered)
                 self.s.resolving.append(covered)
@@ -288,9 +288,9 @@ class CardActions(EngineCore):
     def put_under_deck(self, card: int, deck: int | str | None) -> None:
         """Put `card` under a deck. Under an age's deck, the effect doing it is counted (`put_back`):
         an age that never ends names the effects that kept its deck full (runtime/flow.py)."""
-        if self.journal is not None:  # (a card put back from where everyone saw it)
-            self.journal.append(PutUnder(*self.now, player=self.actor(), cause=self.cause(),
-                                         cards=(self.s.cards[card],), deck=deck_place(deck, self.s.age), count=1))
+        if PutUnder in self.keeps:  # (a card put back from where everyone saw it)
+            self.note(PutUnder(*self.now, player=self.actor(), cause=self.cause(),
+                               cards=(self.s.cards[card],), deck=deck_place(deck, self.s.age), count=1))
         if not isinstance(deck, str):
             age = self.s.age if deck is None else deck
             cid, fn = self.cascade[-1] if self.cascade else (self.s.cards[card], None)
@@ -434,8 +434,8 @@ class CardActions(EngineCore):
                 yield from self.choose_card(p, chosen, "card", "choose the card to take next", "taken"))
             assert card is not None
             chosen.remove(card)
-            if self.journal is not None:
-                self.journal.append(Took(*self.now, player=p, cause=self.cause(), card=self.s.cards[card], at=zone))
+            if Took in self.keeps:
+                self.note(Took(*self.now, player=p, cause=self.cause(), card=self.s.cards[card], at=zone))
             yield from self.take_card(p, card)
 
     def look(self, p: int, deck: int | str | None, count: int, take: int, rest: str) -> Gen[None]:
@@ -449,9 +449,9 @@ class CardActions(EngineCore):
         drawn = [pile.pop() for _ in range(min(count, len(pile)))]
         self.s.resolving.extend(drawn)
         where = deck_place(deck, self.s.age)
-        if self.journal is not None:  # only the drawer sees the cards
-            self.journal.append(Drew(*self.now, player=p, cause=self.cause(), seen_by=frozenset((p,)),
-                                     cards=tuple(self.s.cards[c] for c in drawn), deck=where, count=len(drawn)))
+        if Drew in self.keeps:  # only the drawer sees the cards
+            self.note(Drew(*self.now, player=p, cause=self.cause(), seen_by=frozenset((p,)),
+                           cards=tuple(self.s.cards[c] for c in drawn), deck=where, count=len(drawn)))
         kept: list[int] = []
         for i in range(min(take, len(drawn))):
             left = [c for c in drawn if c not in kept]
@@ -474,13 +474,13 @@ class CardActions(EngineCore):
                 pile.insert(0, card)
                 left.remove(card)
                 back.append(card)
-        if self.journal is not None and back:  # only the drawer sees which
-            self.journal.append(PutUnder(*self.now, player=p, cause=self.cause(), seen_by=frozenset((p,)),
-                                         cards=tuple(self.s.cards[c] for c in back), deck=where, count=len(back),
-                                         shuffled=rest == "shuffled"))
+        if PutUnder in self.keeps and back:  # only the drawer sees which
+            self.note(PutUnder(*self.now, player=p, cause=self.cause(), seen_by=frozenset((p,)),
+                               cards=tuple(self.s.cards[c] for c in back), deck=where, count=len(back),
+                               shuffled=rest == "shuffled"))
         for c in self.each_card(kept):
-            if self.journal is not None:
-                self.journal.append(Took(*self.now, player=p, cause=self.cause(), card=self.s.cards[c], at=where))
+            if Took in self.keeps:
+                self.note(Took(*self.now, player=p, cause=self.cause(), card=self.s.cards[c], at=where))
             yield from self.take_card(p, c)
 
     def capture(self, p: int, card: int, subject: int) -> Gen[None]:
@@ -489,8 +489,8 @@ class CardActions(EngineCore):
             return
         self._lift(subject)
         self.s.marks.setdefault(card, {}).setdefault("captured", []).append(subject)
-        if self.journal is not None:
-            self.journal.append(Captured(*self.now, player=p, card=self.s.cards[card], subject=self.s.cards[subject]))
+        if Captured in self.keeps:
+            self.note(Captured(*self.now, player=p, card=self.s.cards[card], subject=self.s.cards[subject]))
         yield from self.emit(p, "captured", card)
 
     # -- discarding ----------------------------------------------------------------------------
@@ -511,10 +511,10 @@ class CardActions(EngineCore):
         """An owned card goes to the discard pile, unless a replacement effect cancels it."""
         if self.replaceable("discarded", card, p) and (yield from self.replace(p, "discarded", card)):
             return
-        if self.journal is not None:
+        if Discarded in self.keeps:
             column = self.column_of(card)
-            self.journal.append(Discarded(*self.now, player=p, cause=self.cause(), card=self.s.cards[card],
-                                          at=COMMAND_ZONE if column is None else column, into=self.discard_into(card)))
+            self.note(Discarded(*self.now, player=p, cause=self.cause(), card=self.s.cards[card],
+                                at=COMMAND_ZONE if column is None else column, into=self.discard_into(card)))
         self._lift(card)
         self._release(card)
         self.discard_pile(card).append(card)
@@ -533,10 +533,10 @@ class CardActions(EngineCore):
         pile = self.deck(deck)
         if pile:
             card = pile.pop()
-            if self.journal is not None:
-                self.journal.append(Discarded(*self.now, player=self.actor(), cause=self.cause(),
-                                              card=self.s.cards[card], at=deck_place(deck, self.s.age),
-                                              into=self.discard_into(card)))
+            if Discarded in self.keeps:
+                self.note(Discarded(*self.now, player=self.actor(), cause=self.cause(),
+                                    card=self.s.cards[card], at=deck_place(deck, self.s.age),
+                                    into=self.discard_into(card)))
             self.discard_pile(card).append(card)
 
     # -- heroes ------------------------------------------------------------------------------
@@ -594,9 +594,9 @@ class CardActions(EngineCore):
     def recruit_chosen(self, p: int, hero: int, counted: bool = True, by_line: bool = True) -> Gen[None]:
         """p recruits `hero`, chosen among those available: it leaves the heroes, enters where it
         goes (its `recruited` effects run) and any line it completes recruits in turn."""
-        if self.journal is not None:
-            self.journal.append(Recruited(*self.now, player=p, cause=None if by_line else self.cause(),
-                                          card=self.s.cards[hero], by_line=by_line, counted=counted))
+        if Recruited in self.keeps:
+            self.note(Recruited(*self.now, player=p, cause=None if by_line else self.cause(),
+                                card=self.s.cards[hero], by_line=by_line, counted=counted))
         self.s.heroes.remove(hero)
         if counted:
             self.s.players[p].heroes_counted += 1
@@ -648,9 +648,9 @@ class CardActions(EngineCore):
         if card is None:
             return False
         brought = self.brought(card)
-        if self.journal is not None:
-            self.journal.append(HeroReturned(*self.now, player=p, cause=self.cause(), card=self.s.cards[card],
-                                             brought=tuple(self.s.cards[c] for c in brought)))
+        if HeroReturned in self.keeps:
+            self.note(HeroReturned(*self.now, player=p, cause=self.cause(), card=self.s.cards[card],
+                                   brought=tuple(self.s.cards[c] for c in brought)))
         self._lift(card)
         self._release(card)
         self.s.heroes.append(card)
@@ -701,10 +701,10 @@ class CardActions(EngineCore):
         b = yield from self.ask(p, "card", list(second), "choose the card to swap it with")
         tb, cb = second[b]
         s.taverns[ta][s.taverns[ta].index(ca)], s.taverns[tb][s.taverns[tb].index(cb)] = cb, ca
-        if self.journal is not None:
+        if Swapped in self.keeps:
             ids = self.rules.tavern_ids
-            self.journal.append(Swapped(*self.now, player=p, cause=self.cause(), first=s.cards[ca], first_at=ids[ta],
-                                        second=s.cards[cb], second_at=ids[tb]))
+            self.note(Swapped(*self.now, player=p, cause=self.cause(), first=s.cards[ca], first_at=ids[ta],
+                              second=s.cards[cb], second_at=ids[tb]))
 
     def can_reserve(self, p: int) -> bool:
         return bool(self._tavern_options())
@@ -718,6 +718,6 @@ class CardActions(EngineCore):
         answer = yield from self.ask(p, "card", list(options), "choose a tavern card to reserve")
         where, chosen = options[answer]
         s.reserved[chosen] = p
-        if self.journal is not None:
-            self.journal.append(Reserved(*self.now, player=p, cause=self.cause(), card=s.cards[chosen],
-                                         tavern=self.rules.tavern_ids[where]))
+        if Reserved in self.keeps:
+            self.note(Reserved(*self.now, player=p, cause=self.cause(), card=s.cards[chosen],
+                               tavern=self.rules.tavern_ids[where]))

@@ -127,10 +127,10 @@ class CoinActions(EngineCore):
         """A coin leaves the player; on a tavern not yet resolved it leaves that bid empty."""
         if coin is None:
             return
-        if self.journal is not None:
+        if CoinDiscarded in self.keeps:
             at, seen = self._seen_place(p, coin)
-            self.journal.append(CoinDiscarded(*self.now, player=p, cause=self.cause(), seen_by=seen,
-                                              value=self.s.coins[coin].value, at=at))
+            self.note(CoinDiscarded(*self.now, player=p, cause=self.cause(), seen_by=seen,
+                                    value=self.s.coins[coin].value, at=at))
         pl = self.s.players[p]
         if coin in pl.slots:
             pl.slots[pl.slots.index(coin)] = None
@@ -170,10 +170,10 @@ class CoinActions(EngineCore):
         new = self.take_from_treasure(old.value + amount)
         if new is None:
             return coin
-        if self.journal is not None:
+        if CoinTransformed in self.keeps:
             at, seen = self._seen_place(p, coin)
-            self.journal.append(CoinTransformed(*self.now, player=p, cause=self.cause(), seen_by=seen, old=old.value,
-                                                amount=amount, new=self.s.coins[new].value, at=at))
+            self.note(CoinTransformed(*self.now, player=p, cause=self.cause(), seen_by=seen, old=old.value,
+                                      amount=amount, new=self.s.coins[new].value, at=at))
         self._replace_coin(p, coin, new)
         self._return_coin(coin)
         yield from self._bettered(p, self.s.coins[new].value - old.value)
@@ -187,9 +187,9 @@ class CoinActions(EngineCore):
         new = self.s.special_coins.pop(special_id, None)
         if new is None:
             return
-        if self.journal is not None:
-            self.journal.append(CoinExchanged(*self.now, player=p, cause=self.cause(), old=self.s.coins[coin].value,
-                                              new=self.s.coins[new].value, special=special_id))
+        if CoinExchanged in self.keeps:
+            self.note(CoinExchanged(*self.now, player=p, cause=self.cause(), old=self.s.coins[coin].value,
+                                    new=self.s.coins[new].value, special=special_id))
         self._replace_coin(p, coin, new)
         self.coins_left[coin] = self.coins_left.get(coin, 0) + 1
         self.s.coin_box.append(coin)
@@ -222,9 +222,9 @@ class CoinActions(EngineCore):
         if new is None:
             return
         gone = a if self.param(p, "trade_lower") > 0 else b
-        if self.journal is not None:
-            self.journal.append(CoinTraded(*self.now, player=p, cause=self.cause(), coins=(coins[a].value, coins[b].value),
-                                           wanted=wanted, new=coins[new].value, gone=coins[gone].value))
+        if CoinTraded in self.keeps:
+            self.note(CoinTraded(*self.now, player=p, cause=self.cause(), coins=(coins[a].value, coins[b].value),
+                                 wanted=wanted, new=coins[new].value, gone=coins[gone].value))
         source.remove(gone)
         self._return_coin(gone)
         pl.pouch.append(new)
@@ -236,7 +236,7 @@ class CoinActions(EngineCore):
         if value in self.s.special_gems:
             self.s.special_gems.remove(value)
             pl = self.s.players[p]
-            if self.journal is not None:
-                self.journal.append(GemGained(*self.now, player=p, cause=self.cause(), old=pl.gem, new=value))
+            if GemGained in self.keeps:
+                self.note(GemGained(*self.now, player=p, cause=self.cause(), old=pl.gem, new=value))
             pl.covered_gems.append(pl.gem)
             pl.gem = value

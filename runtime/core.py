@@ -12,7 +12,7 @@ from nidavellir.interface.engine import EngineAPI, Event, Gen
 from nidavellir.interface.rules import CardDef, Modifier
 from nidavellir.interface.support import MAX_VALUE, beyond
 
-from .journal import GameStarted, Happening
+from .journal import ALL_KINDS, GameStarted, Happening, kinds_of
 from .loops import MAX_CASCADE, Running, cascade_error, ensure_stack, origin
 from .rules import Rules
 from .scoring import Scores
@@ -64,7 +64,8 @@ class EngineCore:
         self.arrived: dict[int, int] = {}  # owned card -> the tick it reached its owner (none: before all)
         self._hero_kinds: dict[tuple[int, ...], tuple[int, ...]] = {}  # available heroes -> one of each kind
         self.saving = False                # keep the state at each turn's start (for Game.copy)
-        self.journal: list[Happening] | None = None  # what happens, kept only when asked (runtime/journal.py)
+        self._journal: list[Happening] | None = None  # what happens, kept only when asked (runtime/journal.py)
+        self.keeps: frozenset[type[Happening]] = frozenset()  # the kinds of record the journal keeps
         self.causes: list[int] = []        # the cards whose effects run, innermost last
         self.cascade: list[Running] = []   # the handlers and values running, innermost last (runtime/loops.py)
         self.coins_left: dict[int, int] = {}  # coin -> how often it left a player (each_coin skips those that did)
@@ -117,8 +118,8 @@ class EngineCore:
         s.heroes, s.distinctions, s.supply = list(plan.heroes), list(plan.distinctions), list(plan.supply)
         s.taverns = [[] for _ in r.tavern_ids]
         self.reindex()
-        if self.journal is not None:
-            self.journal.append(GameStarted(0, 0, gems=tuple(pl.gem for pl in s.players)))
+        if GameStarted in self.keeps:
+            self.note(GameStarted(0, 0, gems=tuple(pl.gem for pl in s.players)))
 
     def reshuffle(self, pile: list[int], deck: str) -> None:
         """Shuffle a deck in play (cards shuffled back into it) with a stream of its own, by the deck
@@ -128,6 +129,30 @@ class EngineCore:
         stream(self.chance, RESHUFFLE, f"{deck}#{done}").shuffle(pile)
 
     # -- the journal: when, who, and who caused what ------------------------------------------
+    # Every record is kept by one rule: `if Kind in engine.keeps: engine.note(Kind(...))`
+    # (`keeps` is empty when there is no journal, so a game without one computes no record).
+    @property
+    def journal(self) -> list[Happening] | None:
+        """The records kept (None: no journal)."""
+        return self._journal
+
+    @journal.setter
+    def journal(self, records: list[Happening] | None) -> None:
+        """Keep records in `records` (every kind, or the kinds kept so far), or none (None)."""
+        self._journal = records
+        self.keeps = frozenset() if records is None else self.keeps or ALL_KINDS
+
+    def note(self, record: Happening) -> None:
+        """Keep a record (the caller asked `type(record) in self.keeps`)."""
+        assert self._journal is not None and type(record) in self.keeps, type(record).kind
+        self._journal.append(record)
+
+    def keep_journal(self, kinds: Iterable[str | type[Happening]] | None = None,
+                     records: list[Happening] | None = None) -> None:
+        """From now on, keep the records of `kinds` (None: every kind) in `records` (default: a new list)."""
+        self._journal = [] if records is None else records
+        self.keeps = ALL_KINDS if kinds is None else kinds_of(kinds)
+
     @property
     def now(self) -> tuple[int, int]:
         """The age and turn, as a record of the journal starts."""
@@ -159,7 +184,7 @@ class EngineCore:
         if len(cascade) >= MAX_CASCADE:
             raise cascade_error([*cascade, (self.s.cards[card], handler)], self.rules.ruleset.loops)
         cascade.append((self.s.cards[card], handler))
-        if self.journal is None:
+        if not self.keeps:  # (the causes are only for the records)
             try:
                 return (yield from handler(self.api, p, card, ev))
             finally:

@@ -71,9 +71,9 @@ def enter_dwarves(e: Engine) -> Gen[None]:
                 deck, source = e.deck(draw.zone), draw.zone
         for _ in range(min(per, len(deck))):
             tavern.append(deck.pop())
-        if e.journal is not None:
-            e.journal.append(Dealt(*e.now, at=e.rules.tavern_ids[t], cards=tuple(s.cards[c] for c in tavern),
-                                   deck=deck_place(source, s.age)))
+        if Dealt in e.keeps:
+            e.note(Dealt(*e.now, at=e.rules.tavern_ids[t], cards=tuple(s.cards[c] for c in tavern),
+                         deck=deck_place(source, s.age)))
 
 
 def bids(e: Engine) -> Gen[None]:
@@ -109,14 +109,14 @@ def bids(e: Engine) -> Gen[None]:
             if any(coins[c].value == coins[coin].value for c in pl.pouch):
                 places.append("pouch")
             yield from _place_trading_coin(e, p, coin, places, pl.pouch)
-    if e.journal is not None:  # each player's own bids, secret until the reveals
+    if BidsPlaced in e.keeps:  # each player's own bids, secret until the reveals
         for p, pl in enumerate(s.players):
             if e.param(p, "bid_from_hand") <= 0:
-                e.journal.append(BidsPlaced(
-                    *e.now, player=p, seen_by=frozenset((p,)),
-                    bids=tuple(None if c is None else coins[c].value for c in pl.slots),
-                    pouch=tuple(sorted(coins[c].value for c in pl.pouch)),
-                    trading=tuple(t for t, c in enumerate(pl.slots) if c is not None and coins[c].trading)))
+                e.note(BidsPlaced(
+          *e.now, player=p, seen_by=frozenset((p,)),
+          bids=tuple(None if c is None else coins[c].value for c in pl.slots),
+          pouch=tuple(sorted(coins[c].value for c in pl.pouch)),
+          trading=tuple(t for t, c in enumerate(pl.slots) if c is not None and coins[c].trading)))
 
 
 _BID_OPTIONS: dict[tuple[tuple[int, ...], int], tuple[tuple[int, ...], ...]] = {}
@@ -175,7 +175,7 @@ def resolve_taverns(e: Engine) -> Gen[None]:
     plan = _tavern_plan(e)
     for t in range(len(s.taverns)):
         e.tavern, e.revealed, e.bids_revealed = t, None, t + 1
-        if e.journal is not None:
+        if BidsRevealed in e.keeps:
             _record_reveal(e, t)
         for run, step in plan:
             running = run(e, step)
@@ -195,9 +195,9 @@ def _record_reveal(e: Engine, t: int) -> None:
     assert e.journal is not None
     coins = e.s.coins
     slots = [pl.slots[t] for pl in e.s.players]
-    e.journal.append(BidsRevealed(*e.now, tavern=e.rules.tavern_ids[t],
-                                  bids=tuple(None if c is None else coins[c].value for c in slots),
-                                  trading=tuple(q for q, c in enumerate(slots) if c is not None and coins[c].trading)))
+    e.note(BidsRevealed(*e.now, tavern=e.rules.tavern_ids[t],
+                        bids=tuple(None if c is None else coins[c].value for c in slots),
+                        trading=tuple(q for q, c in enumerate(slots) if c is not None and coins[c].trading)))
 
 
 def _tavern_plan(e: Engine) -> list[tuple[StepFunction, Step]]:
@@ -238,11 +238,11 @@ def _late_bids(e: Engine) -> Gen[None]:
             trading = next((c for c in pl.hand if coins[c].trading and coins[c].value == value), None)
             if trading is not None:
                 yield from _place_trading_coin(e, p, trading, [e.rules.tavern_ids[t], "hand"], pl.hand)
-            if e.journal is not None:
+            if LateBid in e.keeps:
                 placed = pl.slots[t]
                 assert placed is not None
-                e.journal.append(LateBid(*e.now, player=p, tavern=e.rules.tavern_ids[t], value=value,
-                                         trading=coins[placed].trading))
+                e.note(LateBid(*e.now, player=p, tavern=e.rules.tavern_ids[t], value=value,
+                               trading=coins[placed].trading))
 
 
 def _bids(e: Engine) -> list[int]:
@@ -300,16 +300,16 @@ def picks(e: Engine, step: Step) -> Gen[None]:
                 top_used.add(src.id)
             e.zone(src.zone).remove(card)
             s.resolving.append(card)
-            if e.journal is not None:
-                e.journal.append(Took(*e.now, player=p, card=s.cards[card], at=tid if src.zone == "tavern" else src.zone))
+            if Took in e.keeps:
+                e.note(Took(*e.now, player=p, card=s.cards[card], at=tid if src.zone == "tavern" else src.zone))
             replaced = picked_replaced and src.zone == "tavern" and e.replaceable("picked", card, p)
             yield from (_replace_pick(e, p, card) if replaced else e.take_card(p, card))
             if top and src.discard and (not src.discard_players or e.n in src.discard_players):
                 free = [c for c in tavern if not e.bound(c)]  # (a reserved card stays where it lies)
                 for gone in (yield from e.choose_cards(p, free, src.discard, f"discard from {tname}", tid)):
                     tavern.remove(gone)
-                    if e.journal is not None:
-                        e.journal.append(Discarded(*e.now, player=p, card=s.cards[gone], at=tid, into=e.discard_into(gone)))
+                    if Discarded in e.keeps:
+                        e.note(Discarded(*e.now, player=p, card=s.cards[gone], at=tid, into=e.discard_into(gone)))
                     e.discard_pile(gone).append(gone)
         bid_coin = s.players[p].slots[t]
         if bid_coin is not None and coins[bid_coin].trading:
@@ -369,14 +369,14 @@ def gem_trades(e: Engine, step: Step) -> None:
         groups.setdefault(bid[q], []).append(q)
     for tied in groups.values():
         if len(tied) > 1:
-            if e.journal is None:
+            if GemsTraded not in e.keeps:
                 trade_gems(e, tied)
                 continue
             before = [pl.gem for pl in e.s.players]
             trade_gems(e, tied)
             swaps = tuple((q, before[q], e.s.players[q].gem) for q in tied if e.s.players[q].gem != before[q])
             if swaps:
-                e.journal.append(GemsTraded(*e.now, tavern=e.rules.tavern_ids[e.tavern], swaps=swaps))
+                e.note(GemsTraded(*e.now, tavern=e.rules.tavern_ids[e.tavern], swaps=swaps))
 
 
 def clear(e: Engine, step: Step) -> None:
@@ -384,7 +384,7 @@ def clear(e: Engine, step: Step) -> None:
     into the discard pile, a card goes where its kind's discards go (`discards_to`)."""
     assert step.zone is not None and step.into is not None
     zone = e.zone(step.zone)
-    if e.journal is not None and zone:
+    if Cleared in e.keeps and zone:
         _record_cleared(e, step, zone)
     if step.into == "discard" and e.rules.ruleset.discards_to:
         for card in zone:
@@ -403,7 +403,7 @@ def _record_cleared(e: Engine, step: Step, zone: list[int]) -> None:
         pile = e.discard_into(card) if step.into == "discard" else step.into
         into.setdefault(pile, []).append(e.s.cards[card])
     for pile, cards in into.items():
-        e.journal.append(Cleared(*e.now, at=at, cards=tuple(cards), into=pile))
+        e.note(Cleared(*e.now, at=at, cards=tuple(cards), into=pile))
 
 
 def refill(e: Engine, step: Step) -> None:
@@ -414,9 +414,9 @@ def refill(e: Engine, step: Step) -> None:
     had = len(zone)
     while len(zone) < step.count and deck:
         zone.append(deck.pop())
-    if e.journal is not None and len(zone) > had:
-        e.journal.append(Dealt(*e.now, at=step.zone, cards=tuple(e.s.cards[c] for c in zone[had:]),
-                               deck=deck_place(step.deck, e.s.age)))
+    if Dealt in e.keeps and len(zone) > had:
+        e.note(Dealt(*e.now, at=step.zone, cards=tuple(e.s.cards[c] for c in zone[had:]),
+                     deck=deck_place(step.deck, e.s.age)))
 
 
 def deal(e: Engine, step: Step) -> None:
@@ -426,9 +426,9 @@ def deal(e: Engine, step: Step) -> None:
     had = len(zone)
     for _ in range(min(step.count, len(deck))):
         zone.append(deck.pop())
-    if e.journal is not None and len(zone) > had:
-        e.journal.append(Dealt(*e.now, at=step.zone, cards=tuple(e.s.cards[c] for c in zone[had:]),
-                               deck=deck_place(step.deck, e.s.age)))
+    if Dealt in e.keeps and len(zone) > had:
+        e.note(Dealt(*e.now, at=step.zone, cards=tuple(e.s.cards[c] for c in zone[had:]),
+                     deck=deck_place(step.deck, e.s.age)))
 
 
 def place_held(e: Engine, step: Step) -> Gen[None]:
@@ -497,9 +497,9 @@ def troop_evaluation(e: Engine) -> Gen[None]:
         if card is None:
             continue
         p = winner[cls]
-        if e.journal is not None:
-            e.journal.append(DistinctionUnclaimed(*e.now, card=s.cards[card], cls=cls) if p is None else
-                             DistinctionWon(*e.now, player=p, card=s.cards[card], cls=cls, ranks=e.ranks(p, cls)))
+        if (DistinctionUnclaimed if p is None else DistinctionWon) in e.keeps:
+            e.note(DistinctionUnclaimed(*e.now, card=s.cards[card], cls=cls) if p is None else
+                   DistinctionWon(*e.now, player=p, card=s.cards[card], cls=cls, ranks=e.ranks(p, cls)))
         if p is not None:
             yield from e.win_distinction(p, card)
         else:
@@ -513,10 +513,10 @@ def final_scoring(e: Engine) -> Gen[None]:
 
 
 def _record_scores(e: Engine, scores: Scores) -> None:
-    if e.journal is not None:
+    if FinalScores in e.keeps:
         names = [pl["name"] for pl in scores["players"]]
-        e.journal.append(FinalScores(*e.now, totals=tuple(pl["total"] for pl in scores["players"]),
-                                     winners=tuple(names.index(w) for w in scores["winners"])))
+        e.note(FinalScores(*e.now, totals=tuple(pl["total"] for pl in scores["players"]),
+                           winners=tuple(names.index(w) for w in scores["winners"])))
 
 
 # A step either runs at once (returns None) or returns the generator that runs it (it may ask).
@@ -593,22 +593,22 @@ def play(e: Engine, start: FlowPoint | None = None) -> Gen[None]:
         e.s.age = age
         if not (resuming and start.age_end):
             e.s.turn = start.turn if resuming else 0
-            if e.journal is not None and e.s.turn == 0:
-                e.journal.append(AgeStarted(*e.now))
+            if AgeStarted in e.keeps and e.s.turn == 0:
+                e.note(AgeStarted(*e.now))
             while e.s.decks[age]:
                 if e.saving:
                     e.saved = Snapshot(FlowPoint(index, e.s.turn), e)
                 e.s.turn += 1
                 e.s.reserved.clear()  # a reservation lasts the turn
-                if e.journal is not None:
-                    e.journal.append(TurnStarted(*e.now))
+                if TurnStarted in e.keeps:
+                    e.note(TurnStarted(*e.now))
                 if e.s.turn > MAX_TURNS_PER_AGE:
                     raise turn_limit(e, age)
                 yield from run_steps(e, rs.turn)
         if e.saving:
             e.saved = Snapshot(FlowPoint(index, e.s.turn, age_end=True), e)
-        if e.journal is not None:
-            e.journal.append(AgeEnded(*e.now))
+        if AgeEnded in e.keeps:
+            e.note(AgeEnded(*e.now))
         yield from run_steps(e, rs.age_end)
         e.s.at_once.clear()
     if e.scores is None:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 import linecache
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, TypedDict
 
 from nidavellir.errors import NidavellirError
@@ -15,6 +15,7 @@ from nidavellir.interface.rules import SOURCE_MARKER
 from .decisions import GameOver, IllegalAnswer
 from .engine import Engine
 from .flow import Snapshot, play
+from .journal import Happening
 from .rules import Rules
 from .scoring import Scores
 from .state import State
@@ -32,14 +33,18 @@ class LogEntry(TypedDict):
 class Game:
     """One game: `pending` is the decision waiting for an answer (None once finished)."""
 
-    def __init__(self, rules: Rules, players: int | Sequence[str], seed: int = 0, journal: bool = False):
-        """`journal`: keep the journal of what happens (runtime/journal.py; `engine.journal`)."""
+    def __init__(self, rules: Rules, players: int | Sequence[str], seed: int = 0,
+                 journal: bool | Iterable[str | type[Happening]] = False):
+        """`journal`: keep the journal of what happens (runtime/journal.py; `engine.journal`): True
+        every record, or the records of the kinds given (classes or kind names, "took")."""
         names = [f"P{i + 1}" for i in range(players)] if isinstance(players, int) else list(players)
         self.rules = rules
         self.seed = seed
         self.engine = Engine(rules, names, seed)
-        if journal:
-            self.engine.journal = []
+        if journal is True:
+            self.engine.keep_journal()
+        elif journal is not False:
+            self.engine.keep_journal(journal)
         self._records: list[tuple[int, str, Option, int, int]] = []  # player, kind, answer, age, turn
         self._log: list[LogEntry] = []  # the records in JSON form, made as far as `log` was read
         self._checkpoint: tuple[Snapshot, int] | None = None  # a saved point and the answers given by then
@@ -126,22 +131,23 @@ class Game:
         that keeps a journal gives its copy a copy of it (`journal=False`: the copy keeps none)."""
         new = Game.__new__(Game)
         keep = self.engine.journal if journal else None
+        kinds = self.engine.keeps
         if self._checkpoint is None:
             new.start_from(None, 0, self)
-            new.engine.journal = None if keep is None else []  # (kept while replaying: the same causes)
+            _keep_like(new.engine, keep, kinds)  # (kept while replaying: the same causes)
             new.begin(play(new.engine))
             replay = self._records
         else:
             saved, answers = self._checkpoint
             new.start_from(saved, answers, self)
-            new.engine.journal = None if keep is None else []
+            _keep_like(new.engine, keep, kinds)
             new.begin(play(new.engine, saved.point))
             replay = self._records[answers:]
         for record in replay:
             new._records.append(record)
             new._advance(record[2])
         if keep is not None:
-            new.engine.journal = list(keep)
+            new.engine.keep_journal(kinds, list(keep))
         if self._checkpoint is None:  # from now on this game saves its turns' starts too
             self._checkpoint, self.engine.saving = new._checkpoint, True
         return new
@@ -180,6 +186,14 @@ class Game:
         """(For copies and sampled worlds.) Run `flow` up to its first decision."""
         self._gen = flow
         self._advance(None, first=True)
+
+
+def _keep_like(engine: Engine, keep: list[Happening] | None, kinds: frozenset[type[Happening]]) -> None:
+    """A copy's engine keeps a journal of the same kinds as its game's (none: none)."""
+    if keep is None:
+        engine.journal = None
+    else:
+        engine.keep_journal(kinds)
 
 
 def marker_above(filename: str, lineno: int) -> str | None:

@@ -17,7 +17,7 @@ of the game), or a deck: `age:N` for an age's deck, else the zone id of a face-d
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import KW_ONLY, dataclass, fields, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -381,6 +381,21 @@ KINDS: dict[str, type[Happening]] = {cls.kind: cls for cls in (
     LateBid, Took, Placed, Recruited, HeroReturned, Discarded, PutUnder, Drew, Reserved, Swapped, Captured,
     TrackMoved, PowerUsed, FaceDown, ClassChosen, TokensChanged, CoinTraded, CoinTransformed, CoinExchanged,
     CoinDiscarded, GemsTraded, GemGained, DistinctionWon, DistinctionUnclaimed)}
+
+
+ALL_KINDS: frozenset[type[Happening]] = frozenset(KINDS.values())
+
+
+def kinds_of(asked: Iterable[str | type[Happening]]) -> frozenset[type[Happening]]:
+    """The record classes asked for, each by its class or its `kind` ("took"); a ValueError names
+    one that is no kind of record."""
+    out = set()
+    for k in asked:
+        cls = KINDS.get(k) if isinstance(k, str) else k if k in ALL_KINDS else None
+        if cls is None:
+            raise ValueError(f"{k!r} is no kind of journal record (kinds: {', '.join(sorted(KINDS))})")
+        out.add(cls)
+    return frozenset(out)
 
 
 class JournalOff(RuntimeError):

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from nidavellir.runtime.game import Game
 
 Fact = dict[str, Any]
+RECORDED = (TurnStarted, Took, Recruited, DistinctionWon, Placed)  # the journal's kinds a record reads
 
 
 def record_of(game: Game, set_index: int, game_index: int, bots: list[str], label: str = "",

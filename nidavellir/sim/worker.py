@@ -20,7 +20,7 @@ from nidavellir.runtime.observation import observe
 from nidavellir.runtime.rules import Rules
 from nidavellir.runtime.streams import bot_seed
 
-from .facts import record_of
+from .facts import RECORDED, record_of
 from .records import encode
 
 
@@ -120,7 +120,7 @@ def run(job: Job, task: Task) -> Done:
 def play(rules: Rules, set_index: int, game_index: int, seed: int, bots: list[str], label: str = "",
          name: str | None = None) -> dict[str, Any]:
     """One game by bots, to its record."""
-    game = Game(rules, len(bots), seed, journal=True)
+    game = Game(rules, len(bots), seed, journal=RECORDED)  # (only what the record reads)
     seats = [make_bot(bot, bot_seed(seed, k)) for k, bot in enumerate(bots)]
     while game.pending is not None:
         game.answer(seats[game.pending.player].choose(observe(game)))
