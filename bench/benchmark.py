@@ -47,8 +47,8 @@ import itertools
 import json
 import os
 import platform
-import re
 import random
+import re
 import shutil
 import statistics
 import subprocess
@@ -83,6 +83,16 @@ GOAL_GREEDY_2P = 0.70       # issue 10: greedy beats random in >= 70 % of two-pl
 GOAL_GREEDY_3P = 0.50       # ... and wins >= 50 % of three-player games against two randoms
 GOAL_SIM_SPEEDUP = 1.8      # issue 11 / DESIGN §10: simulate on 2 cores >= 1.8 x 1 core
 GOAL_GREEDY_MS = 2.0        # the greedy bot's brief: a decision costs <~ 2 ms on average
+# --compare: issue 19 §4's figures, this tree against REF
+GOAL_FULL_COMPARE_GAMES_PER_S = 500.0  # three players, both expansions (issue 19)
+GOAL_SIM_COST = 1.25        # a simulated game costs <= 1.25 x a bare one on the same bots
+GOAL_SEARCH_RATIO = 2.0     # search: >= 2 x REF's playouts per second at the same budget
+SIM_PLAYERS = 3
+SIM_BATCH = 20              # seeds per simulate request in --compare
+DEFAULT_COMPARE_SIM_GAMES = 200
+SEARCH_PLAYERS = 2
+DEFAULT_SEARCH_GAMES = 8    # search games per side in --compare, one a request
+DEFAULT_SEARCH_PLAYOUTS = 40
 
 
 def progress(message: str) -> None:
@@ -201,6 +211,44 @@ def bot_seeder() -> Callable[[int, int], int]:
     return bot_seed
 
 
+def missing(*relative: str) -> str | None:
+    """Why a feature is not in the imported package, by its files (an import would fall through to
+    the editable install's finder on a revision without them), else None."""
+    for name in relative:
+        if not (package_folder() / name).is_file():
+            return f"no nidavellir/{name} in this revision"
+    return None
+
+
+def simulate_api() -> tuple[Callable[..., Any], Callable[..., Any], Callable[..., Any]] | str:
+    """What a simulated game is made of (internal): sim/worker.py's `play` (the game with its journal,
+    to its record), and make_bot and observe for the same game bare; or why this revision has none."""
+    why = missing("sim/worker.py", "runtime/bots.py", "runtime/observation.py")
+    if why:
+        return why
+    from nidavellir.runtime.bots import make_bot
+    from nidavellir.runtime.observation import observe
+
+    from nidavellir.sim.worker import play
+
+    return play, make_bot, observe
+
+
+def search_api() -> tuple[Callable[[int, int], Any], Callable[..., Any], Callable[..., Any]] | str:
+    """A search bot from (seed, playouts per decision) whose `spent` counts its playouts (internal:
+    runtime/search.py), make_bot and observe; or why this revision has none."""
+    why = missing("runtime/search.py", "runtime/bots.py", "runtime/observation.py")
+    if why:
+        return why
+    from nidavellir.runtime.bots import make_bot
+    from nidavellir.runtime.observation import observe
+    from nidavellir.runtime.search import SearchBot
+
+    if "spent" not in SearchBot(0, 1).__dict__:
+        return "this revision's search bot does not count its playouts (SearchBot.spent)"
+    return (lambda seed, playouts: SearchBot(seed, playouts=playouts)), make_bot, observe
+
+
 # ================================================================ end of package names
 
 
@@ -290,6 +338,84 @@ def play_random(rules: Any, players: int, seeds: range) -> tuple[float, int, lis
         fingerprints.append({"seed": seed, "decisions": trace, "totals": totals})
         decisions += len(trace)
     return time.perf_counter() - start, decisions, fingerprints
+
+
+def play_simulated(rules: Any, players: int, seeds: range, bare_first: bool) -> dict:
+    """The same games bare and as `simulate` plays them, random bots in every seat; their times.
+
+    Bare: Game(rules, players, seed) without a journal, seat i a `random` bot seeded
+    bot_seed(seed, i) that chooses from observe(game), as `nidavellir play` plays it. Simulated:
+    sim/worker.py's `play` of the same seed and bots (the game with the journal simulate keeps, to
+    its record: facts, marginal points). `bare_first` says which of the two runs first. Each game's
+    record is given as a digest (a record must not change). {"na": why} on a revision without them."""
+    api = simulate_api()
+    if isinstance(api, str):
+        return {"na": api}
+    sim_play, make_bot, observe = api
+    game_class, seeder = public_game(), bot_seeder()
+    bots = ["random"] * players
+
+    def bare() -> float:
+        start = time.perf_counter()
+        for seed in seeds:
+            game = game_class(rules, players, seed)
+            seats = [make_bot("random", seeder(seed, k)) for k in range(players)]
+            while game.pending is not None:
+                game.answer(seats[game.pending.player].choose(observe(game)))
+        return time.perf_counter() - start
+
+    def simulated() -> tuple[float, list[str]]:
+        records = []
+        start = time.perf_counter()
+        for index, seed in enumerate(seeds):
+            records.append(sim_play(rules, 0, index, seed, bots))
+        seconds = time.perf_counter() - start
+        return seconds, [digest(r) for r in records]
+
+    if bare_first:
+        bare_s = bare()
+        sim_s, records = simulated()
+    else:
+        sim_s, records = simulated()
+        bare_s = bare()
+    return {"bare_seconds": bare_s, "sim_seconds": sim_s, "records": records}
+
+
+def digest(value: Any) -> str:
+    """A short digest of a JSON-like value (what is not JSON as its str)."""
+    import hashlib
+
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+
+def play_search(rules: Any, players: int, seed: int, playouts: int) -> dict:
+    """One game of a search bot (seat 0, `playouts` per decision) against random bots, seats seeded
+    bot_seed(seed, i); the time its `choose` calls took, the playouts it played, and its choices
+    (index of the option and number of options) with the final totals, to check that both sides
+    searched alike. {"na": why} on a revision without the search bot."""
+    api = search_api()
+    if isinstance(api, str):
+        return {"na": api}
+    search_bot, make_bot, observe = api
+    seeder = bot_seeder()
+    game = public_game()(rules, players, seed)
+    searcher = search_bot(seeder(seed, 0), playouts)
+    seats = [searcher, *(make_bot("random", seeder(seed, k)) for k in range(1, players))]
+    seconds, choices = 0.0, []
+    while (d := game.pending) is not None:
+        obs = observe(game)
+        if d.player == 0:
+            start = time.perf_counter()
+            answer = searcher.choose(obs)
+            seconds += time.perf_counter() - start
+            choices.append([d.options.index(answer), len(d.options)])
+        else:
+            answer = seats[d.player].choose(obs)
+        game.answer(answer)
+    totals = [p["total"] for p in game.scores()["players"]]
+    return {"seconds": seconds, "playouts": searcher.spent, "decisions": len(choices),
+            "game": {"seed": seed, "choices": choices, "totals": totals}}
 
 
 def bench_games(games: int, player_counts: tuple[int, ...]) -> list[dict]:
@@ -672,6 +798,16 @@ def worker_request(request: dict, loaded: dict[tuple[str, ...], Any], site: Path
         seeds = range(request["first"], request["last"] + 1)
         seconds, decisions, fingerprints = play_random(loaded[expansions], request["players"], seeds)
         return {"ok": True, "seconds": seconds, "decisions": decisions, "games": fingerprints}
+    if request["op"] in ("simulate", "search"):
+        if request["op"] == "simulate":
+            seeds = range(request["first"], request["last"] + 1)
+            reply = play_simulated(loaded[expansions], request["players"], seeds, request["bare_first"])
+        else:
+            reply = play_search(loaded[expansions], request["players"], request["seed"], request["playouts"])
+        wrong = foreign_modules(site)
+        if wrong:
+            raise RuntimeError("imported from outside the worker's site:\n" + "\n".join(wrong))
+        return {"ok": True, **reply}
     raise ValueError(f"unknown request {request!r}")
 
 
@@ -778,6 +914,133 @@ def check_games(replies: dict[str, dict], expansions: tuple[str, ...], players: 
                                              "seed": ref["seed"], **where}
 
 
+class SideTally:
+    """One figure's summed measures for each side, its per-batch values, and why a side has none."""
+
+    def __init__(self) -> None:
+        self.sums: dict[str, dict[str, float]] = {"ref": {}, "this": {}}
+        self.batches: dict[str, list[float]] = {"ref": [], "this": []}
+        self.na: dict[str, str] = {}
+
+    def add(self, side: str, measures: dict[str, float], batch_value: float) -> None:
+        for key, value in measures.items():
+            self.sums[side][key] = self.sums[side].get(key, 0.0) + value
+        self.batches[side].append(batch_value)
+
+    def spread(self, side: str) -> list[float] | None:
+        values = self.batches[side]
+        return [min(values), statistics.median(values), max(values)] if values else None
+
+
+def ask_sides(workers: dict[str, Worker], tally: SideTally, round_no: int, **request: Any) -> dict[str, dict]:
+    """One request to each side that has the feature, in the round's order; a side's "na" is kept."""
+    order = ("ref", "this") if round_no % 2 == 0 else ("this", "ref")
+    replies = {}
+    for side in order:
+        if side in tally.na:
+            continue
+        reply = workers[side].ask(**request)
+        if "na" in reply:
+            tally.na[side] = reply["na"]
+        else:
+            replies[side] = reply
+    return replies
+
+
+def compare_simulate(workers: dict[str, Worker], games: int) -> dict:
+    """Simulated against bare games (SIM_PLAYERS players, base game, random bots) on both sides,
+    SIM_BATCH seeds a request, the sides and which of bare and simulated runs first alternating."""
+    base: list[str] = []
+    tally, records = SideTally(), {"games": 0, "identical_records": 0}
+    for w in workers.values():
+        w.ask(op="load", expansions=base)
+    ask_sides(workers, tally, 0, op="simulate", expansions=base, players=SIM_PLAYERS, first=1, last=1,
+              bare_first=True)  # warm-up (and whether each side has the feature)
+    for round_no, first in enumerate(range(1, games + 1, SIM_BATCH)):
+        last = min(first + SIM_BATCH - 1, games)
+        progress(f"simulate vs bare: round {round_no + 1}, seeds {first}..{last}")
+        replies = ask_sides(workers, tally, round_no, op="simulate", expansions=base, players=SIM_PLAYERS,
+                            first=first, last=last, bare_first=round_no % 2 == 0)
+        for side, reply in replies.items():
+            tally.add(side, {"bare_seconds": reply["bare_seconds"], "sim_seconds": reply["sim_seconds"],
+                             "games": last - first + 1}, reply["sim_seconds"] / reply["bare_seconds"])
+        if len(replies) == 2:
+            for a, b in zip(replies["ref"]["records"], replies["this"]["records"]):
+                records["games"] += 1
+                records["identical_records"] += a == b
+    sides = {}
+    for side, sums in tally.sums.items():
+        if sums:
+            n = sums["games"]
+            sides[side] = {"games": int(n), "bare_ms_per_game": 1000 * sums["bare_seconds"] / n,
+                           "sim_ms_per_game": 1000 * sums["sim_seconds"] / n,
+                           "cost": sums["sim_seconds"] / sums["bare_seconds"], "batch_costs": tally.spread(side)}
+    return {"players": SIM_PLAYERS, "expansions": base, "games": games, "batch": SIM_BATCH, "sides": sides,
+            "na": tally.na, "records": records if records["games"] else None}
+
+
+def compare_search(workers: dict[str, Worker], games: int, playouts: int) -> dict:
+    """Search-bot games (seat 0 `playouts` per decision, the others random; SEARCH_PLAYERS players, base
+    game) on both sides, a game a request, alternating which side goes first; playouts per second of
+    the search bot's decisions, and whether both sides chose alike (the same strength)."""
+    base: list[str] = []
+    tally, same = SideTally(), {"games": 0, "identical_games": 0}
+    for w in workers.values():
+        w.ask(op="load", expansions=base)
+    for seed in range(1, games + 1):
+        progress(f"search:{playouts}: game {seed} of {games}")
+        replies = ask_sides(workers, tally, seed - 1, op="search", expansions=base, players=SEARCH_PLAYERS,
+                            seed=seed, playouts=playouts)
+        for side, reply in replies.items():
+            tally.add(side, {"seconds": reply["seconds"], "playouts": reply["playouts"],
+                             "decisions": reply["decisions"]}, reply["playouts"] / reply["seconds"])
+        if len(replies) == 2:
+            same["games"] += 1
+            same["identical_games"] += replies["ref"]["game"] == replies["this"]["game"]
+    sides = {}
+    for side, sums in tally.sums.items():
+        if sums:
+            sides[side] = {"playouts": int(sums["playouts"]), "seconds": sums["seconds"],
+                           "decisions": int(sums["decisions"]), "playouts_per_s": sums["playouts"] / sums["seconds"],
+                           "ms_per_decision": 1000 * sums["seconds"] / sums["decisions"],
+                           "batch_rates": tally.spread(side)}
+    return {"players": SEARCH_PLAYERS, "expansions": base, "games": games, "playouts_per_decision": playouts,
+            "sides": sides, "na": tally.na, "choices": same if same["games"] else None}
+
+
+def figure(name: str, values: dict[str, float | None], unit: str, better: str, goal: str,
+           met: Callable[[float, float | None], bool] | None, na: dict[str, str] | None = None) -> dict:
+    """A row of the §4 table: REF's and this tree's value, this ÷ REF, and whether the goal is met
+    (`met(this, ratio)`; None: no goal)."""
+    ref, this = values.get("ref"), values.get("this")
+    ratio = this / ref if ref and this is not None else None
+    return {"figure": name, "ref": ref, "this": this, "unit": unit, "ratio": ratio, "better": better, "goal": goal,
+            "pass": None if met is None or this is None else met(this, ratio), "na": na or {}}
+
+
+def figures(rows: list[dict], full: tuple[str, ...], sim: dict | None, search: dict | None) -> list[dict]:
+    """Issue 19 §4's figures from the compare's parts (those it ran)."""
+    out = []
+    for wanted, target in (((), GOAL_BASE_GAMES_PER_S), (full, GOAL_FULL_COMPARE_GAMES_PER_S)):
+        if wanted == () or full:
+            found = [r for r in rows if r["players"] == 3 and tuple(r["expansions"]) == wanted]
+            if found:
+                r = found[0]
+                out.append(figure(f"3-player games/s, {rules_name(wanted)}, random bots (one core)",
+                                  {"ref": r["ref_games_per_s"], "this": r["this_games_per_s"]}, "games/s",
+                                  "higher", f">= {target:,.0f}", lambda v, _, t=target: v >= t))
+    if sim:
+        out.append(figure(f"simulated game ÷ bare game ({sim['players']} players, base, random bots)",
+                          {side: v["cost"] for side, v in sim["sides"].items()}, "×", "lower",
+                          f"<= {GOAL_SIM_COST:g} ×", lambda v, _: v <= GOAL_SIM_COST, sim["na"]))
+    if search:
+        out.append(figure(f"search:{search['playouts_per_decision']} playouts/s ({search['players']} players, base)",
+                          {side: v["playouts_per_s"] for side, v in search["sides"].items()}, "playouts/s",
+                          "higher", f"ratio >= {GOAL_SEARCH_RATIO:g}",
+                          lambda _, ratio: ratio is not None and ratio >= GOAL_SEARCH_RATIO, search["na"]))
+    return out
+
+
 def count_instructions(site: Path, tmp: Path, expansions: tuple[str, ...], players: int, games: int) -> int:
     """Instructions one game takes on average (seeds 1..games), counted by valgrind's callgrind: a
     run that plays the games minus a run that only loads the rules and plays one warm-up game."""
@@ -789,7 +1052,8 @@ def count_instructions(site: Path, tmp: Path, expansions: tuple[str, ...], playe
                sys.executable, "-I", str(Path(__file__).resolve()), "--count", str(site),
                json.dumps(list(expansions)), str(players), str(n)]
         env = dict(os.environ, NIDAVELLIR_CACHE=str(tmp / "cache"))
-        proc = subprocess.run(cmd, capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL, timeout=3600)
+        proc = subprocess.run(cmd, check=False, capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL,
+                              timeout=3600)
         found = re.search(r"Collected : (\d+)", proc.stderr)
         if proc.returncode != 0 or found is None:
             raise CompareError(f"counting instructions failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
@@ -803,12 +1067,14 @@ def count_main(args: list[str]) -> int:
     site, expansions, players, games = Path(args[0]).resolve(), tuple(json.loads(args[1])), int(args[2]), int(args[3])
     sys.path.insert(0, str(site))
     rules = public_load_rules()(expansions)
-    play_random(rules, players, range(0, 1))
+    play_random(rules, players, range(1))
     play_random(rules, players, range(1, games + 1))
     return 0
 
 
-def run_compare(ref: str, games: int, player_counts: tuple[int, ...], instructions: int = 0) -> dict:
+def run_compare(ref: str, games: int, player_counts: tuple[int, ...], instructions: int = 0,
+                sim_games: int = DEFAULT_COMPARE_SIM_GAMES, search_games: int = DEFAULT_SEARCH_GAMES,
+                search_playouts: int = DEFAULT_SEARCH_PLAYOUTS, skip: tuple[str, ...] = ()) -> dict:
     repo = repo_root()
     commit = resolve_revision(repo, ref)
     with tempfile.TemporaryDirectory(prefix="nidavellir-compare-") as tmpdir:
@@ -824,13 +1090,15 @@ def run_compare(ref: str, games: int, player_counts: tuple[int, ...], instructio
         try:
             for side, label in (("ref", f"REF {ref}"), ("this", "working-tree")):
                 workers[side] = Worker(label, sites[side], tmp / side)
-            rows = [row for expansions in sets
-                    for row in compare_sets(workers, expansions, games, player_counts, identical)]
+            rows = [] if "games" in skip else [
+                row for expansions in sets for row in compare_sets(workers, expansions, games, player_counts, identical)]
+            sim = None if "simulate" in skip else compare_simulate(workers, sim_games)
+            search = None if "search" in skip else compare_search(workers, search_games, search_playouts)
         finally:
             for w in workers.values():
                 w.close()
         counted = None
-        if instructions:
+        if instructions and rows:
             count_rows = []
             for expansions in sets:
                 for n in player_counts:
@@ -840,8 +1108,10 @@ def run_compare(ref: str, games: int, player_counts: tuple[int, ...], instructio
                         for side in ("ref", "this")}})
             counted = {"games": instructions, "rows": count_rows}
     identical["same"] = identical["games"] == identical["identical_games"]
+    full = tuple(e for e in expansion_names() if e in common)
     return {"ref": ref, "ref_commit": commit, "this": git_commit(), "games": games, "batch": BATCH,
-            "rounds": -(-games // BATCH), "rows": rows, "identical": identical, "instructions": counted}
+            "rounds": -(-games // BATCH), "rows": rows, "identical": identical, "instructions": counted,
+            "simulate": sim, "search": search, "figures": figures(rows, full, sim, search)}
 
 
 # ---------------------------------------------------------------------------------- report
@@ -1031,16 +1301,25 @@ def print_compare(r: dict) -> None:
     print_machine(r["machine"])
     batch = min(c["batch"], c["games"])
     size = f"{batch} games" if c["games"] % batch == 0 else f"up to {batch} games"
-    print(f"Compare: this (working tree, {this}) vs REF {ref}, interleaved, "
-          f"{c['rounds']} round{'s' if c['rounds'] != 1 else ''} of {size}")
-    print(table(["rules", "players", "REF games/s", "this games/s", "ratio", "median batch ratio",
-                 "per-batch ratios"], [
-        [rules_name(row["expansions"]), str(row["players"]), f"{row['ref_games_per_s']:.0f}",
-         f"{row['this_games_per_s']:.0f}", f"{row['ratio']:.2f}", f"{row['batch_ratio_median']:.2f}",
-         f"{row['batch_ratio_min']:.2f}–{row['batch_ratio_max']:.2f}"]
-        for row in c["rows"]], left=(0, 1)))
-    print(identical_line(c["identical"]))
-    print("(ratio = this games/s ÷ REF games/s, above 1 is faster; information only)")
+    print(f"Compare: this (working tree, {this}) vs REF {ref}")
+    if c["rows"]:
+        print(f"\nRandom-bot games, single process, interleaved, {c['rounds']} round{'s' if c['rounds'] != 1 else ''} "
+              f"of {size}")
+        print(table(["rules", "players", "REF games/s", "this games/s", "ratio", "median batch ratio",
+                     "per-batch ratios"], [
+            [rules_name(row["expansions"]), str(row["players"]), f"{row['ref_games_per_s']:.0f}",
+             f"{row['this_games_per_s']:.0f}", f"{row['ratio']:.2f}", f"{row['batch_ratio_median']:.2f}",
+             f"{row['batch_ratio_min']:.2f}–{row['batch_ratio_max']:.2f}"]
+            for row in c["rows"]], left=(0, 1)))
+        print(identical_line(c["identical"]))
+        print("(ratio = this games/s ÷ REF games/s, above 1 is faster)")
+    if c.get("simulate"):
+        print_compare_simulate(c["simulate"])
+    if c.get("search"):
+        print_compare_search(c["search"])
+    if c.get("figures"):
+        print_figures(c["figures"])
+    print("(information only)")
     counts = c.get("instructions")
     if counts:
         print(f"\nInstructions per game (valgrind callgrind, seeds 1..{counts['games']}; a count, so the "
@@ -1048,6 +1327,72 @@ def print_compare(r: dict) -> None:
         print(table(["rules", "players", "REF instructions", "this instructions", "ratio"], [
             [rules_name(row["expansions"]), str(row["players"]), f"{row['ref']:,}", f"{row['this']:,}",
              f"{row['ref'] / row['this']:.2f}"] for row in counts["rows"]], left=(0, 1)))
+
+
+def sides_table(part: dict, columns: list[tuple[str, Callable[[dict], str]]]) -> str:
+    """A side per row (REF, this): its measures, or n/a and why."""
+    rows = []
+    for side, label in (("ref", "REF"), ("this", "this")):
+        v = part["sides"].get(side)
+        if v is None:
+            why = part["na"].get(side, "not measured")
+            rows.append([label, *(["n/a"] + [""] * (len(columns) - 1))] + [why])
+        else:
+            rows.append([label, *(show(v) for _, show in columns), ""])
+    return table(["side", *(name for name, _ in columns), "note"], rows, left=(0, len(columns) + 1))
+
+
+def spread_text(values: list[float] | None, fmt: str) -> str:
+    return "" if not values else f"{values[0]:{fmt}}–{values[2]:{fmt}}"
+
+
+def print_compare_simulate(sim: dict) -> None:
+    print(f"\nSimulated vs bare games ({sim['players']} players, {rules_name(sim['expansions'])}, random bots; "
+          f"seeds 1..{sim['games']}, {sim['batch']} a request, interleaved; simulated: sim/worker.py `play`, "
+          "the game with its journal to its record)")
+    print(sides_table(sim, [
+        ("bare ms/game", lambda v: f"{v['bare_ms_per_game']:.2f}"),
+        ("simulated ms/game", lambda v: f"{v['sim_ms_per_game']:.2f}"),
+        ("simulated ÷ bare", lambda v: f"{v['cost']:.2f}"),
+        ("per-batch", lambda v: spread_text(v["batch_costs"], ".2f"))]))
+    if sim["records"]:
+        r = sim["records"]
+        print(f"identical records: {'yes' if r['games'] == r['identical_records'] else 'no'} "
+              f"({r['identical_records']} of {r['games']})")
+
+
+def print_compare_search(search: dict) -> None:
+    print(f"\nSearch bot (seat 0, search:{search['playouts_per_decision']}, against random; {search['players']} "
+          f"players, {rules_name(search['expansions'])}; seeds 1..{search['games']}, a game a request, interleaved; "
+          "time of its decisions only)")
+    print(sides_table(search, [
+        ("playouts", lambda v: f"{v['playouts']:,}"),
+        ("decisions", lambda v: str(v["decisions"])),
+        ("ms/decision", lambda v: f"{v['ms_per_decision']:.1f}"),
+        ("playouts/s", lambda v: f"{v['playouts_per_s']:.0f}"),
+        ("per-game", lambda v: spread_text(v["batch_rates"], ".0f"))]))
+    if search["choices"]:
+        same = search["choices"]
+        print(f"same choices (same strength): {'yes' if same['games'] == same['identical_games'] else 'no'} "
+              f"({same['identical_games']} of {same['games']} games)")
+
+
+def figure_value(value: float | None, unit: str) -> str:
+    if value is None:
+        return "n/a"
+    return f"{value:.2f} ×" if unit == "×" else f"{value:,.0f}"
+
+
+def print_figures(rows: list[dict]) -> None:
+    print("\nIssue 19 §4: this tree against REF (ratio = this ÷ REF)")
+    print(table(["figure", "REF", "this", "ratio", "better", "goal", ""], [
+        [f["figure"], figure_value(f["ref"], f["unit"]), figure_value(f["this"], f["unit"]),
+         "n/a" if f["ratio"] is None else f"{f['ratio']:.2f}", f["better"], f["goal"],
+         "n/a" if f["pass"] is None else "PASS" if f["pass"] else "MISS"]
+        for f in rows], left=(0, 4, 5, 6)))
+    for f in rows:
+        for side, why in f["na"].items():
+            print(f"  n/a: {'REF' if side == 'ref' else 'this'}, {f['figure']}: {why}")
 
 
 # ---------------------------------------------------------------------------------- main
@@ -1073,10 +1418,16 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     ap.add_argument("--league-games", type=int, default=DEFAULT_LEAGUE_GAMES, metavar="L",
                     help=f"games per seating in the league (default {DEFAULT_LEAGUE_GAMES})")
-    ap.add_argument("--skip", action="append", default=[], choices=["games", "compile", "startup", "league", "simulate"],
-                    help="leave out a part (repeatable)")
-    ap.add_argument("--sim-games", type=int, default=1000, metavar="G",
-                    help="games per rule set of the simulate section (default 1000)")
+    ap.add_argument("--skip", action="append", default=[],
+                    choices=["games", "compile", "startup", "league", "simulate", "search"],
+                    help="leave out a part (repeatable; --compare has games, simulate and search)")
+    ap.add_argument("--sim-games", type=int, default=None, metavar="G",
+                    help="games per rule set of the simulate section (default 1000); with --compare, seeds of "
+                         f"the simulated-vs-bare figure (default {DEFAULT_COMPARE_SIM_GAMES})")
+    ap.add_argument("--search-games", type=int, default=DEFAULT_SEARCH_GAMES, metavar="S",
+                    help=f"with --compare, search-bot games per side (default {DEFAULT_SEARCH_GAMES})")
+    ap.add_argument("--search-playouts", type=int, default=DEFAULT_SEARCH_PLAYOUTS, metavar="P",
+                    help=f"with --compare, the search bot's playouts per decision (default {DEFAULT_SEARCH_PLAYOUTS})")
     ap.add_argument("--instructions", type=int, default=0, metavar="G",
                     help="with --compare, also count the instructions per game over G games with valgrind's "
                          "callgrind on each side (slow, but a count: the machine's load does not change it)")
@@ -1086,15 +1437,20 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     args = ap.parse_args(argv)
     if args.games is None:
         args.games = DEFAULT_COMPARE_GAMES if args.compare else DEFAULT_GAMES
-    if args.games < 1 or args.runs < 1 or args.league_games < 1:
-        ap.error("--games, --runs and --league-games must be at least 1")
+    if args.sim_games is None:
+        args.sim_games = DEFAULT_COMPARE_SIM_GAMES if args.compare else 1000
+    if min(args.games, args.runs, args.league_games, args.sim_games, args.search_games, args.search_playouts) < 1:
+        ap.error("--games, --runs, --league-games, --sim-games, --search-games and --search-playouts "
+                 "must be at least 1")
     return args
 
 
 def main_compare(args: argparse.Namespace) -> int:
     try:
         result = {"machine": machine_info(),
-                  "compare": run_compare(args.compare, args.games, args.players, args.instructions)}
+                  "compare": run_compare(args.compare, args.games, args.players, args.instructions,
+                                         args.sim_games, args.search_games, args.search_playouts,
+                                         tuple(args.skip))}
     except CompareError as err:
         print(f"benchmark: {err}", file=sys.stderr)
         return 2
