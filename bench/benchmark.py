@@ -987,6 +987,8 @@ def compare_search(workers: dict[str, Worker], games: int, playouts: int) -> dic
     tally, same = SideTally(), {"games": 0, "identical_games": 0}
     for w in workers.values():
         w.ask(op="load", expansions=base)
+    ask_sides(workers, tally, 0, op="search", expansions=base, players=SEARCH_PLAYERS, seed=0,
+              playouts=1)  # warm-up (and whether each side has the feature)
     for seed in range(1, games + 1):
         progress(f"search:{playouts}: game {seed} of {games}")
         replies = ask_sides(workers, tally, seed - 1, op="search", expansions=base, players=SEARCH_PLAYERS,
@@ -1009,13 +1011,13 @@ def compare_search(workers: dict[str, Worker], games: int, playouts: int) -> dic
 
 
 def figure(name: str, values: dict[str, float | None], unit: str, better: str, goal: str,
-           met: Callable[[float, float | None], bool] | None, na: dict[str, str] | None = None) -> dict:
+           met: Callable[[float, float | None], bool | None], na: dict[str, str] | None = None) -> dict:
     """A row of the §4 table: REF's and this tree's value, this ÷ REF, and whether the goal is met
-    (`met(this, ratio)`; None: no goal)."""
+    (`met(this, ratio)`; None: not known, e.g. a goal on the ratio without REF's value)."""
     ref, this = values.get("ref"), values.get("this")
     ratio = this / ref if ref and this is not None else None
     return {"figure": name, "ref": ref, "this": this, "unit": unit, "ratio": ratio, "better": better, "goal": goal,
-            "pass": None if met is None or this is None else met(this, ratio), "na": na or {}}
+            "pass": None if this is None else met(this, ratio), "na": na or {}}
 
 
 def figures(rows: list[dict], full: tuple[str, ...], sim: dict | None, search: dict | None) -> list[dict]:
@@ -1037,7 +1039,7 @@ def figures(rows: list[dict], full: tuple[str, ...], sim: dict | None, search: d
         out.append(figure(f"search:{search['playouts_per_decision']} playouts/s ({search['players']} players, base)",
                           {side: v["playouts_per_s"] for side, v in search["sides"].items()}, "playouts/s",
                           "higher", f"ratio >= {GOAL_SEARCH_RATIO:g}",
-                          lambda _, ratio: ratio is not None and ratio >= GOAL_SEARCH_RATIO, search["na"]))
+                          lambda _, ratio: None if ratio is None else ratio >= GOAL_SEARCH_RATIO, search["na"]))
     return out
 
 
