@@ -2,7 +2,8 @@
 """Benchmark nidavellir: random-bot games per second, rules compile time, CLI start-up.
 
     python bench/benchmark.py [--games N] [--runs R] [--players 2,3,4,5] [--json]
-    python bench/benchmark.py --compare REF [--games N] [--players 2,3,4,5] [--json]
+    python bench/benchmark.py --compare REF [--games N] [--players 2,3,4,5] [--sim-games G]
+                              [--search-games S] [--search-playouts P] [--skip PART] [--json]
 
 A script, never a test: it prints figures and the design's goals with PASS/MISS next to
 them, for information only, and exits 0 whatever the figures are. It needs the package
@@ -33,11 +34,19 @@ Python imports. Nothing is written outside a temporary folder: the compiled-rule
              in them (every other bot `--bots` knows) in 3-player games against two randoms
              for about LEAGUE_COST_S seconds.
 
---compare REF plays the same games on git revision REF and on the working tree, in two
-worker subprocesses (one per side, each importing only its own copy of the code),
-alternating batches of BATCH games between them, and prints games/s for both, the ratio
-this / REF, and whether every game took the same decisions and ended with the same totals.
-Only games are measured in that mode.
+--compare REF runs the same work on git revision REF and on the working tree, in two worker
+subprocesses (one per side, each importing only its own copy of the code), alternating requests
+between them (and which side goes first), and prints both sides' figures and the ratio this / REF:
+  games      random-bot games/s as above, batches of BATCH games, and whether every game took
+             the same decisions and ended with the same totals;
+  simulate   a simulated game's cost over a bare one, random bots, SIM_PLAYERS players, base
+             game: sim/worker.py `play` (journal, record_of, marginal points) against the same
+             seeds played bare, SIM_BATCH seeds a request; and whether the records are identical;
+  search     the search bot's playouts per second (SearchBot.spent over the time of its
+             `choose` calls), seat 0 at --search-playouts per decision against random bots,
+             SEARCH_PLAYERS players, base game, a game a request; and whether it chose alike;
+then issue 19 §4's table: each figure's REF and this value, ratio, goal and PASS/MISS. A figure
+a revision lacks the code for (no sim/worker.py, no search bot) is n/a, with why.
 """
 from __future__ import annotations
 
@@ -1434,8 +1443,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                     help="with --compare, also count the instructions per game over G games with valgrind's "
                          "callgrind on each side (slow, but a count: the machine's load does not change it)")
     ap.add_argument("--compare", metavar="REF",
-                    help="play the same games on git revision REF and on the working tree, interleaved, "
-                         "and print the speed ratio and whether the games were identical (games only)")
+                    help="play the same games, simulated games and search games on git revision REF and on "
+                         "the working tree, interleaved, and print each figure of both, the ratio, issue 19 §4's "
+                         "goals, and whether the games were identical")
     args = ap.parse_args(argv)
     if args.games is None:
         args.games = DEFAULT_COMPARE_GAMES if args.compare else DEFAULT_GAMES
