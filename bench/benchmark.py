@@ -98,9 +98,9 @@ GOAL_SIM_COST = 1.25        # a simulated game costs <= 1.25 x a bare one on the
 GOAL_SEARCH_RATIO = 2.0     # search: >= 2 x REF's playouts per second at the same budget
 SIM_PLAYERS = 3
 SIM_BATCH = 20              # seeds per simulate request in --compare
-DEFAULT_COMPARE_SIM_GAMES = 200
+DEFAULT_COMPARE_SIM_GAMES = 400
 SEARCH_PLAYERS = 2
-DEFAULT_SEARCH_GAMES = 8    # search games per side in --compare, one a request
+DEFAULT_SEARCH_GAMES = 12   # search games per side in --compare, one a request
 DEFAULT_SEARCH_PLAYOUTS = 40
 
 
@@ -355,8 +355,9 @@ def play_simulated(rules: Any, players: int, seeds: range, bare_first: bool) -> 
     Bare: Game(rules, players, seed) without a journal, seat i a `random` bot seeded
     bot_seed(seed, i) that chooses from observe(game), as `nidavellir play` plays it. Simulated:
     sim/worker.py's `play` of the same seed and bots (the game with the journal simulate keeps, to
-    its record: facts, marginal points). `bare_first` says which of the two runs first. Each game's
-    record is given as a digest (a record must not change). {"na": why} on a revision without them."""
+    its record: facts, marginal points). The two alternate game by game, so that a burst of load hits
+    both alike; `bare_first` says which of them the first seed starts with. Each game's record is
+    given as a digest (a record must not change). {"na": why} on a revision without them."""
     api = simulate_api()
     if isinstance(api, str):
         return {"na": api}
@@ -364,30 +365,29 @@ def play_simulated(rules: Any, players: int, seeds: range, bare_first: bool) -> 
     game_class, seeder = public_game(), bot_seeder()
     bots = ["random"] * players
 
-    def bare() -> float:
+    def bare(seed: int) -> float:
         start = time.perf_counter()
-        for seed in seeds:
-            game = game_class(rules, players, seed)
-            seats = [make_bot("random", seeder(seed, k)) for k in range(players)]
-            while game.pending is not None:
-                game.answer(seats[game.pending.player].choose(observe(game)))
+        game = game_class(rules, players, seed)
+        seats = [make_bot("random", seeder(seed, k)) for k in range(players)]
+        while game.pending is not None:
+            game.answer(seats[game.pending.player].choose(observe(game)))
         return time.perf_counter() - start
 
-    def simulated() -> tuple[float, list[str]]:
-        records = []
+    def simulated(index: int, seed: int) -> float:
         start = time.perf_counter()
-        for index, seed in enumerate(seeds):
-            records.append(sim_play(rules, 0, index, seed, bots))
-        seconds = time.perf_counter() - start
-        return seconds, [digest(r) for r in records]
+        records.append(sim_play(rules, 0, index, seed, bots))
+        return time.perf_counter() - start
 
-    if bare_first:
-        bare_s = bare()
-        sim_s, records = simulated()
-    else:
-        sim_s, records = simulated()
-        bare_s = bare()
-    return {"bare_seconds": bare_s, "sim_seconds": sim_s, "records": records}
+    records: list[dict] = []
+    bare_s = sim_s = 0.0
+    for index, seed in enumerate(seeds):
+        if (index % 2 == 0) == bare_first:
+            bare_s += bare(seed)
+            sim_s += simulated(index, seed)
+        else:
+            sim_s += simulated(index, seed)
+            bare_s += bare(seed)
+    return {"bare_seconds": bare_s, "sim_seconds": sim_s, "records": [digest(r) for r in records]}
 
 
 def digest(value: Any) -> str:
@@ -929,12 +929,22 @@ class SideTally:
     def __init__(self) -> None:
         self.sums: dict[str, dict[str, float]] = {"ref": {}, "this": {}}
         self.batches: dict[str, list[float]] = {"ref": [], "this": []}
+        self.paired: list[float] = []   # this ÷ REF of each request both sides answered
         self.na: dict[str, str] = {}
 
     def add(self, side: str, measures: dict[str, float], batch_value: float) -> None:
         for key, value in measures.items():
             self.sums[side][key] = self.sums[side].get(key, 0.0) + value
         self.batches[side].append(batch_value)
+
+    def pair(self, values: dict[str, float]) -> None:
+        if len(values) == 2:
+            self.paired.append(values["this"] / values["ref"])
+
+    def paired_spread(self) -> dict | None:
+        if not self.paired:
+            return None
+        return {"median": statistics.median(self.paired), "min": min(self.paired), "max": max(self.paired)}
 
     def spread(self, side: str) -> list[float] | None:
         values = self.batches[side]
@@ -970,9 +980,11 @@ def compare_simulate(workers: dict[str, Worker], games: int) -> dict:
         progress(f"simulate vs bare: round {round_no + 1}, seeds {first}..{last}")
         replies = ask_sides(workers, tally, round_no, op="simulate", expansions=base, players=SIM_PLAYERS,
                             first=first, last=last, bare_first=round_no % 2 == 0)
+        costs = {side: reply["sim_seconds"] / reply["bare_seconds"] for side, reply in replies.items()}
         for side, reply in replies.items():
             tally.add(side, {"bare_seconds": reply["bare_seconds"], "sim_seconds": reply["sim_seconds"],
-                             "games": last - first + 1}, reply["sim_seconds"] / reply["bare_seconds"])
+                             "games": last - first + 1}, costs[side])
+        tally.pair(costs)
         if len(replies) == 2:
             for a, b in zip(replies["ref"]["records"], replies["this"]["records"]):
                 records["games"] += 1
@@ -985,7 +997,7 @@ def compare_simulate(workers: dict[str, Worker], games: int) -> dict:
                            "sim_ms_per_game": 1000 * sums["sim_seconds"] / n,
                            "cost": sums["sim_seconds"] / sums["bare_seconds"], "batch_costs": tally.spread(side)}
     return {"players": SIM_PLAYERS, "expansions": base, "games": games, "batch": SIM_BATCH, "sides": sides,
-            "na": tally.na, "records": records if records["games"] else None}
+            "na": tally.na, "paired": tally.paired_spread(), "records": records if records["games"] else None}
 
 
 def compare_search(workers: dict[str, Worker], games: int, playouts: int) -> dict:
@@ -1002,9 +1014,11 @@ def compare_search(workers: dict[str, Worker], games: int, playouts: int) -> dic
         progress(f"search:{playouts}: game {seed} of {games}")
         replies = ask_sides(workers, tally, seed - 1, op="search", expansions=base, players=SEARCH_PLAYERS,
                             seed=seed, playouts=playouts)
+        rates = {side: reply["playouts"] / reply["seconds"] for side, reply in replies.items()}
         for side, reply in replies.items():
             tally.add(side, {"seconds": reply["seconds"], "playouts": reply["playouts"],
-                             "decisions": reply["decisions"]}, reply["playouts"] / reply["seconds"])
+                             "decisions": reply["decisions"]}, rates[side])
+        tally.pair(rates)
         if len(replies) == 2:
             same["games"] += 1
             same["identical_games"] += replies["ref"]["game"] == replies["this"]["game"]
@@ -1016,17 +1030,20 @@ def compare_search(workers: dict[str, Worker], games: int, playouts: int) -> dic
                            "ms_per_decision": 1000 * sums["seconds"] / sums["decisions"],
                            "batch_rates": tally.spread(side)}
     return {"players": SEARCH_PLAYERS, "expansions": base, "games": games, "playouts_per_decision": playouts,
-            "sides": sides, "na": tally.na, "choices": same if same["games"] else None}
+            "sides": sides, "na": tally.na, "paired": tally.paired_spread(),
+            "choices": same if same["games"] else None}
 
 
 def figure(name: str, values: dict[str, float | None], unit: str, better: str, goal: str,
-           met: Callable[[float, float | None], bool | None], na: dict[str, str] | None = None) -> dict:
-    """A row of the §4 table: REF's and this tree's value, this ÷ REF, and whether the goal is met
-    (`met(this, ratio)`; None: not known, e.g. a goal on the ratio without REF's value)."""
+           met: Callable[[float, float | None], bool | None], paired: dict | None,
+           na: dict[str, str] | None = None) -> dict:
+    """A row of the §4 table: REF's and this tree's value, this ÷ REF (of the sums, and the median and
+    range of the requests' own ratios), and whether the goal is met (`met(this, ratio)`; None: not
+    known, e.g. a goal on the ratio without REF's value)."""
     ref, this = values.get("ref"), values.get("this")
     ratio = this / ref if ref and this is not None else None
-    return {"figure": name, "ref": ref, "this": this, "unit": unit, "ratio": ratio, "better": better, "goal": goal,
-            "pass": None if this is None else met(this, ratio), "na": na or {}}
+    return {"figure": name, "ref": ref, "this": this, "unit": unit, "ratio": ratio, "paired": paired,
+            "better": better, "goal": goal, "pass": None if this is None else met(this, ratio), "na": na or {}}
 
 
 def figures(rows: list[dict], full: tuple[str, ...], sim: dict | None, search: dict | None) -> list[dict]:
@@ -1039,16 +1056,19 @@ def figures(rows: list[dict], full: tuple[str, ...], sim: dict | None, search: d
                 r = found[0]
                 out.append(figure(f"3-player games/s, {rules_name(wanted)}, random bots (one core)",
                                   {"ref": r["ref_games_per_s"], "this": r["this_games_per_s"]}, "games/s",
-                                  "higher", f">= {target:,.0f}", lambda v, _, t=target: v >= t))
+                                  "higher", f">= {target:,.0f}", lambda v, _, t=target: v >= t,
+                                  {"median": r["batch_ratio_median"], "min": r["batch_ratio_min"],
+                                   "max": r["batch_ratio_max"]}))
     if sim:
         out.append(figure(f"simulated game ÷ bare game ({sim['players']} players, base, random bots)",
                           {side: v["cost"] for side, v in sim["sides"].items()}, "×", "lower",
-                          f"<= {GOAL_SIM_COST:g} ×", lambda v, _: v <= GOAL_SIM_COST, sim["na"]))
+                          f"<= {GOAL_SIM_COST:g} ×", lambda v, _: v <= GOAL_SIM_COST, sim["paired"], sim["na"]))
     if search:
         out.append(figure(f"search:{search['playouts_per_decision']} playouts/s ({search['players']} players, base)",
                           {side: v["playouts_per_s"] for side, v in search["sides"].items()}, "playouts/s",
                           "higher", f"ratio >= {GOAL_SEARCH_RATIO:g}",
-                          lambda _, ratio: None if ratio is None else ratio >= GOAL_SEARCH_RATIO, search["na"]))
+                          lambda _, ratio: None if ratio is None else ratio >= GOAL_SEARCH_RATIO,
+                          search["paired"], search["na"]))
     return out
 
 
@@ -1395,12 +1415,15 @@ def figure_value(value: float | None, unit: str) -> str:
 
 
 def print_figures(rows: list[dict]) -> None:
-    print("\nIssue 19 §4: this tree against REF (ratio = this ÷ REF)")
-    print(table(["figure", "REF", "this", "ratio", "better", "goal", ""], [
+    print("\nIssue 19 §4: this tree against REF (ratio = this ÷ REF; the median and range of the ratios "
+          "of single requests, less disturbed by a burst of load)")
+    print(table(["figure", "REF", "this", "ratio", "median ratio", "range", "better", "goal", ""], [
         [f["figure"], figure_value(f["ref"], f["unit"]), figure_value(f["this"], f["unit"]),
-         "n/a" if f["ratio"] is None else f"{f['ratio']:.2f}", f["better"], f["goal"],
-         "n/a" if f["pass"] is None else "PASS" if f["pass"] else "MISS"]
-        for f in rows], left=(0, 4, 5, 6)))
+         "n/a" if f["ratio"] is None else f"{f['ratio']:.2f}",
+         "n/a" if f["paired"] is None else f"{f['paired']['median']:.2f}",
+         "" if f["paired"] is None else f"{f['paired']['min']:.2f}–{f['paired']['max']:.2f}",
+         f["better"], f["goal"], "n/a" if f["pass"] is None else "PASS" if f["pass"] else "MISS"]
+        for f in rows], left=(0, 6, 7, 8)))
     for f in rows:
         for side, why in f["na"].items():
             print(f"  n/a: {'REF' if side == 'ref' else 'this'}, {f['figure']}: {why}")
