@@ -238,8 +238,11 @@ def simulate_api() -> tuple[Callable[..., Any], Callable[..., Any], Callable[...
     from nidavellir.runtime.bots import make_bot
     from nidavellir.runtime.observation import observe
 
-    from nidavellir.sim.worker import play
+    import nidavellir.sim.worker
 
+    play = getattr(nidavellir.sim.worker, "play", None)
+    if play is None:
+        return "this revision's sim/worker.py has no `play` (one game to its record)"
     return play, make_bot, observe
 
 
@@ -253,7 +256,11 @@ def search_api() -> tuple[Callable[[int, int], Any], Callable[..., Any], Callabl
     from nidavellir.runtime.observation import observe
     from nidavellir.runtime.search import SearchBot
 
-    if "spent" not in SearchBot(0, 1).__dict__:
+    try:
+        counts = "spent" in SearchBot(0, playouts=1).__dict__
+    except TypeError:
+        return "this revision's search bot takes no playout budget (SearchBot(seed, playouts=N))"
+    if not counts:
         return "this revision's search bot does not count its playouts (SearchBot.spent)"
     return (lambda seed, playouts: SearchBot(seed, playouts=playouts)), make_bot, observe
 
