@@ -12,7 +12,6 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from nidavellir.compiler.build import build as build_generated
 from nidavellir.compiler.diagnostics import (
     Diagnostic,
     Diagnostics,
@@ -532,6 +531,9 @@ def _is_base(folder: Path) -> bool:
 
 
 def build(args: argparse.Namespace) -> int:
+    """Regenerate generated/ (or with --check, say which files are stale)."""
+    from nidavellir.build_all import build as build_generated
+
     stale = build_generated(check=args.check)
     if args.check:
         if stale:
