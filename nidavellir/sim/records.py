@@ -24,20 +24,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from nidavellir.errors import NidavellirError
 from nidavellir.interface.numbers import NumberError, json_loads
 
 from . import folder
+from .folder import RecordsError as RecordsError  # (defined there: verify.py raises it too)
 from .provenance import Expected
 
 FORMATS = ("parquet", "jsonl")
 PARQUET_DIR = "games.parquet"
 JSONL_FILE = "games.jsonl"
 PART_ROWS = 4000          # a part's records (whole chunks; more once a chunk is larger)
-
-
-class RecordsError(NidavellirError):
-    """Records on disk that cannot be read or continued (named with their file)."""
 
 
 def schema(rules: bool = True) -> Any:
