@@ -108,6 +108,19 @@ def edges(modules: dict[str, Path] | None = None) -> list[Edge]:
     return list(dict.fromkeys(out))
 
 
+def with_packages(found: list[Edge], modules: dict[str, Path]) -> list[Edge]:
+    """`found` and, for each import of `a.b.c`, the packages `a` and `a.b` that Python imports first
+    (an __init__.py that imports more closes circles too); a module's own packages are left out."""
+    out = list(found)
+    for e in found:
+        parts = e.target.split(".")
+        for k in range(1, len(parts)):
+            package = ".".join(parts[:k])
+            if package in modules and package != e.source and not e.source.startswith(package + "."):
+                out.append(Edge(e.source, package, e.line, e.typing, e.lazy))
+    return list(dict.fromkeys(out))
+
+
 def cycles(found: list[Edge]) -> list[list[str]]:
     """The strongly connected components of more than one module (Tarjan), each sorted."""
     graph: dict[str, set[str]] = {}

@@ -26,8 +26,9 @@ from typing import Any, Protocol
 
 from nidavellir.interface.numbers import NumberError, json_loads
 
+# (RecordsError is defined in folder.py, below this module and verify.py, which both raise it)
 from . import folder
-from .folder import RecordsError as RecordsError  # (defined there: verify.py raises it too)
+from .folder import RecordsError as RecordsError
 from .provenance import Expected
 
 FORMATS = ("parquet", "jsonl")
