@@ -1,5 +1,5 @@
-"""Compile rule sets from their layers, and keep generated/ fresh (the committed modules and the
-base game's references)."""
+"""Compile rule sets from their layers. (Writing generated/, which also needs the docs back end,
+is nidavellir/build_all.py: the compiler never imports compiler/docs.)"""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from .compile import Compiled
 
 
-def compile_specs(specs: list[Spec]) -> "Compiled":
+def compile_specs(specs: list[Spec]) -> Compiled:
     """Load, merge, check and compile the layers; RulesError lists every problem, in file order."""
     from .compile import compile_layers, load_layers
     from .requires import unmet
@@ -33,28 +33,5 @@ def compile_specs(specs: list[Spec]) -> "Compiled":
     return compiled
 
 
-def build(check: bool = False) -> list[str]:
-    """Regenerate generated/: the compiled rule sets and the base game's references
-    (or with check, list the stale files without writing)."""
-    from .docs import default_docs
-
-    stale = []
-    out = generated_dir()
-    for name, expansions in DEFAULT_SETS.items():
-        compiled = compile_specs(layer_specs(expansions))
-        files = {f"{name}.py": compiled.source}
-        if not expansions:
-            files.update(default_docs(compiled))
-        for rel, text in files.items():
-            path = out / rel
-            old = path.read_text(encoding="utf-8") if path.exists() else None
-            if old != text:
-                stale.append(f"generated/{rel}")
-                if not check:
-                    path.parent.mkdir(parents=True, exist_ok=True)
-                    path.write_text(text, encoding="utf-8")
-    return stale
-
-
-__all__ = ["build", "compile_specs", "layer_specs", "rules_dir", "generated_dir", "validate_expansions",
-           "EXPANSIONS", "DEFAULT_SETS", "RulesError"]
+__all__ = ["DEFAULT_SETS", "EXPANSIONS", "RulesError", "compile_specs", "generated_dir", "layer_specs", "rules_dir",
+           "validate_expansions"]

@@ -41,6 +41,7 @@ def check_texts(m: Merged, diags: Diagnostics, english: Callable[[], frozenset[s
 
 
 def english_keys() -> frozenset[str]:
-    from .docs.text import Catalog  # the docs back end's catalog, loaded on first use
+    """The keys of the English message catalog (compiler/docs/messages/en), read on first use."""
+    from .messages import catalog_messages
 
-    return frozenset(Catalog.load("en").messages)
+    return frozenset(catalog_messages("en"))

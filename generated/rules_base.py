@@ -33,7 +33,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '7dd6594055fb3d9ed1f5db02411222a05bd33eb932633aa2ffadfb149466e98c'
+CONTENT_HASH = '03281edd9c4ceb94b822461a6d5ba73a78a0aa974290991330f3e8895604b1be'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -35,7 +35,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '212533278e77be1c3b8706712bd32e74646e84c32cb274ddf2d83e9ee74f97da'
+CONTENT_HASH = '845a2a6124bd23fee7e709336beaf4a4c190210e01c9b751aae9cd1ce7d61b40'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

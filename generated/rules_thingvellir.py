@@ -37,7 +37,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '0c943e1683dcfd6b04a398513925363851007d7a1443c4927959d8bc882f765d'
+CONTENT_HASH = 'a60ea9a2c602801cdff22bbb17877a4cd6e1a40400f572a64e07c55be3df5df3'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

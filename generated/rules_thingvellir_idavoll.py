@@ -39,7 +39,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '88435c34a28d24a822d0e81906a8dc5c2de2641315df6a5f92fc516e22f90547'
+CONTENT_HASH = 'cccaca1c35aa8cbea89f1f35e24c4148eb53b0ee12ff7520574887d4ed279f47'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, NoReturn
 
-from nidavellir.errors import NidavellirError, suggest, visible
+from nidavellir.errors import CommandError, NidavellirError, suggest, visible
 from nidavellir.sim.workers import POOL_GAMES
 
 # Closed option values, spelled here so that building the parser imports nothing heavy;
@@ -559,7 +559,7 @@ def main(argv: list[str] | None = None) -> int:
     except RulesError as err:
         print(err.format(colour_wanted(sys.stderr, args.color)), file=sys.stderr)
         return 1
-    except commands.CommandError as err:
+    except CommandError as err:
         error(f"nidavellir {args.command}: error: {err}")
         return 2
     except NidavellirError as err:  # a position, log, answer or compiled effect the user gave us

@@ -12,17 +12,17 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from nidavellir.compiler.build import build as build_generated
 from nidavellir.compiler.diagnostics import (
     Diagnostic,
     Diagnostics,
     RulesError,
-    colour_wanted,
     paint,
 )
-from nidavellir.errors import NidavellirError, RulesRuntimeError, visible
+from nidavellir.errors import CommandError, RulesRuntimeError, visible
 from nidavellir.rulesets import load_rules
 
+from .arguments import boxes_of, output_folder
+from .arguments import stderr_colour as _colour
 from .counts import counted
 from .progress import Progress, is_terminal
 from .session import Session, play_game
@@ -35,28 +35,6 @@ if TYPE_CHECKING:
     from nidavellir.runtime.game import Game
     from nidavellir.runtime.rules import Rules
     from nidavellir.runtime.scoring import Scores
-
-
-class CommandError(NidavellirError):
-    """A usage problem (bad option value, unreadable file): printed without a traceback."""
-
-
-def boxes_of(args: argparse.Namespace, variants: list[str], both: bool = False) -> tuple[str, ...]:
-    """The expansions a command plays: --expansions as given (a rule set lacking a box a variant
-    requires then does not compile: compiler/requires.py), or with none given, those the variants
-    require, said in one note on stderr. `both`: the variants of two rule sets that are compared."""
-    from nidavellir.compiler.requires import choose
-    from nidavellir.compiler.sources import variant_specs
-
-    boxes, note = choose(args.expansions, variant_specs(variants), both)
-    if note is not None:
-        print(paint(note) if _colour(args) else note, file=sys.stderr)
-    return boxes
-
-
-def _colour(args: argparse.Namespace) -> bool:
-    """Whether the diagnostics this command writes to stderr are coloured (`--color`, NO_COLOR, a terminal)."""
-    return colour_wanted(sys.stderr, getattr(args, "color", "auto"))
 
 
 def play(args: argparse.Namespace) -> int:
@@ -237,17 +215,6 @@ def _open(path: str, append: bool = False) -> TextIO:
 
 def _reason(err: OSError) -> str:
     return "permission denied" if isinstance(err, PermissionError) else str(err.strerror or err)
-
-
-def output_folder(path: str) -> Path:
-    """An `--out` folder (docs, simulate): refused, as every command refuses a path, before anything
-    is written."""
-    from nidavellir.compiler.paths import output_problem
-
-    found = output_problem(path, "folder")
-    if found is not None:
-        raise CommandError(f"cannot write {found}")
-    return Path(path)
 
 
 def score(args: argparse.Namespace) -> int:
@@ -532,6 +499,9 @@ def _is_base(folder: Path) -> bool:
 
 
 def build(args: argparse.Namespace) -> int:
+    """Regenerate generated/ (or with --check, say which files are stale)."""
+    from nidavellir.build_all import build as build_generated
+
     stale = build_generated(check=args.check)
     if args.check:
         if stale:

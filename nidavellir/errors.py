@@ -16,6 +16,10 @@ class NidavellirError(Exception):
     """A problem in what the user gave the program; `str()` is the message to show."""
 
 
+class CommandError(NidavellirError):
+    """A usage problem (bad option value, unreadable file): printed without a traceback."""
+
+
 class RulesRuntimeError(NidavellirError, RuntimeError):
     """Rules that compiled failed in play: the message starts with the rules file, line and column
     of the effect (a compiled handler that failed, a division by zero, effects that feed each other

@@ -200,9 +200,9 @@ def test_compiling_loads_no_runtime_module():
 
 def test_every_user_facing_error_is_a_nidavellir_error():
     """Issue: "One exception base (NidavellirError) for everything a user can cause"."""
-    from nidavellir.commands import CommandError
     from nidavellir.compiler.diagnostics import RulesError
     from nidavellir.compiler.docs.errors import DocsError
+    from nidavellir.errors import CommandError
     from nidavellir.runtime.decisions import GameOver, IllegalAnswer
     from nidavellir.runtime.engine import SetupError
     from nidavellir.runtime.flow import TurnLimit

@@ -15,13 +15,10 @@ import string
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
-from importlib import resources
 from typing import Any
 
-import yaml
-
 from .. import ir
+from ..messages import catalog_messages as _messages
 from ..names import FUNCTIONS, VARIABLES
 from ..util import assert_never
 from ..yamlload import JsonDict
@@ -174,18 +171,6 @@ class Catalog:
             if self.lang != "en":
                 self.missing.add(key)
         return text
-
-
-@cache
-def _messages(lang: str) -> dict[str, str]:
-    """Every `compiler/docs/messages/<lang>/*.yaml` file, merged (flat `key: text` mappings)."""
-    folder = resources.files("nidavellir.compiler.docs") / "messages" / lang
-    merged: dict[str, str] = {}
-    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
-        if entry.name.endswith(".yaml"):
-            data = yaml.safe_load(entry.read_text(encoding="utf-8")) or {}
-            merged.update({str(k): str(v) for k, v in data.items()})
-    return merged
 
 
 @dataclass

@@ -7,8 +7,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from nidavellir.commands import CommandError, output_folder
+from nidavellir.arguments import boxes_of, output_folder
 from nidavellir.compiler.paths import problem
+from nidavellir.errors import CommandError
 from nidavellir.progress import Stage, is_terminal
 
 READING = "reading the records: "
@@ -32,8 +33,6 @@ def simulate(args: argparse.Namespace, warn: Any) -> int:
 
 
 def _simulate(args: argparse.Namespace, warn: Any) -> int:
-    from nidavellir.commands import boxes_of
-
     from .backends import BackendError, backend
     from .plan import Plan, read_manifest, sides
     from .run import simulate as run

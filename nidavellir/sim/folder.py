@@ -21,12 +21,17 @@ from typing import BinaryIO
 from nidavellir.compiler.paths import PathProblem, Want, open_file, output_problem, problem, shown_path
 from nidavellir.errors import NidavellirError
 
-__all__ = ["FolderError", "check_read", "check_write", "open_read", "open_append", "write_file", "make_folder",
-           "exists"]
+__all__ = ["FolderError", "RecordsError", "check_read", "check_write", "open_read", "open_append", "write_file",
+           "make_folder", "exists"]
 
 
 class FolderError(NidavellirError):
     """A file of a simulation's folder that cannot be used as asked (a usage error, exit 2)."""
+
+
+class RecordsError(NidavellirError):
+    """Records on disk that cannot be read or continued (named with their file). (records.py reads
+    them and verify.py checks them: both raise it, so it lives here, below both.)"""
 
 
 def _outside(out: Path, path: Path) -> str | None:

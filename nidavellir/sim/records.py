@@ -24,20 +24,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from nidavellir.errors import NidavellirError
 from nidavellir.interface.numbers import NumberError, json_loads
 
+# (RecordsError is defined in folder.py, below this module and verify.py, which both raise it)
 from . import folder
+from .folder import RecordsError as RecordsError
 from .provenance import Expected
 
 FORMATS = ("parquet", "jsonl")
 PARQUET_DIR = "games.parquet"
 JSONL_FILE = "games.jsonl"
 PART_ROWS = 4000          # a part's records (whole chunks; more once a chunk is larger)
-
-
-class RecordsError(NidavellirError):
-    """Records on disk that cannot be read or continued (named with their file)."""
 
 
 def schema(rules: bool = True) -> Any:

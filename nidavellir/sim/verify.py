@@ -17,8 +17,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from .folder import RecordsError
 from .provenance import Expected
-from .records import RecordsError
 
 LEAD = 1000   # the most games of one task (nidavellir/cli.py MAX_CHUNK; a test keeps them equal)
 
