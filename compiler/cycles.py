@@ -34,6 +34,7 @@ from .deck_returns import check_deck_returns
 from .diagnostics import Diagnostics, Location
 from .emit import PyScope, Writer, action as emit_action
 from .places import ANY, ARMY, COMMAND, EITHER, NOWHERE, Cards, CardFacts, Places
+from .util import strong_components
 from .values import Values
 
 Node = tuple[str, ...]   # ("param", name), ("score", card), ("effect", card, index, part)
@@ -458,44 +459,9 @@ def _fire(g: Graph, node: Node, eff: _Effect, leaf: ir.Action, fired: Fires, use
 # -- cycles ---------------------------------------------------------------------------------------
 
 def _components(nodes: list[Node], edges: dict[Node, list[Edge]]) -> list[list[Node]]:
-    """Strongly connected components (Tarjan, without recursion)."""
-    index: dict[Node, int] = {}
-    low: dict[Node, int] = {}
-    stack: list[Node] = []
-    on_stack: set[Node] = set()
-    out: list[list[Node]] = []
-    for root in nodes:
-        if root in index:
-            continue
-        work: list[tuple[Node, int]] = [(root, 0)]
-        while work:
-            v, i = work.pop()
-            if i == 0:
-                index[v] = low[v] = len(index)
-                stack.append(v)
-                on_stack.add(v)
-            succ = edges.get(v, [])
-            if i < len(succ):
-                work.append((v, i + 1))
-                w = succ[i].target
-                if w not in index:
-                    work.append((w, 0))
-                elif w in on_stack:
-                    low[v] = min(low[v], index[w])
-                continue
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[v])
-            if low[v] == index[v]:
-                comp = []
-                while True:
-                    w = stack.pop()
-                    on_stack.discard(w)
-                    comp.append(w)
-                    if w == v:
-                        break
-                out.append(comp)
-    return out
+    """Strongly connected components of the graph's nodes (its edges' targets as successors)."""
+    targets = {v: [e.target for e in out] for v, out in edges.items()}
+    return strong_components(nodes, lambda v: targets.get(v, []))
 
 
 def _looping(g: Graph) -> list[tuple[set[Node], dict[Node, list[Edge]], set[str]]]:

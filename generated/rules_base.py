@@ -33,7 +33,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '03281edd9c4ceb94b822461a6d5ba73a78a0aa974290991330f3e8895604b1be'
+CONTENT_HASH = '0c0160d8378dff6d5567a6928ac02cf565eede439c54e989ce347dfbc21f4f90'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -35,7 +35,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '845a2a6124bd23fee7e709336beaf4a4c190210e01c9b751aae9cd1ce7d61b40'
+CONTENT_HASH = 'fecc51e235bc356f6aa63daf60fae288fb101316af5a0bdfcacb76f1b6ecd5d7'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -37,7 +37,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'a60ea9a2c602801cdff22bbb17877a4cd6e1a40400f572a64e07c55be3df5df3'
+CONTENT_HASH = '97b971bde6daac77f6f274b11ffff988aa2c9480938872788f92c8206186810a'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

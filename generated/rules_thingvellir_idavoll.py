@@ -39,7 +39,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'cccaca1c35aa8cbea89f1f35e24c4148eb53b0ee12ff7520574887d4ed279f47'
+CONTENT_HASH = 'c17ec35e462b7d42893a5f544563e861f55e8fb333f2e4105759a58386bcf149'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

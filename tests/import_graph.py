@@ -8,6 +8,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from nidavellir.compiler.util import strong_components
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = "nidavellir"
 
@@ -122,39 +124,10 @@ def with_packages(found: list[Edge], modules: dict[str, Path]) -> list[Edge]:
 
 
 def cycles(found: list[Edge]) -> list[list[str]]:
-    """The strongly connected components of more than one module (Tarjan), each sorted."""
+    """The strongly connected components of more than one module, each sorted."""
     graph: dict[str, set[str]] = {}
     for e in found:
         graph.setdefault(e.source, set()).add(e.target)
         graph.setdefault(e.target, set())
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on: set[str] = set()
-    result: list[list[str]] = []
-
-    def visit(v: str) -> None:
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        on.add(v)
-        for w in sorted(graph[v]):
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            component = []
-            while True:
-                w = stack.pop()
-                on.discard(w)
-                component.append(w)
-                if w == v:
-                    break
-            if len(component) > 1:
-                result.append(sorted(component))
-
-    for v in sorted(graph):
-        if v not in index:
-            visit(v)
-    return sorted(result)
+    succ = {v: sorted(ws) for v, ws in graph.items()}
+    return sorted(sorted(c) for c in strong_components(sorted(graph), succ.__getitem__) if len(c) > 1)
