@@ -414,7 +414,8 @@ def parser() -> argparse.ArgumentParser:
     _completes(report.add_argument("dir", metavar="DIR"), _files())
     report.add_argument("--jobs", type=_whole("a number of processes", 1, MAX_JOBS), default=None, metavar="J",
                         help=f"processes reading the records (default: every core; the summary is the same; at "
-                             f"most {MAX_JOBS})")
+                             f"most {MAX_JOBS}); many records only, and at most the cores not busy with other "
+                             "programs, as simulate's --jobs (said on stderr when --jobs is given)")
     report.add_argument("--json", action="store_true", help="print the summary as one JSON object")
 
     score = command(

@@ -5,6 +5,7 @@ a loaded 2-core machine): choose the workers from the cores actually free, or sa
 """
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -144,3 +145,27 @@ def test_the_reason_names_a_busy_core(capsys: pytest.CaptureFixture[str], tmp_pa
                            "--format", "jsonl", "--out", str(tmp_path / "busy"))
     assert code == 0
     assert "nidavellir simulate: --jobs 2: 1 worker, 1 of 2 cores is busy (NIDAVELLIR_JOBS_EXACT=1 runs 2)" in err
+
+
+def test_report_reads_with_the_free_cores_too(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--jobs` never makes a run slower than `--jobs 1`, `report DIR --jobs J` included: reading
+    many records in parallel, it takes the free cores as simulate does and says why in one line;
+    the summary is the same. (The busy core and the count that makes records many are replaced:
+    the machine's own load is not the test's.)"""
+    from nidavellir.sim import run
+
+    monkeypatch.setenv("NIDAVELLIR_JOBS_EXACT", "1")
+    folder = tmp_path / "sim"
+    code, _, _ = run_cli(capsys, "simulate", "--players", "2", "--games", "4", "--jobs", "1", "--out", str(folder))
+    assert code == 0
+    before = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+    monkeypatch.delenv("NIDAVELLIR_JOBS_EXACT")
+    monkeypatch.setattr(workers, "available_cpus", lambda: [0, 1])
+    monkeypatch.setattr(workers, "busy_cores", lambda cpus, *a, **k: 1.0)
+    monkeypatch.setattr(run, "PARALLEL_RECORDS", 2)
+    code, _, err = run_cli(capsys, "report", str(folder), "--jobs", "2")
+    assert code == 0
+    assert [ln for ln in err.splitlines() if "--jobs" in ln] == [
+        "nidavellir report: --jobs 2: 1 worker, 1 of 2 cores is busy (NIDAVELLIR_JOBS_EXACT=1 runs 2)"]
+    assert json.loads((folder / "summary.json").read_text(encoding="utf-8")) == before

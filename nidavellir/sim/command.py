@@ -102,9 +102,10 @@ def _report(args: argparse.Namespace) -> int:
     out = Path(args.dir)
     manifest = read_manifest(out) if out.is_dir() else None  # (make says what is wrong with it)
     scope = counted(len(manifest.get("rule_sets") or ())) if isinstance(manifest, dict) else ""
+    jobs = _reading_jobs(args.jobs, manifest)
     reading = Stage(sys.stderr, is_terminal(sys.stderr), READING, AFTER_READING, scope=scope)
     try:
-        summary, files = make(out, reading=reading.update, jobs=args.jobs)
+        summary, files = make(out, reading=reading.update, jobs=jobs)
     except OSError as err:
         raise CommandError(_unwritable(err, out)) from None
     finally:
@@ -112,6 +113,25 @@ def _report(args: argparse.Namespace) -> int:
     _notes(summary, "report")
     _print(summary, [str(p) for p in files], args.json)
     return 0
+
+
+def _reading_jobs(asked: int | None, manifest: Any) -> int | None:
+    """The processes that read a folder's records: as `simulate` chooses its workers, within the
+    cores actually free (said on stderr when fewer than asked), where the records are many enough
+    to be read in parallel at all (run.PARALLEL_RECORDS)."""
+    from . import run
+    from .workers import POOL_GAMES, workers_for
+
+    if not isinstance(manifest, dict):
+        return asked
+    games, sets = manifest.get("games"), manifest.get("rule_sets")
+    expected = games * len(sets) if isinstance(games, int) and isinstance(sets, list) else 0
+    if expected < run.PARALLEL_RECORDS:
+        return asked  # (read in this process whatever is asked)
+    jobs, why = workers_for(asked, max(expected, POOL_GAMES))  # (never "few games": many records)
+    if why:
+        print(f"nidavellir report: {why}", file=sys.stderr)
+    return jobs
 
 
 def _notes(summary: dict[str, Any], command: str) -> None:
