@@ -1384,6 +1384,11 @@ def spread_text(values: list[float] | None, fmt: str) -> str:
     return "" if not values else f"{values[0]:{fmt}}–{values[2]:{fmt}}"
 
 
+def agreement(what: str, alike: int, of: int, unit: str = "") -> str:
+    """`what: yes (N of N)`, or `no` with how many of the whole agreed."""
+    return f"{what}: {'yes' if alike == of else 'no'} ({alike} of {of}{unit})"
+
+
 def print_compare_simulate(sim: dict) -> None:
     print(f"\nSimulated vs bare games ({sim['players']} players, {rules_name(sim['expansions'])}, random bots; "
           f"seeds 1..{sim['games']}, {sim['batch']} a request, interleaved; simulated: sim/worker.py `play`, "
@@ -1394,9 +1399,7 @@ def print_compare_simulate(sim: dict) -> None:
         ("simulated ÷ bare", lambda v: f"{v['cost']:.2f}"),
         ("per-batch", lambda v: spread_text(v["batch_costs"], ".2f"))]))
     if sim["records"]:
-        r = sim["records"]
-        print(f"identical records: {'yes' if r['games'] == r['identical_records'] else 'no'} "
-              f"({r['identical_records']} of {r['games']})")
+        print(agreement("identical records", sim["records"]["identical_records"], sim["records"]["games"]))
 
 
 def print_compare_search(search: dict) -> None:
@@ -1411,8 +1414,7 @@ def print_compare_search(search: dict) -> None:
         ("per-game", lambda v: spread_text(v["batch_rates"], ".0f"))]))
     if search["choices"]:
         same = search["choices"]
-        print(f"same choices (same strength): {'yes' if same['games'] == same['identical_games'] else 'no'} "
-              f"({same['identical_games']} of {same['games']} games)")
+        print(agreement("same choices (same strength)", same["identical_games"], same["games"], " games"))
 
 
 def figure_value(value: float | None, unit: str) -> str:

@@ -33,7 +33,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '0c0160d8378dff6d5567a6928ac02cf565eede439c54e989ce347dfbc21f4f90'
+CONTENT_HASH = '4d376e7f44267e2c6e26f63e671ebc6959850e97e92ce65a6b706e20014267bb'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

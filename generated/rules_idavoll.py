@@ -35,7 +35,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'fecc51e235bc356f6aa63daf60fae288fb101316af5a0bdfcacb76f1b6ecd5d7'
+CONTENT_HASH = '84359a484fafd24b1b90ea2f05ae164cd21ae35f7e9758d6458bede73d5672b5'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -37,7 +37,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '97b971bde6daac77f6f274b11ffff988aa2c9480938872788f92c8206186810a'
+CONTENT_HASH = 'be7ae4c674b06d37a4e9129906ccd8bc5d8c72eb28c870da7fb8bdfd2c158a94'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -39,7 +39,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'c17ec35e462b7d42893a5f544563e861f55e8fb333f2e4105759a58386bcf149'
+CONTENT_HASH = 'f1d5a2d724f7ee62df4500d510278f714fbcef76f32f20dc9a9ba8477bdc263d'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

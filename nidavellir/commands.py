@@ -21,7 +21,7 @@ from nidavellir.compiler.diagnostics import (
 from nidavellir.errors import CommandError, RulesRuntimeError, visible
 from nidavellir.rulesets import load_rules
 
-from .arguments import boxes_of, output_folder
+from .arguments import boxes_of, output_folder, required_boxes
 from .arguments import stderr_colour as _colour
 from .counts import counted
 from .progress import Progress, is_terminal
@@ -409,13 +409,6 @@ def check(args: argparse.Namespace) -> int:
     def combo(boxes: tuple[str, ...]) -> str:
         return " + ".join(["rules/base", *(f"rules/{b}" for b in EXPANSIONS if b in boxes)])
 
-    def needing(specs: list[Spec]) -> tuple[str, ...]:
-        """The boxes to put under these layers: those given, else those they require (said)."""
-        need, note = choose(given, specs)
-        if note is not None:
-            print(paint(note) if colour else note, file=sys.stderr)
-        return need
-
     if boxes and not args.paths:
         targets.append((combo(boxes), layer_specs(boxes)))
     elif not args.paths:
@@ -424,11 +417,11 @@ def check(args: argparse.Namespace) -> int:
             for boxes in combinations(written, k):
                 targets.append((combo(boxes), layer_specs(boxes)))
         for v in sorted((rules_dir() / "variants").glob("*.yaml")):  # each in the boxes it requires
-            need, _ = choose(None, [(v, f"rules/variants/{v.name}", True)])
+            need, _ = choose(None, [(v, f"rules/variants/{v.name}", True)])  # (said in its ok: line)
             named = f"rules/variants/{v.name}" + "".join(f" + rules/{b}" for b in need)
             targets.append((named, layer_specs(need, (str(v),))))
         if variants:  # --variant alone: layered on the shipped base (and the boxes they require)
-            need = needing(variants)
+            need = required_boxes(given, variants, colour)
             targets = [(combo(need), layer_specs(need))]
     for path in args.paths:
         p = Path(path)
@@ -436,10 +429,10 @@ def check(args: argparse.Namespace) -> int:
             specs = [(p, path, False)]
         elif not _exists(p) and path in shipped_variants():  # a shipped variant by its id
             own = variant_specs([path])
-            specs = layer_specs(needing(own + variants), (path,))
+            specs = layer_specs(required_boxes(given, own + variants, colour), (path,))
         else:  # a folder is a layer, anything else a variant file (load_layer reports a missing path)
             own = [(p, path, not _is_dir(p))]
-            specs = layer_specs(needing(own + variants)) + own
+            specs = layer_specs(required_boxes(given, own + variants, colour)) + own
         targets.append((path, specs))
     errors = warnings = 0
     for name, specs in targets:

@@ -25,12 +25,13 @@ from __future__ import annotations
 import re
 import textwrap
 import unicodedata
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence, Set as AbstractSet
 from functools import lru_cache
 from typing import Any, BinaryIO, TextIO
 
 from nidavellir.errors import NidavellirError, count_of, visible
 from nidavellir.interface.decisions import CardChoice, CoinChoice
+from nidavellir.interface.rules import Zone
 from nidavellir.narrate import YOU, Narrator
 from nidavellir.runtime.decisions import Decision, Option
 from nidavellir.runtime.engine import Engine
@@ -558,21 +559,30 @@ class Screen:
                          else "command" if o.at == "command" else f"zone:{o.at}")
         return need
 
-    def board_blocks(self) -> list[Block]:
-        """The board's blocks in the screen's order: the taverns and the explored zones, your coins,
-        army and command zone; `drop` orders what gives way first (the zones, the command zone,
-        the taverns, the army, the coins)."""
-        s, rules, need = self.view, self.rules, self.needs()
+    def table_zones(self) -> list[Zone]:
+        """The zones on the table the board shows (face up, not an age's own: the Camp)."""
+        return [z for z in self.rules.ruleset.zones if z.explored and z.id in self.view.zones and not z.per_age]
+
+    def table_blocks(self, need: AbstractSet[str] = frozenset()) -> list[Block]:
+        """The taverns and the zones on the table, a block each (`need`: the parts the decision needs)."""
+        s, rules = self.view, self.rules
         blocks = []
         for t, tavern in enumerate(s.taverns):
             cards = ", ".join(visible(self.card_label(c)) for c in tavern) or "(empty)"
             blocks.append(_wrapped(f"  {visible(_short(rules.tavern_names[t])):<16} {cards}", " " * 19,
                                    f"tavern:{rules.tavern_ids[t]}" in need, 2))
-        for zone in rules.ruleset.zones:
-            if zone.explored and zone.id in s.zones and not zone.per_age:
-                cards = ", ".join(visible(self.cards.name(s.cards[c])) for c in s.zones[zone.id]) or "(empty)"
-                blocks.append(_wrapped(f"  {visible(_short(zone.name)):<16} {cards}", " " * 19,
-                                       f"zone:{zone.id}" in need, 0))
+        for zone in self.table_zones():
+            cards = ", ".join(visible(self.cards.name(s.cards[c])) for c in s.zones[zone.id]) or "(empty)"
+            blocks.append(_wrapped(f"  {visible(_short(zone.name)):<16} {cards}", " " * 19,
+                                   f"zone:{zone.id}" in need, 0))
+        return blocks
+
+    def board_blocks(self) -> list[Block]:
+        """The board's blocks in the screen's order: the table's (taverns, zones), your coins, army
+        and command zone; `drop` orders what gives way first (the zones, the command zone, the
+        taverns, the army, the coins)."""
+        rules, need = self.rules, self.needs()
+        blocks = self.table_blocks(need)
         blocks.append(_wrapped(self.coins_line(), "    ", "coins" in need, 4))
         keep = {cls for cls in rules.classes if f"army:{cls}" in need}
         army = wrap(self.army_short(self.p), indent="  Army: ", rest="    ")
@@ -694,8 +704,7 @@ class Screen:
         """The one place the cards offered come from when the board does not show it (the cards
         drawn, the discard pile …), by its name; else None (the labels name several places)."""
         ats = {o.at for o in self.d.options if isinstance(o, CardChoice)}
-        shown = set(self.rules.tavern_ids) | set(self.rules.classes) | {"command"} | {
-            z.id for z in self.rules.ruleset.zones if z.explored and not z.per_age}
+        shown = set(self.rules.tavern_ids) | set(self.rules.classes) | {"command"} | {z.id for z in self.table_zones()}
         if len(ats) != 1 or ats <= shown:
             return None
         return self.place(ats.pop())
@@ -797,7 +806,7 @@ class Screen:
     def boards(self) -> None:
         """The taverns (and the zones on the table) in full, then every player's board in short:
         gem, coins, ranks and cards per class, command zone, score."""
-        lines = [_rule("Taverns")] + [line for b in self.board_blocks()[:self.table_blocks()] for line in b.full]
+        lines = [_rule("Taverns")] + [line for b in self.table_blocks() for line in b.full]
         lines.append(_rule("Boards"))
         for q in range(len(self.view.players)):
             pl = self.view.players[q]
@@ -806,12 +815,6 @@ class Screen:
             lines.extend(wrap(self.army_short(q), indent="   "))
         lines.append(f"({TRADING} trading coin; `b N` shows player N's cards)")
         self.seat.say(*lines)
-
-    def table_blocks(self) -> int:
-        """How many of the board's first blocks are the table's (the taverns and the zones shown)."""
-        zones = [z for z in self.rules.ruleset.zones
-                 if z.explored and z.id in self.view.zones and not z.per_age]
-        return len(self.view.taverns) + len(zones)
 
     def board_of(self, which: str) -> None:
         q = self.player_named(which)

@@ -6,11 +6,12 @@ import re
 import unicodedata
 from typing import Any, TypeVar
 
+from nidavellir.interface.rules import card_marks
+
 from .. import ir
 from ..compile import Compiled
 from ..layers import Origin
 from ..yamlload import JsonDict
-from .house_marks import card_marks
 from .model_sections import PARAM_SECTIONS, STEP_PARAMS
 from .text import Catalog, Context, context_of
 from .views import DrawView, Link, ZoneRef

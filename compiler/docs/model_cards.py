@@ -77,8 +77,9 @@ class CardsModel(ModelBase):
             show_class = len({v["class_label"] for v in views.values()}) > 1
             plain = [cid for cid in ids if not self.c.effects.get(cid) and not self.d["cards"][cid].get("track")]
             in_table = plain if len(plain) > 1 else []
+            marks = {cid: self.card_marks(cid) for cid in ids}
             cards: list[CardEntry] = [{**views[cid], "copies": self.d["cards"][cid]["copies"],
-                                       "added": self.card_marks(cid)[0], "changed": self.card_marks(cid)[1],
+                                       "added": marks[cid][0], "changed": marks[cid][1],
                                        "decks": self.age_decks_of(piles.get(cid, {})) + self.card_decks(cid),
                                        "placed_by": self.placed_by(cid), "show_class": show_class}
                                       for cid in ids if cid not in in_table]

@@ -26,10 +26,11 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import jinja2
 
+from nidavellir.interface.rules import card_marks
+
 from ..diagnostics import Diagnostic, Location
 from .deck import Copy, Pile, box_copies, copy_counts, piles_of
 from .errors import DocsError
-from .house_marks import card_marks
 from .model import card_views
 from .options import COPIES, PrintOptions
 from .sheet_fit import PT_PER_MM, STEPS, Parts, fitting_step, text_height, text_room

@@ -273,7 +273,7 @@ CardView = TypedDict("CardView", {"id": str, "anchor": str, "name": str, "kind":
 
 class CardEntry(CardView):
     copies: int
-    added: list[str]    # the house rule that added it (names: house_marks.py)
+    added: list[str]    # the house rule that added it (names; interface/rules.py card_marks)
     changed: list[str]  # the house rules that changed it
     decks: list[str]
     placed_by: list[Link]  # a card in no deck that other cards' effects bring into play

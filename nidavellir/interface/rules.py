@@ -5,10 +5,10 @@ held as the compiled handler functions themselves, one table per card (`CardDef`
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Mapping
+from collections.abc import Callable, Collection, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from .decisions import Decision
@@ -198,6 +198,21 @@ class Zone:
     name: str
     per_age: bool = False
     explored: bool = True
+
+
+class CardMarks(NamedTuple):
+    """Which house rules added a card and which changed it (by layer id)."""
+    added: list[str]    # the house rule that added the card (none, or one)
+    changed: list[str]  # the house rules that changed its fields, each once
+
+
+def card_marks(layers: Sequence[str], variants: Collection[str]) -> CardMarks:
+    """The house rules (`variants`: the ids of the rule set's variant layers) that added and that
+    changed a card whose entries `layers` wrote, in order (CardDef.layers): the first layer defines
+    the card, so a house rule there added it; each later house rule changed it."""
+    added = list(layers[:1]) if layers and layers[0] in variants else []
+    changed = [lid for lid in dict.fromkeys(layers[1:]) if lid in variants and lid not in added]
+    return CardMarks(added, changed)
 
 
 @dataclass(frozen=True, slots=True)

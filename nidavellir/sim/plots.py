@@ -370,7 +370,7 @@ def _top_cards(summary: Mapping[str, Any]) -> tuple[list[str], int]:
             rate = number(c.get("take_rate")) or 0.0
             best[str(c["card"])] = max(best.get(str(c["card"]), 0.0), rate)
     marked = list(variant_marks(summary)) if _played(summary) else []
-    ranked = sorted((c for c in best if c not in set(marked)), key=lambda card: (-best[card], card))
+    ranked = sorted(best.keys() - set(marked), key=lambda card: (-best[card], card))
     return marked + ranked[:max(0, TOP_CARDS - len(marked))], len(ranked)
 
 

@@ -26,6 +26,7 @@ from . import folder
 from .labels import shown
 from .plots import (
     COLOURS,
+    VARIANT_MARKS,
     Plot,
     card_names,
     digits,
@@ -323,7 +324,6 @@ def _md_cards(sets: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
     return {"label": first["label"], "taken": len(first["cards"]), "rows": rows}
 
 
-MARKS = {"added": "+", "changed": "*"}      # as plots/cards.png marks them
 ARROWS = {"higher": "▲", "lower": "▼"}
 VARIANT_RULE = ("Each figure is the card's, with its 95 % interval, beside its peers' mean: the plain mean of the same "
                 "figure over the other cards of the same kind and class in the same rule set that no variant adds or "
@@ -337,12 +337,12 @@ def _variant_figure(f: Mapping[str, Any], measure: str) -> dict[str, str]:
     if measure == "mean_points":
         lo, hi = number(f.get("low")), number(f.get("high"))
         interval = DASH if lo is None or hi is None else f"{_plain(lo, 1)}–{_plain(hi, 1)}"
-        shown, peers = _mean(f.get("value")), _mean(f.get("peers"))
+        value, peers = _mean(f.get("value")), _mean(f.get("peers"))
     else:
-        shown, peers = percent(f.get("value")), percent(f.get("peers"))
+        value, peers = percent(f.get("value")), percent(f.get("peers"))
         interval = percent_interval(f.get("low"), f.get("high"))
     flagged = str(f.get("flag") or "")
-    return {"value": shown, "interval": interval, "peers": peers, "flag": flagged,
+    return {"value": value, "interval": interval, "peers": peers, "flag": flagged,
             "arrow": ARROWS.get(flagged, ""), "v": "" if number(f.get("value")) is None else repr(number(f.get("value")))}
 
 
@@ -357,7 +357,7 @@ def _variant_cards(raw: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> l
             count = int(c.get("peer_count") or 0)
             group = str(c.get("peers", ""))
             rows.append({"card": str(c["card"]), "name": str(c.get("name") or c["card"]), "how": how,
-                         "mark": MARKS.get(how, ""), "kind": str(c.get("kind") or DASH),
+                         "mark": VARIANT_MARKS.get(how, ""), "kind": str(c.get("kind") or DASH),
                          "peers": f"other {group} ({count})" if count else f"no other {group}",
                          "taken": f"{int(c.get('games_taken') or 0):,}",
                          "figures": [_variant_figure(c.get(m) or {}, m)

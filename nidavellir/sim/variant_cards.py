@@ -2,8 +2,8 @@
 
 A variant layer *adds* a card when the card's first definition is in a variant layer of the rule set
 (no box defines its id), and *changes* one when a box defines it and a variant layer redefines any of
-its fields (compiler/layers.py records, per card, every layer that defined or changed it:
-`CardDef.layers`). The manifest lists them per rule set (`variant_cards`), so `report DIR` rebuilds
+its fields: `card_marks` (nidavellir/interface/rules.py) decides, as for the reference's "Added by"
+and "Changed by". The manifest lists them per rule set (`variant_cards`), so `report DIR` rebuilds
 this section from the records alone.
 
 Each such card is measured with three figures of its rule set's summary, each with its 95 %
@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from nidavellir.interface.rules import card_marks
 from nidavellir.stats import wilson
 
 if TYPE_CHECKING:
@@ -28,10 +29,6 @@ if TYPE_CHECKING:
 ADDED, CHANGED = "added", "changed"
 MEASURES = ("take_rate", "mean_points", "taker_win_rate")
 HIGHER, LOWER = "higher", "lower"
-# A kind's words, many of it (a kind not listed: its id's words with an "s").
-PLURALS = {"dwarf": "dwarves", "hero": "heroes", "royal-offering": "royal offerings", "distinction": "distinctions",
-           "artifact": "artifacts", "mercenary": "mercenaries", "double": "doubles", "animal": "animals",
-           "god": "gods", "giant": "giants", "valkyrie": "valkyries"}
 
 
 def variant_cards(rules: Rules) -> list[dict[str, Any]]:
@@ -40,18 +37,27 @@ def variant_cards(rules: Rules) -> list[dict[str, Any]]:
     variants = {layer.id for layer in rules.ruleset.layers if layer.variant}
     out = []
     for cid, d in rules.cards.items():
-        by = [lid for lid in d.layers if lid in variants]
-        if by:
-            out.append({"card": cid, "how": ADDED if d.layers[0] in variants else CHANGED, "kind": d.kind,
-                        "class": d.cls, "layers": by})
+        added, changed = card_marks(d.layers, variants)
+        if added or changed:
+            out.append({"card": cid, "how": ADDED if added else CHANGED, "kind": d.kind, "class": d.cls,
+                        "layers": added + changed})
     return sorted(out, key=lambda c: (c["how"] != ADDED, c["kind"], c["card"]))
 
 
 def peer_group(kind: str, cls: str) -> str:
     """The words for a card's peers: "neutral heroes", "warrior dwarves", "artifacts" (a class is
     named unless it is neutral, or the kind is hero: neutral heroes are a group of their own)."""
-    many = PLURALS.get(kind, kind.replace("-", " ") + "s")
+    many = _kinds(kind)
     return f"{cls} {many}" if cls and (cls != "neutral" or kind == "hero") else many
+
+
+def _kinds(kind: str) -> str:
+    """A kind's words, many of it: the reference's heading of its cards ("Royal offerings"), in
+    lower case; a kind it has no heading for, its id's words with an "s"."""
+    from nidavellir.compiler.messages import catalog_messages
+
+    heading = catalog_messages("en").get(f"ref.kinds.{kind}")
+    return heading[:1].lower() + heading[1:] if heading else kind.replace("-", " ") + "s"
 
 
 def flag(low: float | None, high: float | None, peers: float | None) -> str | None:

@@ -20,6 +20,8 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
+from nidavellir.errors import count_of
+
 EXACT_VARIABLE = "NIDAVELLIR_JOBS_EXACT"
 POOL_GAMES = 40       # fewer games (of all rule sets) play in this process: a pool's start costs more
 BUSY_SHARE = 0.5      # a core busy more than half of the time is not free
@@ -36,19 +38,19 @@ def choose(asked: int | None, cores: int, busy: float, games: int, exact: bool =
     free = max(1, cores - int(busy + (1 - BUSY_SHARE)))   # (busy rounded: more than half a core counts)
     if games < POOL_GAMES:
         workers = 1
-        why = f"{_games(games)} play faster in this process than a pool starts"
+        why = f"{count_of(games, 'game')} play faster in this process than a pool starts"
     elif want > free:
         workers = free
         taken = cores - free
-        why = (f"{taken} of {cores} core{_s(cores)} {'is' if taken == 1 else 'are'} busy" if taken
-               else f"{cores} core{_s(cores)} to run on")
+        why = (f"{taken} of {count_of(cores, 'core')} {'is' if taken == 1 else 'are'} busy" if taken
+               else f"{count_of(cores, 'core')} to run on")
     else:
         workers = want
         why = ""
     workers = max(1, min(workers, want, max(games, 1)))
     if asked is None or workers == asked:
         return workers, None
-    return workers, (f"--jobs {asked}: {workers} worker{_s(workers)}, {why} ({EXACT_VARIABLE}=1 runs "
+    return workers, (f"--jobs {asked}: {count_of(workers, 'worker')}, {why} ({EXACT_VARIABLE}=1 runs "
                      f"{asked})")
 
 
@@ -69,14 +71,6 @@ def exact_asked(environ: dict[str, str] | None = None) -> bool:
     """Whether NIDAVELLIR_JOBS_EXACT asks for exactly the processes asked (1, yes, true)."""
     value = (os.environ if environ is None else environ).get(EXACT_VARIABLE, "")
     return value.strip().lower() in ("1", "yes", "true")
-
-
-def _games(n: int) -> str:
-    return f"{n} game{_s(n)}"
-
-
-def _s(n: int) -> str:
-    return "" if n == 1 else "s"
 
 
 # -- measuring ---------------------------------------------------------------------------------
