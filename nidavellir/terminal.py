@@ -849,12 +849,7 @@ class Screen:
 def engine_of(rules: Rules, names: Sequence[str], view: State) -> Engine:
     """An engine whose state is `view` (a copy), to read and score it."""
     e = Engine(rules, names, 0)
-    e.s = view.copy()
-    e.defs = [rules.cards[cid] for cid in e.s.cards]
-    for q, pl in enumerate(e.s.players):
-        e.where.update((c, (q, None)) for c in pl.command)
-        e.where.update((c, (q, cls)) for cls, column in pl.army.items() for c in column)
-    e.reindex()
+    e.restore(view)
     return e
 
 

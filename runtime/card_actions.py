@@ -60,10 +60,10 @@ class Entry:
         self.engine = engine
 
     def __enter__(self) -> None:
-        self.engine.entering += 1
+        self.engine.s.entering += 1
 
     def __exit__(self, *exc: object) -> None:
-        self.engine.entering -= 1
+        self.engine.s.entering -= 1
 
 
 class CardActions(EngineCore):
@@ -232,13 +232,13 @@ class CardActions(EngineCore):
         if loc != (p, dest):
             aside = self._put(p, card, dest)
             if aside >= 0:  # it moves within the army: stepping aside is no joining
-                self.stepping_aside[aside] = p
+                self.s.stepping_aside[aside] = p
                 yield from self.replace(p, "covered", aside)
-                self.stepping_aside.pop(aside, None)
+                self.s.stepping_aside.pop(aside, None)
             elif dest is COMMAND:
                 return  # the command zone completes no line
             if (loc is None or loc[0] != p or loc[1] is None) and self.reacts("joined", card, p) \
-                    and self.stepping_aside.get(card) != p:
+                    and self.s.stepping_aside.get(card) != p:
                 yield from self.emit(p, "joined", card)
         if check and self.may_recruit(p):
             yield from self.check_heroes(p)
@@ -250,12 +250,12 @@ class CardActions(EngineCore):
         if Placed in self.keeps:
             loc = self.where.get(card)
             origin = None if loc is None or loc[0] != p else COMMAND_ZONE if loc[1] is None else loc[1]
-            origin = self.aside_from.pop(card, origin)  # (a card that stepped aside moves from its column)
+            origin = self.s.aside_from.pop(card, origin)  # (a card that stepped aside moves from its column)
             self.note(Placed(*self.now, player=p, cause=self.cause(), card=self.s.cards[card],
                              column=COMMAND_ZONE if dest is None else dest, origin=origin))
         loc = self.where.get(card)
-        kept = loc is not None and loc[0] == p or bool(self.stepping_aside) and self.stepping_aside.get(card) == p
-        since = self.arrived.get(card, 0) if kept else 0  # (a card moving among p's own places has not newly arrived)
+        kept = loc is not None and loc[0] == p or bool(self.s.stepping_aside) and self.s.stepping_aside.get(card) == p
+        since = self.s.arrived.get(card, 0) if kept else 0  # (a card moving among p's own places has not newly arrived)
         self._lift(card)
         covered = -1
         if dest is not COMMAND:
@@ -263,12 +263,12 @@ class CardActions(EngineCore):
             if column and "covered" in self.defs[column[-1]].instead:
                 covered = column[-1]
                 if Placed in self.keeps:  # (its record says the column it left)
-                    self.aside_from[covered] = dest
+                    self.s.aside_from[covered] = dest
                 self._lift(covered)
                 self.s.resolving.append(covered)
         self.attach(p, card, dest)
         if kept:
-            self.arrived[card] = since
+            self.s.arrived[card] = since
         return covered
     def deck(self, deck: int | str | None) -> list[int]:
         """A deck: an age's (None: the current age's), or a zone's face-down pile by id (a zone with a
@@ -401,7 +401,7 @@ class CardActions(EngineCore):
         if name == "discard":
             return self.s.discard
         if name == "tavern":
-            return self.s.taverns[self.tavern]
+            return self.s.taverns[self.s.tavern]
         if name == "box":
             return self.s.box
         return self.s.zones[name]
@@ -560,13 +560,13 @@ class CardActions(EngineCore):
 
     def may_recruit(self, p: int) -> bool:
         """Whether a hero check could recruit now (cheap: it runs after every placement)."""
-        return not self.entering and self.lines(p) > self.s.players[p].heroes_counted
+        return not self.s.entering and self.lines(p) > self.s.players[p].heroes_counted
 
     def check_heroes(self, p: int) -> Gen[None]:
         """003 "Recruiting a Hero": each complete line not yet used recruits a hero. While a card's
         entry is in progress the check waits for its end: 003 "You cannot recruit a new Hero until
         you replace the discarded cards and make a new complete line"."""
-        if self.entering:
+        if self.s.entering:
             return
         pl = self.s.players[p]
         while self.lines(p) > pl.heroes_counted and self.param(p, "recruit_by_lines") > 0:
@@ -581,7 +581,7 @@ class CardActions(EngineCore):
 
     def _recruit(self, p: int, counted: bool, cls: str | None, another: bool, by_line: bool) -> Gen[bool]:
         """`recruit_hero`; `by_line`: for a complete line (the journal says so), else by an effect."""
-        heroes = self.recruitable(p, cls, self.returned.get(p, -1) if another else -1)
+        heroes = self.recruitable(p, cls, self.s.returned.get(p, -1) if another else -1)
         if not heroes:
             return False
         ids = self.s.cards
@@ -621,7 +621,7 @@ class CardActions(EngineCore):
         """Whether, `hero` put back, p could recruit a hero of `cls` (`another`: not of its copies).
         The return is made and undone: the recruitment's requirements read the state it leaves."""
         pl = self.s.players[p]
-        at, since = pl.command.index(hero), self.arrived.get(hero, 0)
+        at, since = pl.command.index(hero), self.s.arrived.get(hero, 0)
         self.detach(hero)
         self.s.heroes.append(hero)
         try:
@@ -631,13 +631,13 @@ class CardActions(EngineCore):
             self.attach(p, hero, COMMAND)
             pl.command.insert(at, pl.command.pop())
             self._owned[p] = None
-            self.arrived[hero] = since
+            self.s.arrived[hero] = since
 
     def can_return_hero(self, p: int, cls: str, then: tuple[str | None, bool] | None = None) -> bool:
         return bool(self.hero_returns(p, cls, then))
 
     def can_recruit_hero(self, p: int, cls: str | None = None, another: bool = False) -> bool:
-        return bool(self.recruitable(p, cls, self.returned.get(p, -1) if another else -1))
+        return bool(self.recruitable(p, cls, self.s.returned.get(p, -1) if another else -1))
 
     def return_hero(self, p: int, cls: str, then: tuple[str | None, bool] | None = None) -> Gen[bool]:
         """Put back a hero of class `cls` from p's command zone among the available heroes, chosen
@@ -658,7 +658,7 @@ class CardActions(EngineCore):
             self._lift(c)
             self._release(c)
             self.s.supply.append(c)
-        self.returned[p] = card
+        self.s.returned[p] = card
         return True
 
     # -- reservations --------------------------------------------------------------------------

@@ -49,8 +49,8 @@ class CoinActions(EngineCore):
         tavern whose bids are not revealed yet, or in a pouch no trade has shown, lies where only its
         owner knows (runtime/observation.py)."""
         pl = self.s.players[p]
-        hidden = (coin in pl.slots and pl.slots.index(coin) >= self.bids_revealed
-                  or coin in pl.pouch and p not in self.pouch_shown)
+        hidden = (coin in pl.slots and pl.slots.index(coin) >= self.s.bids_revealed
+                  or coin in pl.pouch and p not in self.s.pouch_shown)
         return self.coin_place(p, coin), frozenset((p,)) if hidden else None
 
     def coin_choice(self, p: int, coin: int) -> CoinChoice:
@@ -70,7 +70,7 @@ class CoinActions(EngineCore):
         """Each transformable coin (`where`: of the pouch), in board order, as they are now; a coin that
         an effect of an earlier one replaced or took away is skipped."""
         coins = self.transformable_coins(p, where)
-        left = self.coins_left
+        left = self.s.coins_left
         start = {c: left.get(c, 0) for c in coins}  # (a coin that left and came back is another coin)
         return self.each_member(coins, lambda c: left.get(c, 0) == start[c] and c in self.transformable_coins(p, where))
 
@@ -111,7 +111,7 @@ class CoinActions(EngineCore):
 
     def _return_coin(self, coin: int) -> None:
         """003 "Discarding Coins": a treasure coin goes back to the treasure, any other to the box."""
-        self.coins_left[coin] = self.coins_left.get(coin, 0) + 1
+        self.s.coins_left[coin] = self.s.coins_left.get(coin, 0) + 1
         c = self.s.coins[coin]
         if c.origin == TREASURE:
             self.s.treasure.setdefault(c.value, []).append(coin)
@@ -191,7 +191,7 @@ class CoinActions(EngineCore):
             self.note(CoinExchanged(*self.now, player=p, cause=self.cause(), old=self.s.coins[coin].value,
                                     new=self.s.coins[new].value, special=special_id))
         self._replace_coin(p, coin, new)
-        self.coins_left[coin] = self.coins_left.get(coin, 0) + 1
+        self.s.coins_left[coin] = self.s.coins_left.get(coin, 0) + 1
         self.s.coin_box.append(coin)
 
     def coin_trade(self, p: int, trading: int) -> Gen[None]:
@@ -215,7 +215,7 @@ class CoinActions(EngineCore):
         if len(pair) < 2:
             return
         if source is pl.pouch:
-            self.pouch_shown.add(p)  # the two coins are shown to make the trade
+            self.s.pouch_shown.add(p)  # the two coins are shown to make the trade
         a, b = sorted(pair, key=lambda c: coins[c].value)
         wanted = coins[a].value + coins[b].value + self.param(p, "transform_bonus")
         new = self.take_from_treasure(wanted)

@@ -42,41 +42,65 @@ class EngineCore:
         """The whole engine, as compiled handlers see it (Engine gives itself)."""
         raise NotImplementedError
 
+    # What an engine holds besides its state (tests/test_engine_state.py checks that nothing else is
+    # there, and that `restore` gives back everything a game changes):
+    CONFIGURATION = ("rules", "seed", "n", "names")  # fixed for the game
+    DERIVED = ("defs", "where", "_ranks", "_owned", "_mods", "_listeners", "_hero_kinds")  # from `s`
+    RUNNING = ("causes", "cascade")  # the effects running now (empty between decisions of the flow)
+    KEPT = ("_journal", "keeps", "saving", "saved")  # records and saved points, kept for consumers
+
     def __init__(self, rules: Rules, names: Sequence[str], seed: int):
         ensure_stack()
         self.rules = rules
         self.seed = seed
-        self.chance = seed                 # the root of the game's random streams (a sampled world: its own)
         self.n = len(names)
-        self.s = State()
+        self.names = list(names)
+        self.s = State(chance=seed)
         self.defs: list[CardDef] = []      # instance id -> definition (parallel to s.cards)
         self.where: dict[int, tuple[int, str | None]] = {}  # owned card -> (player, column or None)
-        self.scores: Scores | None = None  # final scores, once the game is over
-        self.names = list(names)
-        self.entering = 0                  # >0 while a card's entry runs: hero checks wait for its end
-        self.tavern = 0                    # the tavern being resolved (its index)
-        self.revealed: list[int] | None = None  # its bids as revealed, once the picks begin
-        self.bids_revealed = 0             # this turn's taverns whose bids are face up (the first N)
-        self.pouch_shown: set[int] = set()  # players whose pouch a coin trade showed this turn
-        self.returned: dict[int, int] = {}  # player -> the hero they last returned (`recruit another`)
-        self.stepping_aside: dict[int, int] = {}  # a card lifted to step aside (covered) -> its owner
-        self.clock = 0                     # ticks at each arrival and each event's start (see `listens`)
-        self.arrived: dict[int, int] = {}  # owned card -> the tick it reached its owner (none: before all)
         self._hero_kinds: dict[tuple[int, ...], tuple[int, ...]] = {}  # available heroes -> one of each kind
-        self.saving = False                # keep the state at each turn's start (for Game.copy)
-        self._journal: list[Happening] | None = None  # what happens, kept only when asked (runtime/journal.py)
-        self.keeps: frozenset[type[Happening]] = frozenset()  # the kinds of record the journal keeps
         self.causes: list[int] = []        # the cards whose effects run, innermost last
         self.cascade: list[Running] = []   # the handlers and values running, innermost last (runtime/loops.py)
-        self.coins_left: dict[int, int] = {}  # coin -> how often it left a player (each_coin skips those that did)
-        self.aside_from: dict[int, str] = {}  # while journalling: a card stepping aside -> the column it left
-        self.saved: Snapshot | None = None  # the last such snapshot
+        self._journal: list[Happening] | None = None  # what happens, kept only when asked (runtime/journal.py)
+        self.keeps: frozenset[type[Happening]] = frozenset()  # the kinds of record the journal keeps
+        self.saving = False                # keep the state at each point the flow can resume from (Game.copy)
+        self.saved: Snapshot | None = None  # the last such point's snapshot
         # Indexes of what players own, kept up to date by attach/detach (None: build from the state
         # when first needed, as after reading a position)
         self._ranks: list[dict[str, int]] | None = None            # player -> class -> ranks
         self._owned: list[list[int] | None] = [None] * self.n       # player -> owned cards, in order
         self._mods: list[dict[str, list[tuple[int, Modifier]]] | None] = [None] * self.n
         self._listeners: list[dict[tuple[str, str], list[int]] | None] = [None] * self.n
+
+    @property
+    def scores(self) -> Scores | None:
+        """The final scores, once the game is over."""
+        return self.s.scores
+
+    @property
+    def chance(self) -> int:
+        """The root of the game's random streams."""
+        return self.s.chance
+
+    # -- the state as a whole: snapshot and restore -------------------------------------------
+    def snapshot(self) -> State:
+        """A copy of everything the game has changed (the state: the engine's other fields are
+        derived from it or fixed)."""
+        return self.s.copy()
+
+    def restore(self, saved: State) -> None:
+        """Come back to a snapshot (of this game, or of another of the same rules: a copy); the
+        indexes are rebuilt from it. The snapshot stays as it was: it may be restored again."""
+        self.s = s = saved.copy()
+        defs = self.defs
+        if len(defs) >= len(s.cards) and all(defs[i].id == cid for i, cid in enumerate(s.cards)):
+            del defs[len(s.cards):]
+        else:
+            self.defs = [self.rules.cards[cid] for cid in s.cards]
+        self.where = {c: (q, None) for q, pl in enumerate(s.players) for c in pl.command}
+        self.where.update((c, (q, cls)) for q, pl in enumerate(s.players) for cls, col in pl.army.items()
+                          for c in col)
+        self.reindex()
 
     # -- setup -----------------------------------------------------------------------------
     def new_card(self, cid: str) -> int:
@@ -97,7 +121,7 @@ class EngineCore:
             raise SetupError(f"these rules play with {r.min_players} to {r.max_players} players, not {n}")
         plan = setup_plan(r, n)
         gems = list(plan.gems)
-        stream(self.chance, GEMS).shuffle(gems)
+        stream(self.s.chance, GEMS).shuffle(gems)
         for i, name in enumerate(self.names):
             s.players.append(Player(name=name, gem=gems[i], slots=[None] * len(r.tavern_ids),
                                     hand=list(plan.hands[i])))
@@ -109,11 +133,11 @@ class EngineCore:
         self.defs = list(plan.defs)
         for age, cards in plan.decks.items():
             deck = list(cards)
-            stream(self.chance, AGE_DECK, str(age)).shuffle(deck)
+            stream(self.s.chance, AGE_DECK, str(age)).shuffle(deck)
             s.decks[age] = deck
         for zone, cards in plan.zones.items():
             pile = list(cards)
-            stream(self.chance, ZONE_DECK, zone).shuffle(pile)
+            stream(self.s.chance, ZONE_DECK, zone).shuffle(pile)
             s.zones[zone] = pile
         s.heroes, s.distinctions, s.supply = list(plan.heroes), list(plan.distinctions), list(plan.supply)
         s.taverns = [[] for _ in r.tavern_ids]
@@ -126,7 +150,7 @@ class EngineCore:
         and how many times it was reshuffled before (counted in the state: copies go on alike)."""
         done = self.s.reshuffles.get(deck, 0)
         self.s.reshuffles[deck] = done + 1
-        stream(self.chance, RESHUFFLE, f"{deck}#{done}").shuffle(pile)
+        stream(self.s.chance, RESHUFFLE, f"{deck}#{done}").shuffle(pile)
 
     # -- the journal: when, who, and who caused what ------------------------------------------
     # Every record is kept by one rule: `if Kind in engine.keeps: engine.note(Kind(...))`
@@ -223,8 +247,8 @@ class EngineCore:
                 d = self.defs[card]
                 ranks[dest] = ranks.get(dest, 0) + (len(d.ranks_in(dest)) if d.column_ranks else d.nranks)
         self.where[card] = (p, dest)
-        self.clock += 1
-        self.arrived[card] = self.clock
+        self.s.clock += 1
+        self.s.arrived[card] = self.s.clock
         self._owned[p] = None
         d = self.defs[card]
         if d.mods:
@@ -502,7 +526,7 @@ class EngineCore:
         before (DESIGN §9 "Where the powers meet": a card counts only what happens after it reaches
         its owner). An event begins when the runtime fires it: a card placed just before its own
         `joined` or `recruited` fires has arrived; one that an effect of the event brings has not."""
-        return self.arrived.get(card, 0) < start
+        return self.s.arrived.get(card, 0) < start
 
     def emit(self, p: int, event: str, subject: int = -1, amount: int = 0) -> Gen[None]:
         """Fire `event`: the subject's own `when` effects, then the `whenever` effects of p's cards
@@ -511,8 +535,8 @@ class EngineCore:
         Effects of one player's cards run in command-zone order, then army columns in class
         order, bottom to top."""
         ev = Event(event, subject, amount)
-        self.clock += 1
-        start = self.clock
+        self.s.clock += 1
+        start = self.s.clock
         if subject >= 0:
             for handler in self.defs[subject].when.get(event, ()):
                 yield from self._caused(subject, handler, ev, p)
@@ -569,8 +593,8 @@ class EngineCore:
         (`listens`)."""
         if name not in self.rules.reacting:
             return
-        self.clock += 1
-        start = self.clock
+        self.s.clock += 1
+        start = self.s.clock
         for p in self.player_order() if order is None else order:
             waiting = self.listeners(p, "window", name)
             if not waiting:

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from itertools import permutations
 
 from nidavellir.errors import NidavellirError, count_of
@@ -33,6 +32,7 @@ from .journal import (
     deck_place,
 )
 from .scoring import Scores, final_scores
+from .state import FlowPoint
 
 
 class TurnLimit(NidavellirError):
@@ -85,12 +85,19 @@ def bids(e: Engine) -> Gen[None]:
     coins = s.coins
     ntav = len(s.taverns)
     prompt = "bid: one coin per tavern, " + ", ".join(e.rules.tavern_ids)
-    for p, pl in enumerate(s.players):
+    first = max(s.asking, 0)  # (resumed at that player's bid: see `resume_point`)
+    for p in range(first, len(s.players)):
+        pl = s.players[p]
         if e.param(p, "bid_from_hand") > 0:
             continue  # bids each tavern from hand once the others are revealed
         values = sorted([coins[c].value for c in pl.hand])
         options = bid_options(tuple(values), ntav)
-        answer = (yield Decision(p, "bid", options, prompt)) if len(options) > 1 else options[0]
+        if len(options) > 1:
+            s.asking = p
+            answer = yield Decision(p, "bid", options, prompt)
+            s.asking = -1
+        else:
+            answer = options[0]
         assert isinstance(answer, tuple)
         hand = [c for c in pl.hand if not coins[c].trading] + [c for c in pl.hand if coins[c].trading]
         # (trading coins go last ...)
@@ -173,16 +180,22 @@ def resolve_taverns(e: Engine) -> Gen[None]:
     player's coins go back to the hand."""
     s = e.s
     plan = _tavern_plan(e)
-    for t in range(len(s.taverns)):
-        e.tavern, e.revealed, e.bids_revealed = t, None, t + 1
-        if BidsRevealed in e.keeps:
-            _record_reveal(e, t)
-        for run, step in plan:
+    resuming = s.asking >= 0  # (resumed at a pick of the tavern being resolved: see `resume_point`)
+    for t in range(s.tavern if resuming else 0, len(s.taverns)):
+        if not resuming:
+            s.tavern, s.revealed, s.bids_revealed = t, None, t + 1
+            if BidsRevealed in e.keeps:
+                _record_reveal(e, t)
+        for j in range(s.tavern_step if resuming else 0, len(plan)):
+            run, step = plan[j]
+            s.tavern_step = j
+            resuming = False
             running = run(e, step)
             if running is not None:
                 yield from running
-    e.revealed, e.bids_revealed = None, 0
-    e.pouch_shown.clear()
+    s.tavern_step = -1
+    e.s.revealed, e.s.bids_revealed = None, 0
+    e.s.pouch_shown.clear()
     for pl in s.players:
         pl.hand.extend(c for c in pl.slots if c is not None)
         pl.hand.extend(pl.pouch)
@@ -214,14 +227,14 @@ def _tavern_plan(e: Engine) -> list[tuple[StepFunction, Step]]:
 def late_bids(e: Engine, step: Step) -> Gen[None] | None:
     """A player who bids from hand (param `bid_from_hand`) places a coin on the tavern once the
     others' bids are revealed (None: no one does)."""
-    t = e.tavern
+    t = e.s.tavern
     if all(pl.slots[t] is not None or not pl.hand for pl in e.s.players):
         return None
     return _late_bids(e)
 
 
 def _late_bids(e: Engine) -> Gen[None]:
-    s, t = e.s, e.tavern
+    s, t = e.s, e.s.tavern
     coins = s.coins
     for p, pl in enumerate(s.players):
         if pl.slots[t] is None and pl.hand and e.param(p, "bid_from_hand") > 0:
@@ -249,10 +262,10 @@ def _bids(e: Engine) -> list[int]:
     """The value each player bid on the tavern being resolved (-1: no bid), as revealed: a coin
     transformed on it later does not change them (003 "Ties and Coin Transformation on a Resolving
     Tavern")."""
-    if e.revealed is None:
+    if e.s.revealed is None:
         coins = e.s.coins
-        e.revealed = [-1 if (slot := pl.slots[e.tavern]) is None else coins[slot].value for pl in e.s.players]
-    return e.revealed
+        e.s.revealed = [-1 if (slot := pl.slots[e.s.tavern]) is None else coins[slot].value for pl in e.s.players]
+    return e.s.revealed
 
 
 def bid_order(e: Engine) -> list[int]:
@@ -266,7 +279,7 @@ def picks(e: Engine, step: Step) -> Gen[None]:
     """003 "Taverns Resolution": each bidder in bid order takes a card from a pick source they may
     use (the tavern; a source of the top bidder, or of others by a param, when the top bidder did not
     use it), then trades a trading coin bid here."""
-    s, t = e.s, e.tavern
+    s, t = e.s, e.s.tavern
     coins = s.coins
     tavern = s.taverns[t]
     tid, tname = e.rules.tavern_ids[t], e.rules.tavern_names[t]
@@ -274,20 +287,27 @@ def picks(e: Engine, step: Step) -> Gen[None]:
     plain = e.rules.tavern_only
     picked_replaced = e.replaceable("picked")
     bid_won = e.reacts("bid-won")
-    top_used: set[str] = set()
+    top_used = s.top_used
+    resuming = s.asking >= 0  # (resumed at a bidder's pick: see `resume_point`)
+    if not resuming:
+        top_used.clear()
 
     def usable(p: int, top: bool) -> tuple[PickSource, ...]:
         if plain:  # (the base game's one source, the tavern, open to every bidder: no list to build)
             return sources if tavern and (not s.reserved or _offered(e, p, sources[0])) else ()
         return tuple(src for src in sources if _may_use(e, src, p, top, top_used) and _offered(e, p, src))
 
-    for i, p in enumerate(bid_order(e)):
+    order = bid_order(e)
+    for i in range(s.asking if resuming else 0, len(order)):
+        p = order[i]
         top = i == 0
         here = usable(p, top)
-        if here and top and bid_won and e.reacts("bid-won", p=p):  # the bid's winner chooses first
+        if not resuming and here and top and bid_won and e.reacts("bid-won", p=p):  # the winner chooses first
             yield from e.emit(p, "bid-won")
             here = usable(p, top)  # (as the sources are now: an effect on `bid-won` may have emptied one)
+        resuming = False
         if here:
+            s.asking = i
             if len(here) == 1 and here[0].zone == "tavern":  # the tavern alone, as for most bidders
                 src = here[0]
                 offered = tavern if not s.reserved else _offered(e, p, src)
@@ -296,6 +316,7 @@ def picks(e: Engine, step: Step) -> Gen[None]:
                 card = picked
             else:
                 src, card = yield from _choose_pick(e, p, here, tid, tname)
+            s.asking = -1
             if top:
                 top_used.add(src.id)
             e.zone(src.zone).remove(card)
@@ -376,7 +397,7 @@ def gem_trades(e: Engine, step: Step) -> None:
             trade_gems(e, tied)
             swaps = tuple((q, before[q], e.s.players[q].gem) for q in tied if e.s.players[q].gem != before[q])
             if swaps:
-                e.note(GemsTraded(*e.now, tavern=e.rules.tavern_ids[e.tavern], swaps=swaps))
+                e.note(GemsTraded(*e.now, tavern=e.rules.tavern_ids[e.s.tavern], swaps=swaps))
 
 
 def clear(e: Engine, step: Step) -> None:
@@ -397,7 +418,7 @@ def clear(e: Engine, step: Step) -> None:
 def _record_cleared(e: Engine, step: Step, zone: list[int]) -> None:
     """The journal's records of a zone cleared: one per pile its cards go to."""
     assert e.journal is not None and step.zone is not None and step.into is not None
-    at = e.rules.tavern_ids[e.tavern] if step.zone == "tavern" else step.zone
+    at = e.rules.tavern_ids[e.s.tavern] if step.zone == "tavern" else step.zone
     into: dict[str, list[str]] = {}
     for card in zone:
         pile = e.discard_into(card) if step.into == "discard" else step.into
@@ -508,8 +529,8 @@ def troop_evaluation(e: Engine) -> Gen[None]:
 
 def final_scoring(e: Engine) -> Gen[None]:
     yield from ()
-    e.scores = final_scores(e)
-    _record_scores(e, e.scores)
+    e.s.scores = final_scores(e)
+    _record_scores(e, e.s.scores)
 
 
 def _record_scores(e: Engine, scores: Scores) -> None:
@@ -551,16 +572,33 @@ assert set(STEP_FUNCTIONS) == set(STEPS), "runtime steps and their declarations 
 assert set(TAVERN_STEP_FUNCTIONS) == set(TAVERN_STEPS), "tavern steps and their declarations differ"
 
 
-def run_steps(e: Engine, steps: Sequence[Step], functions: dict[str, StepFunction] = STEP_FUNCTIONS) -> Gen[None]:
-    for step in steps:
-        if step.ages is not None and e.s.age not in step.ages:
+def run_steps(e: Engine, steps: Sequence[Step], turn: bool = False) -> Gen[None]:
+    """The steps of a part of the flow in order (`turn`: the turn's, whose running step the state
+    keeps; resumed at the step asking, when the state says the flow is asking)."""
+    s = e.s
+    for i in range(s.step if turn and s.asking >= 0 else 0, len(steps)):
+        step = steps[i]
+        if step.ages is not None and s.age not in step.ages:
             continue
+        if turn:
+            s.step = i
         if step.do is not None:
-            running = functions[step.do](e, step)
+            running = STEP_FUNCTIONS[step.do](e, step)
             if running is not None:
                 yield from running
         elif step.window is not None:
             yield from window_step(e, step)
+    s.step = -1
+
+
+def resume_point(e: Engine) -> FlowPoint | None:
+    """Where a copy of the state resumes, when the flow itself asks the pending decision (a bid, a
+    pick: the state keeps the turn's step, the tavern and its step, and the bidder asked); None when
+    an effect asks it (its generator's place is not in the state)."""
+    s = e.s
+    if s.asking < 0:
+        return None
+    return FlowPoint(e.rules.ruleset.ages.index(s.age), s.turn, asking=True)
 
 
 def window_step(e: Engine, step: Step) -> Gen[None]:
@@ -570,19 +608,12 @@ def window_step(e: Engine, step: Step) -> Gen[None]:
     yield from e.window(step.window, order)
 
 
-@dataclass(frozen=True)
-class FlowPoint:
-    """A point between steps where the flow can resume: the start of a turn, or of an age's end."""
-    age_index: int
-    turn: int          # turns already played in that age
-    age_end: bool = False
-
-
 def play(e: Engine, start: FlowPoint | None = None) -> Gen[None]:
     """The whole game: setup, then each age's turns until its deck runs out, then its end steps.
 
-    With `start`, resume there on an engine whose state is that point's (see Game.copy); while
-    `e.saving`, the state at each point the flow passes is kept in `e.saved`."""
+    With `start`, resume there on an engine whose state is that point's (see Game.copy): between
+    turns, or at a decision the flow itself asks (`resume_point`); while `e.saving`, the
+    state at the start of each turn and age end is kept in `e.saved`."""
     rs = e.rules.ruleset
     if start is None:
         e.setup()
@@ -592,9 +623,13 @@ def play(e: Engine, start: FlowPoint | None = None) -> Gen[None]:
         resuming = index == start.age_index
         e.s.age = age
         if not (resuming and start.age_end):
-            e.s.turn = start.turn if resuming else 0
-            if AgeStarted in e.keeps and e.s.turn == 0:
-                e.note(AgeStarted(*e.now))
+            if resuming and start.asking:  # in the middle of a turn: it goes on
+                assert e.s.asking >= 0, "a flow resumed at a decision its state does not ask"
+                yield from run_steps(e, rs.turn, turn=True)
+            else:
+                e.s.turn = start.turn if resuming else 0
+                if AgeStarted in e.keeps and e.s.turn == 0:
+                    e.note(AgeStarted(*e.now))
             while e.s.decks[age]:
                 if e.saving:
                     e.saved = Snapshot(FlowPoint(index, e.s.turn), e)
@@ -604,16 +639,16 @@ def play(e: Engine, start: FlowPoint | None = None) -> Gen[None]:
                     e.note(TurnStarted(*e.now))
                 if e.s.turn > MAX_TURNS_PER_AGE:
                     raise turn_limit(e, age)
-                yield from run_steps(e, rs.turn)
+                yield from run_steps(e, rs.turn, turn=True)
         if e.saving:
             e.saved = Snapshot(FlowPoint(index, e.s.turn, age_end=True), e)
         if AgeEnded in e.keeps:
             e.note(AgeEnded(*e.now))
         yield from run_steps(e, rs.age_end)
         e.s.at_once.clear()
-    if e.scores is None:
-        e.scores = final_scores(e)
-        _record_scores(e, e.scores)
+    if e.s.scores is None:
+        e.s.scores = final_scores(e)
+        _record_scores(e, e.s.scores)
     e.s.finished = True
 
 
@@ -622,12 +657,7 @@ class Snapshot:
 
     def __init__(self, point: FlowPoint, engine: Engine):
         self.point = point
-        self.state = engine.s.copy()
-        self.where = dict(engine.where)
-        self.chance = engine.chance
+        self.state = engine.snapshot()
 
     def restore(self, engine: Engine) -> None:
-        engine.s, engine.where = self.state.copy(), dict(self.where)
-        engine.defs = [engine.rules.cards[cid] for cid in engine.s.cards]
-        engine.reindex()
-        engine.chance = self.chance
+        engine.restore(self.state)

@@ -14,7 +14,7 @@ from nidavellir.interface.rules import SOURCE_MARKER
 
 from .decisions import GameOver, IllegalAnswer
 from .engine import Engine
-from .flow import Snapshot, play
+from .flow import Snapshot, play, resume_point
 from .journal import Happening
 from .rules import Rules
 from .scoring import Scores
@@ -119,20 +119,33 @@ class Game:
         return found
 
     def scores(self) -> Scores:
-        if self.engine.scores is None:
+        if self.engine.s.scores is None:
             raise GameOver("the game is not over yet")
-        return self.engine.scores
+        return self.engine.s.scores
 
     def copy(self, journal: bool = True) -> Game:
         """An independent game at the same decision: answering one does not change the other.
 
-        It resumes from the state saved at the start of the current turn and replays the answers
-        given since (the first copy of a game replays it from its start and begins saving). A game
-        that keeps a journal gives its copy a copy of it (`journal=False`: the copy keeps none)."""
+        At a decision the flow asks itself (a bid, a pick: most of them) the copy is the state's
+        copy, resumed where the flow stands; at one an effect asks, it resumes from the state saved
+        at the start of the current turn and replays the answers given since (the first such copy
+        of a game replays it from its start and begins saving). A game that keeps a journal gives
+        its copy a copy of it (`journal=False`: the copy keeps none)."""
         new = Game.__new__(Game)
         keep = self.engine.journal if journal else None
         kinds = self.engine.keeps
-        if self._checkpoint is None:
+        at = resume_point(self.engine)
+        if at is not None and self.pending is not None:
+            new.start_from(None, 0, self)
+            new.engine.restore(self.engine.s)
+            new._records, new._checkpoint = list(self._records), self._checkpoint
+            if new._checkpoint is not None:
+                new.engine.saved = new._checkpoint[0]
+            _keep_like(new.engine, keep, kinds)
+            new.begin(play(new.engine, at))
+            assert new.pending == self.pending, "a copy resumed at another decision"
+            replay: list[tuple[int, str, Option, int, int]] = []
+        elif self._checkpoint is None:
             new.start_from(None, 0, self)
             _keep_like(new.engine, keep, kinds)  # (kept while replaying: the same causes)
             new.begin(play(new.engine))
@@ -148,7 +161,7 @@ class Game:
             new._advance(record[2])
         if keep is not None:
             new.engine.keep_journal(kinds, list(keep))
-        if self._checkpoint is None:  # from now on this game saves its turns' starts too
+        if self._checkpoint is None and new._checkpoint is not None:  # from now on this game saves its turns' starts too
             self._checkpoint, self.engine.saving = new._checkpoint, True
         return new
 
@@ -156,9 +169,21 @@ class Game:
         """The state saved at the start of the current turn (or age end) and the number of answers
         given by then (saving begins on the first call)."""
         if self._checkpoint is None:
-            self.copy()
+            self._replayed()
         assert self._checkpoint is not None
         return self._checkpoint
+
+    def _replayed(self) -> Game:
+        """A copy replayed from the start of the game, which begins saving (in both games)."""
+        new = Game.__new__(Game)
+        new.start_from(None, 0, self)
+        new.engine.journal = None
+        new.begin(play(new.engine))
+        for record in self._records:
+            new._records.append(record)
+            new._advance(record[2])
+        self._checkpoint, self.engine.saving = new._checkpoint, True
+        return new
 
     def records(self) -> list[tuple[int, str, Option, int, int]]:
         """Every answer given: (player, kind, answer, age, turn), in order (a new list)."""

@@ -51,31 +51,6 @@ RANK_SPREAD = 0.35       # variance of the rank margin per card each player stil
 TIE = 1e-6               # values closer than this are equal
 
 
-# -- saving and restoring a world's engine --------------------------------------------------------
-
-class Saved:
-    """The engine's state at one moment, to come back to after playing something out on it."""
-
-    def __init__(self, e: Engine):
-        self.state = e.s.copy()
-        self.where = dict(e.where)
-        self.ndefs = len(e.defs)
-        self.returned = dict(e.returned)
-        self.pouch_shown = set(e.pouch_shown)
-        self.arrived = dict(e.arrived)
-        self.scores = e.scores
-
-    def restore(self, e: Engine) -> None:
-        e.s = self.state.copy()
-        e.where = dict(self.where)
-        del e.defs[self.ndefs:]
-        e.reindex()
-        e.returned = dict(self.returned)
-        e.pouch_shown = set(self.pouch_shown)
-        e.arrived = dict(self.arrived)  # (the clock runs on: events begun later see every card)
-        e.scores = self.scores
-
-
 Policy = Callable[["Engine", Decision], Option]
 
 
@@ -208,12 +183,12 @@ class Valuer:
             e, p = self.e, self.p
             values: dict[int, float] = {}
             if e.s.distinctions:
-                saved = Saved(e)
+                saved = e.snapshot()
                 before = self.position(distinctions=False)
                 for card in list(e.s.distinctions):
                     drive(e, _win(e, p, card), quick)
                     values[card] = max(0.0, self.position(distinctions=False) - before)
-                    saved.restore(e)
+                    e.restore(saved)
             self._distinctions = values
         return self._distinctions
 
@@ -244,13 +219,13 @@ class Valuer:
                 e.detach(card)
                 return value
             e.detach(card)
-        saved = Saved(e)
+        saved = e.snapshot()
         for zone in (*e.s.taverns, *e.s.zones.values(), e.s.discard):
             if card in zone:
                 zone.remove(card)
                 break
         value = self.position() - self.base if drive(e, e.take_card(p, card), quick) else 0.0
-        saved.restore(e)
+        e.restore(saved)
         return value
 
     def hero_value(self, hero: int) -> float:
@@ -259,10 +234,10 @@ class Valuer:
         e = self.e
         if hero < 0:
             return 0.0
-        saved = Saved(e)
+        saved = e.snapshot()
         done = drive(e, e.recruit_chosen(self.p, hero), quick)
         value = self.position() - self.base if done else 0.0
-        saved.restore(e)
+        e.restore(saved)
         return value
 
     def answer_value(self, option: Option) -> float:
@@ -428,7 +403,7 @@ def choose_place_bid(val: Valuer, options: Sequence[Option]) -> Option:
     """A coin to put on the tavern once the others' bids are shown: the place in the pick order it
     reaches, less what the coin would bring on a later tavern."""
     e, p = val.e, val.p
-    t = e.tavern
+    t = e.s.tavern
     values = tuple(val.take_value(c) for c in list(e.s.taverns[t]))
     s = e.s
     shown = [(s.coins[c].value, s.players[q].gem) for q in range(e.n)

@@ -50,22 +50,23 @@ def hidden_coins(e: Engine, q: int) -> list[int]:
     """Player q's coins whose place others may not know: on the taverns whose bids are not yet
     revealed this turn, and in the pouch unless a coin trade showed it."""
     pl = e.s.players[q]
-    shown = e.bids_revealed
-    pouch = [] if q in e.pouch_shown else list(pl.pouch)
+    shown = e.s.bids_revealed
+    pouch = [] if q in e.s.pouch_shown else list(pl.pouch)
     return [c for t, c in enumerate(pl.slots) if c is not None and t >= shown] + pouch
 
 
 def view_of(e: Engine, p: int) -> State:
     """A copy of the state with what player p may not know hidden (see the module's docstring)."""
     s = e.s.copy()
-    shown = e.bids_revealed
+    s.chance = 0  # (the root of the random streams, which draw what no one knows yet)
+    shown = e.s.bids_revealed
     for q, pl in enumerate(s.players):
         if q == p:
             continue
         secret = hidden_coins(e, q)
         if secret:
             pl.slots = [c if t < shown else None for t, c in enumerate(pl.slots)]
-            if q not in e.pouch_shown:
+            if q not in e.s.pouch_shown:
                 pl.pouch = []
             pl.hand = pl.hand + secret
     for pl in s.players:  # (the order of coins in a hand, the box or the treasure tells nothing)
@@ -170,10 +171,10 @@ def _world(game: Game, p: int, rng: random.Random) -> Game | None:
     for key, deck in [*((f"age {a}", d) for a, d in then.decks.items()),
                       *((k, then.zones[k]) for k in face_down(we) if k in then.zones)]:
         _reshuffle(deck, now_decks.get(key, []), rng)
-    we.chance = rng.getrandbits(64)  # its own streams: reshuffles unlike the true game's
+    we.s.chance = rng.getrandbits(64)  # its own streams: reshuffles unlike the true game's
     world.checkpoint_here(Snapshot(saved.point, we), given)  # its copies resume from this world
     world.begin(play(we, saved.point))
-    shown = e.bids_revealed
+    shown = e.s.bids_revealed
     for player, kind, answer, age, turn in game.records()[given:]:
         d = world.pending
         if d is None or d.player != player or d.kind != kind:
@@ -182,7 +183,7 @@ def _world(game: Game, p: int, rng: random.Random) -> Game | None:
         if player != p and kind == "bid" and isinstance(answer, tuple):
             # what is known of the bid: the revealed taverns' coins; with the pouch shown, which
             # coins lie on the others
-            rest = sorted(answer[shown:]) if player in e.pouch_shown else None
+            rest = sorted(answer[shown:]) if player in e.s.pouch_shown else None
             fits = [o for o in d.options if isinstance(o, tuple) and o[:shown] == answer[:shown]
                     and (rest is None or sorted(o[shown:]) == rest)]
             choice = fits[rng.randrange(len(fits))] if fits else None
@@ -217,8 +218,8 @@ def _unseen(e: Engine, q: int, at: str) -> bool:
     hides it: on a tavern whose bids are not revealed, in a pouch no trade has shown, in the hand)."""
     taverns = e.rules.tavern_ids
     if at in taverns:
-        return taverns.index(at) >= e.bids_revealed
-    return at == "hand" or (at == "pouch" and q not in e.pouch_shown)
+        return taverns.index(at) >= e.s.bids_revealed
+    return at == "hand" or (at == "pouch" and q not in e.s.pouch_shown)
 
 
 def _alike(options: tuple[Option, ...], answer: Option, rng: random.Random) -> Option | None:

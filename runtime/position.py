@@ -124,17 +124,15 @@ def _best_class(e: Engine, p: int, card: int, window: str, classes: list[str]) -
     """Run the handler answering each class in turn on the same state; keep the best for p's total."""
     from .scoring import player_score
 
-    start_state, start_where = e.s.copy(), dict(e.where)
+    start = e.snapshot()
     best: tuple[int, str] | None = None
     for cls in classes:
-        e.s, e.where = start_state.copy(), dict(start_where)
-        e.reindex()
+        e.restore(start)
         _answer_all(e, p, card, window, cls)
         total = player_score(e, p)["total"]
         if best is None or total > best[0]:
             best = (total, cls)
-    e.s, e.where = start_state, start_where
-    e.reindex()
+    e.restore(start)
     if best is not None:
         _answer_all(e, p, card, window, best[1])
 

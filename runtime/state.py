@@ -1,8 +1,15 @@
-"""Game state as plain data: zones hold card instance ids and coin ids."""
+"""Game state as plain data: zones hold card instance ids and coin ids. Everything a game changes as it
+is played is here (the engine keeps only indexes derived from it); `copy` is written from the fields'
+declared types (runtime/copier.py), so a new field is copied without a list to keep."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from .copier import copier
+
+if TYPE_CHECKING:
+    from .scoring import Scores
 
 BASIC, TREASURE, SPECIAL = "basic", "treasure", "special"
 
@@ -17,6 +24,16 @@ class Coin:
     @property
     def transformable(self) -> bool:
         return not self.trading
+
+
+@dataclass(frozen=True, slots=True)
+class FlowPoint:
+    """Where the flow can resume (runtime/flow.py `play`): the start of a turn or of an age's end; or,
+    `asking`, a decision the flow itself asks in the turn (a bid, a pick), where the state says."""
+    age_index: int
+    turn: int          # turns already played in that age (asking: the current turn)
+    age_end: bool = False
+    asking: bool = False
 
 
 @dataclass
@@ -35,9 +52,8 @@ class Player:
         return self.hand + [c for c in self.slots if c is not None] + self.pouch
 
     def copy(self) -> Player:
-        return Player(self.name, self.gem, list(self.covered_gems), list(self.hand), list(self.slots),
-                      list(self.pouch), {cls: list(col) for cls, col in self.army.items()}, list(self.command),
-                      self.heroes_counted)
+        """An independent copy."""
+        return _copy_player(self)
 
 
 @dataclass
@@ -66,18 +82,35 @@ class State:
     reserved: dict[int, int] = field(default_factory=dict)         # tavern card -> the player who reserved it (this turn)
     reshuffles: dict[str, int] = field(default_factory=dict)       # deck -> times shuffled in play (runtime/streams.py)
     put_back: dict[int, dict[str, int]] = field(default_factory=dict)  # age -> effect -> cards it put under that deck
+    # -- the turn in progress
+    tavern: int = 0                      # the tavern being resolved (its index)
+    revealed: list[int] | None = None    # its bids as revealed, once the picks begin
+    bids_revealed: int = 0               # this turn's taverns whose bids are face up (the first N)
+    pouch_shown: set[int] = field(default_factory=set)     # players whose pouch a coin trade showed this turn
+    top_used: set[str] = field(default_factory=set)        # the pick sources the top bidder used (this tavern)
+    step: int = -1                       # the index of the turn's step running (-1: none)
+    tavern_step: int = -1                # the index of the tavern resolution's step running (-1: none)
+    asking: int = -1                     # while the flow itself asks: the bidder (a bid: the player; a
+                                         # pick: their place in the bid order), else -1 (runtime/flow.py)
+    # -- effects in progress and what they remember
+    entering: int = 0                    # >0 while a card's entry runs: hero checks wait for its end
+    returned: dict[int, int] = field(default_factory=dict)        # player -> the hero they last returned
+    stepping_aside: dict[int, int] = field(default_factory=dict)  # a card lifted to step aside (covered) -> its owner
+    aside_from: dict[int, str] = field(default_factory=dict)      # while journalling: a card stepping aside -> its column
+    coins_left: dict[int, int] = field(default_factory=dict)      # coin -> how often it left a player (each_coin)
+    clock: int = 0                       # ticks at each arrival and each event's start (see `listens`)
+    arrived: dict[int, int] = field(default_factory=dict)         # owned card -> the tick it reached its owner
+    # -- the game's chance and its end
+    chance: int = 0                      # the root of the game's random streams (a sampled world: its own)
+    scores: Scores | None = None         # the final scores, once the game is over (never changed after)
 
     def copy(self) -> State:
-        """An independent copy (coins are immutable and shared)."""
-        return State(
-            list(self.cards), list(self.coins), {a: list(d) for a, d in self.decks.items()},
-            [list(t) for t in self.taverns], list(self.discard), list(self.heroes), list(self.distinctions),
-            list(self.supply), list(self.box), list(self.resolving), {z: list(c) for z, c in self.zones.items()},
-            {c: {k: list(v) if isinstance(v, list) else v for k, v in m.items()} for c, m in self.marks.items()},
-            {v: list(cs) for v, cs in self.treasure.items()}, list(self.coin_box), dict(self.special_coins),
-            list(self.special_gems), [p.copy() for p in self.players], self.age, self.turn, self.finished,
-            list(self.at_once), dict(self.reserved), dict(self.reshuffles),
-            {age: dict(counts) for age, counts in self.put_back.items()})
+        """An independent copy (coins, flow points and scores are immutable and shared)."""
+        return _copy_state(self)
+
+
+_copy_player = copier(Player)
+_copy_state = copier(State, {"Player": _copy_player})
 
 
 def deck_key(zone: str, age: int) -> str:

@@ -367,7 +367,7 @@ def test_a_player_with_fewer_coins_than_taverns_bids_on_the_first_taverns():
     asked = run_log(bids(e), [5, 2], [5, 4, 3], [5, 4, 3])
     assert set(asked[0].options) == {(2, 5), (5, 2)}
     assert values(e, e.s.players[0].slots) == [5, 2, None] and e.s.players[0].pouch == []
-    e.tavern, e.revealed = 2, None
+    e.s.tavern, e.s.revealed = 2, None
     assert 0 not in bid_order(e)  # no card for them in the third tavern
 
 

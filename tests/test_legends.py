@@ -103,7 +103,7 @@ def test_a_reserved_card_is_only_its_reservers_and_a_player_with_only_reserved_c
     assert e.column_of(hunter) == "hunter" and e.s.players[2].army["hunter"] == [hunter]  # P3: the last, reserved
     fill_tavern(e, 1, "explorer:5")               # a tavern holding only P3's reserved card
     e.s.reserved = {e.s.taverns[1][0]: 2}
-    e.tavern, e.revealed = 1, None
+    e.s.tavern, e.s.revealed = 1, None
     armies = [sum(len(col) for col in pl.army.values()) for pl in e.s.players]
     run(picks(e, next(s for s in RULES.ruleset.tavern if s.id == "picks")))
     after = [sum(len(col) for col in pl.army.values()) for pl in e.s.players]

@@ -45,7 +45,7 @@ def test_others_bids_are_hidden_until_their_tavern_is_revealed():
     real = game.state.players[0]
     assert view.players[0].slots == [None, None, None] and view.players[0].pouch == []
     assert sorted(view.players[0].hand) == sorted(real.coin_ids())
-    while not (game.pending.kind == "pick" and game.engine.bids_revealed == 1):
+    while not (game.pending.kind == "pick" and game.engine.s.bids_revealed == 1):
         game.answer(game.pending.options[0])
     obs = observe(game)
     for q, pl in enumerate(obs.view.players):
