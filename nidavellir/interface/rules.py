@@ -165,10 +165,10 @@ class Order:
     """The player order of a step: `gem` (highest first), `bid` (the bidders of the tavern being
     resolved, highest bid first), or `most` — the players holding cards of `kind` in their command
     zone, most first (ties by higher gem, no gem trade), the first of them choosing to go first or
-    last (`leader_chooses`)."""
+    last (`leader_chooses`, which only `most` reads)."""
     by: str = "gem"
     kind: str | None = None
-    leader_chooses: bool = False
+    leader_chooses: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,9 +249,9 @@ class Layer:
 @dataclass(frozen=True, slots=True)
 class Interpretation:
     id: str
-    text: str
-    source: str
-    layer: str
+    text: str = ""
+    source: str = ""
+    layer: str = ""
 
 
 @dataclass(frozen=True, slots=True)
