@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -15,6 +15,7 @@ from nidavellir.interface.numbers import key_int
 from nidavellir.interface.rules import (
     BasicCoin,
     CardDef,
+    CardText,
     ClassDef,
     DeckEntry,
     Interpretation,
@@ -63,7 +64,14 @@ class Compiled:
     effects: dict[str, list[tuple[str, ir.Effect]]]  # card id -> (text, IR) for the docs
     merged: Merged
     ruleset: RuleSet          # the typed rule set the module builds (handlers as `Ref`s to its functions)
+    write: Callable[[RuleSet], str]  # the module's source for a rule set of these cards
     warnings: list[Diagnostic] = field(default_factory=list)
+
+    def with_texts(self, texts: Mapping[str, CardText]) -> Compiled:
+        """The same rules with each card's English text (`CardDef.text`) in its table and module."""
+        cards = {cid: replace(card, text=texts.get(cid)) for cid, card in self.ruleset.cards.items()}
+        ruleset = replace(self.ruleset, cards=cards)
+        return replace(self, ruleset=ruleset, source=self.write(ruleset))
 
 
 def content_hash(layers: list[Layer]) -> str:
@@ -175,7 +183,7 @@ class _Compiler:
             "params": params,
             "interpretations": list(m.interpretations.values()),
         }
-        return Compiled(self.source(ruleset), chash, data, self.effects, m, ruleset, warnings)
+        return Compiled(self.source(ruleset), chash, data, self.effects, m, ruleset, self.source, warnings)
 
     def _first_origin(self) -> Origin | None:
         return Origin(self.m.sources[0], ()) if self.m.sources else None

@@ -670,7 +670,7 @@ def class_formula(cls: str, node: ir.Expr, loc: str, text: str,
     return name, w.lines
 
 
-MODEL_NAMES = ("BasicCoin", "Capture", "CardDef", "ClassDef", "DeckEntry", "Interpretation", "Layer", "LoopWarning",
+MODEL_NAMES = ("BasicCoin", "Capture", "CardDef", "CardText", "ClassDef", "DeckEntry", "Interpretation", "Layer", "LoopWarning",
                "Modifier", "Order", "PickSource", "Placing", "RuleSet", "SpecialCoin", "SpecialGem", "Step", "Tavern",
                "TavernDraw", "Zone")
 

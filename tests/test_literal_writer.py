@@ -8,6 +8,7 @@ from dataclasses import MISSING, fields
 from typing import Any
 
 import pytest
+
 from nidavellir.compiler.emit import MODEL_NAMES, Ref, literal
 
 from nidavellir.interface import rules as model
@@ -22,12 +23,14 @@ CARD = model.CardDef(
     placings=(model.Placing("@self", "column", "miner", ("hunter",)),), captures=(model.Capture("dwarf", "miner", True),),
     marks=("class",), spends=("used",), params={"p": 2}, when={"recruited": (H,)}, whenever={"taken": (H, H)},
     instead={"covered": (H,)}, instead_any={"enters": (H,)}, score=H, score_once=True, requires=(H,),
-    mods=(model.Modifier("p", "+", H),), source="f:3:4", layers=("base", "house"))
+    mods=(model.Modifier("p", "+", H),), source="f:3:4", layers=("base", "house"),
+    text=model.CardText("Miner", "1 rank", ("Adds 7.",)))
 # One instance of each model class with every field away from its default.
 SAMPLES: dict[str, Any] = {
     "BasicCoin": model.BasicCoin(2, trading=True),
     "Capture": model.Capture("dwarf", "warrior", once=True),
     "CardDef": CARD,
+    "CardText": model.CardText("Warrior or Hunter", "Ranks: 2", ("When you take it: add 2.", "Adds 7.")),
     "ClassDef": model.ClassDef("warrior", "Warriors", "ranks", H, source="f:5:6"),
     "DeckEntry": model.DeckEntry("hunter", 2, min_players=5),
     "Interpretation": model.Interpretation("i", text="t", source="s", layer="base"),

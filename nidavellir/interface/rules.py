@@ -70,6 +70,15 @@ class Capture:
 
 
 @dataclass(frozen=True, slots=True)
+class CardText:
+    """A card as the rule reference shows it in English (compiler/docs `card_views`): its class or
+    classes, its ranks and points, and its rule text sentence by sentence (what a seat shows)."""
+    class_label: str = ""
+    ranks_label: str = ""
+    text: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class CardDef:
     id: str
     name: str
@@ -98,6 +107,7 @@ class CardDef:
     mods: tuple[Modifier, ...] = ()
     source: str = ""                           # file:line:col of its definition
     layers: tuple[str, ...] = ()               # the layers that defined or changed it
+    text: CardText | None = None               # the reference's English text (None: not described)
     nranks: int = field(init=False, default=0)
     rank_points: int = field(init=False, default=0)
     zero_ranks: int = field(init=False, default=0)
