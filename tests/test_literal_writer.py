@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 
 from nidavellir.compiler.emit import MODEL_NAMES, Ref, literal
-
 from nidavellir.interface import rules as model
 
 H = Ref("_handler")  # a compiled handler, as the compiler holds it before the module exists
