@@ -4,16 +4,28 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable
-from dataclasses import MISSING, dataclass, field
-from dataclasses import fields as dataclass_fields
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from nidavellir.errors import suggest
 from nidavellir.interface.events import EVENTS, RUNTIME_PARAMS, EventSpec, window_spec
 from nidavellir.interface.numbers import key_int
-from nidavellir.interface.rules import CardDef, LoopWarning
+from nidavellir.interface.rules import (
+    BasicCoin,
+    CardDef,
+    CardText,
+    ClassDef,
+    DeckEntry,
+    Interpretation,
+    LoopWarning,
+    RuleSet,
+    SpecialCoin,
+    SpecialGem,
+    Tavern,
+)
+from nidavellir.interface.rules import Layer as LayerDef
 
 from . import card_facts, ir
 from .box_cards import card_hint
@@ -21,7 +33,7 @@ from .check import Names, Problem, check_effect, check_formula
 from .cycles import Site, check_cycles
 from .diagnostics import Diagnostic, Diagnostics, Location
 from .dsl import DslSyntaxError, parse_effect, parse_expr
-from .emit import CardEmitter, Ctor, Ref, class_formula, escaped, literal, module, slug
+from .emit import CardEmitter, Ref, class_formula, escaped, literal, module, slug
 from .flow_order import check_flow_order, scoring_windows
 from .flowdata import FLOW_PARTS, FlowData
 from .layers import Layer, Merged, Origin, load_layer, merge
@@ -30,25 +42,13 @@ from .places import CardFacts, Places
 from .sources import COMPILER_VERSION, grammar_text
 from .structure import check_structure, players
 from .texts import check_texts, english_keys
+from .util import from_data
 from .value_checks import Item, check_values
 from .values import Values
 
 ENTERS = {"own column": ("own", None), "command zone": ("command", None),
           "chosen column": ("chosen", None), "discard": ("discard", None)}
 
-
-def _defaults(cls: type[Any]) -> dict[str, Any]:
-    """The default of each init field of a dataclass that has one."""
-    out: dict[str, Any] = {}
-    for f in dataclass_fields(cls):
-        if f.init and f.default is not MISSING:
-            out[f.name] = f.default
-        elif f.init and f.default_factory is not MISSING:
-            out[f.name] = f.default_factory()
-    return out
-
-
-CARD_DEFAULTS = _defaults(CardDef)  # a card's table lists only the fields that differ from these
 # A rule set with more cards than this is refused: the three boxes hold about 130; compiling and
 # setting up a game cost time in proportion (10,000 cards take some 15 s to check).
 MAX_CARDS = 1000
@@ -63,7 +63,15 @@ class Compiled:
     data: dict[str, Any]      # the rule set as plain data (for the docs)
     effects: dict[str, list[tuple[str, ir.Effect]]]  # card id -> (text, IR) for the docs
     merged: Merged
+    ruleset: RuleSet          # the typed rule set the module builds (handlers as `Ref`s to its functions)
+    write: Callable[[RuleSet], str]  # the module's source for a rule set of these cards
     warnings: list[Diagnostic] = field(default_factory=list)
+
+    def with_texts(self, texts: Mapping[str, CardText]) -> Compiled:
+        """The same rules with each card's English text (`CardDef.text`) in its table and module."""
+        cards = {cid: replace(card, text=texts.get(cid)) for cid, card in self.ruleset.cards.items()}
+        ruleset = replace(self.ruleset, cards=cards)
+        return replace(self, ruleset=ruleset, source=self.write(ruleset))
 
 
 def content_hash(layers: list[Layer]) -> str:
@@ -103,16 +111,16 @@ class _Compiler:
         self.m = merged
         self.diags = diags
         self.effects: dict[str, list[tuple[str, ir.Effect]]] = {}  # card id -> (text, IR)
-        self.blocks: dict[str, list[str]] = {}        # card id -> its handlers and table
-        self.card_tables: dict[str, Ctor] = {}
+        self.blocks: dict[str, list[str]] = {}        # card id -> its handlers
+        self.cards: dict[str, CardDef] = {}           # card id -> its table (with its handlers once emitted)
         self.class_blocks: list[list[str]] = []
-        self.class_tables: list[Ctor] = []
+        self.class_tables: list[ClassDef] = []
         self.used_events: set[str] = set()
         self.used_params: set[str] = set(RUNTIME_PARAMS)
         self.facts: dict[str, CardFacts] = {}                 # card id -> what the cycle checker reads
         self.loops: list[LoopWarning] = []                    # the loops of events `check` warns can repeat
-        # card id -> its table's fields, its data, and the effects to emit (once the rule set is known)
-        self.to_emit: dict[str, tuple[dict[str, Any], dict[str, Any], list[Any]]] = {}
+        # card id -> the effects to emit (once the rule set is known)
+        self.to_emit: dict[str, list[tuple[int, ir.Effect, str, str, Callable[[int], str]]]] = {}
         self.formulas: list[tuple[dict[str, Any], str, ir.Expr, str, str, Callable[[int], str]]] = []
         self.formula_origins: list[tuple[str, ir.Expr, Origin]] = []  # (its class)
         self.effect_origins: dict[tuple[str, int], Origin] = {}  # (card id, effect index) -> its DSL string
@@ -145,11 +153,11 @@ class _Compiler:
             self.diags.raise_if_any()
         self.flow = FlowData(m, self.diags, self.err)
         names = self.names()
-        data_cards = {cid: self.card(cid, card, names) for cid, card in m.cards.items()}
+        self.cards = {cid: self.card(cid, card, names) for cid, card in m.cards.items()}
         classes = self.classes(names)
         decks = self.decks()
         self.flow_check(names)
-        params = self.params(data_cards)
+        params = self.params()
         self.flow.check(set(params))
         check_flow_order(m, self.diags, self.modified_params())
         self.unused(params)
@@ -160,19 +168,22 @@ class _Compiler:
         check_texts(m, self.diags, english_keys)
         self.diags.raise_if_any()
         self.emit(values)
+        warnings = list(self.diags.warnings)
+        ruleset = self.ruleset(chash, params, decks, warnings)
         data = {
             "layers": [{"id": lay.id, "name": lay.name, "description": lay.description, "source": lay.source,
                         "variant": lay.is_variant} for lay in m.layers],
             "game": {k: v for k, v in game.items() if k != "classes"},
             "classes": classes,
-            "cards": data_cards,
-            "decks": decks,
-            "zone_decks": self.flow.zone_deck_data(),
+            "cards": {cid: _card_data(card) for cid, card in self.cards.items()},
+            "decks": {age: _deck_data(entries) for age, entries in decks.items()},
+            "zone_decks": {zone: {age: [{"card": e.card, "count": e.count, "min_players": e.min_players}
+                                        for e in entries] for age, entries in by_age.items()}
+                           for zone, by_age in ruleset.zone_decks.items()},
             "params": params,
             "interpretations": list(m.interpretations.values()),
         }
-        warnings = list(self.diags.warnings)
-        return Compiled(self.source(data, chash, warnings), chash, data, self.effects, m, warnings)
+        return Compiled(self.source(ruleset), chash, data, self.effects, m, ruleset, self.source, warnings)
 
     def _first_origin(self) -> Origin | None:
         return Origin(self.m.sources[0], ()) if self.m.sources else None
@@ -236,7 +247,8 @@ class _Compiler:
                                   f"{what_it_is(ident)}", "a name means one thing; choose another id")
 
     # -- cards ------------------------------------------------------------------------
-    def card(self, cid: str, card: dict[str, Any], names: Names) -> dict[str, Any]:
+    def card(self, cid: str, card: dict[str, Any], names: Names) -> CardDef:
+        """The card's table without its handlers (they are emitted once the rule set is known)."""
         origin = self.m.card_origin[cid]
 
         def at(key: str) -> Origin:
@@ -264,7 +276,11 @@ class _Compiler:
         among: tuple[str, ...] = ()
         to_emit: list[tuple[int, ir.Effect, str, str, Callable[[int], str]]] = []
         compiled_effects = []
-        facts = CardFacts(cid, kind or "", cls, card.get("copies", 1), "")
+        base = from_data(CardDef, card, ("points", "copies", "track", "params"), id=cid,
+                         name=card.get("name") or _default_name(cid), kind=kind or "", cls=cls, ranks=tuple(ranks),
+                         column_ranks=column_ranks, source=str(origin["@"].loc),
+                         layers=tuple(self.m.card_layers.get(cid, [])))
+        facts = CardFacts(cid, base.kind, cls, base.copies, "")
         for i, text in enumerate(card.get("effects", [])):
             eff_origin = at("effects").at(i) if "effects" in origin else origin["@"]
             effect = self.parse(text, eff_origin)
@@ -288,57 +304,28 @@ class _Compiler:
         self.effects[cid] = compiled_effects
         facts.enters, facts.enters_column, facts.among = enters[0], enters[1], among
         facts.column_ranks = tuple(column_ranks)
-        facts.ranks, facts.by_column, facts.points = tuple(ranks), column_ranks, card.get("points", 0)
-        facts.track = tuple(card.get("track", []))
+        facts.ranks, facts.by_column, facts.points = base.ranks, column_ranks, base.points
+        facts.track = base.track
         self.facts[cid] = facts
-        data = {
-            "id": cid,
-            "name": card.get("name") or _default_name(cid),
-            "kind": kind,
-            "class": cls,
-            "ranks": ranks,
-            "column_ranks": {c: list(r) for c, r in column_ranks.items()},
-            "points": card.get("points", 0),
-            "copies": card.get("copies", 1),
-            "track": list(card.get("track", [])),
-            "params": dict(card.get("params", {})),
-            "enters": list(enters),
-            "source": str(origin["@"].loc),
-            "layers": self.m.card_layers.get(cid, []),
-        }
-        fields: dict[str, Any] = {"id": cid, "name": data["name"], "kind": kind or "", "cls": cls}
         effects = [effect for _, effect in compiled_effects]
-        optional = {"ranks": tuple(ranks), "points": data["points"], "copies": data["copies"],
-                    "enters": enters[0], "enters_column": enters[1], "enters_among": among,
-                    "track": tuple(data["track"]), "params": data["params"], "column_ranks": column_ranks,
-                    "placings": card_facts.placings(effects), "captures": card_facts.captures(effects),
-                    "marks": card_facts.marks(effects), "spends": card_facts.spends(effects)}
-        fields.update({k: v for k, v in optional.items() if v != CARD_DEFAULTS[k]})  # the table says what differs
-        for key in ("placings", "captures"):
-            if key in fields:
-                fields[key] = tuple(_model(item) for item in fields[key])
-        self.to_emit[cid] = (fields, data, to_emit)
-        return data
+        self.to_emit[cid] = to_emit
+        return replace(base, enters=enters[0], enters_column=enters[1], enters_among=among,
+                       placings=card_facts.placings(effects), captures=card_facts.captures(effects),
+                       marks=card_facts.marks(effects), spends=card_facts.spends(effects))
 
     def emit(self, values: Values) -> None:
         """Write each card's handlers and table, and each class formula, once the whole rule set is
         known: an operation whose value can pass MAX_VALUE is guarded (compiler/values.py)."""
-        for cid, (fields, data, effects) in self.to_emit.items():
+        for cid, effects in self.to_emit.items():
             emitter = CardEmitter(cid, values.guarded)
             for index, effect, loc, text, locate in effects:
                 emitter.effect(index, effect, loc, text, locate)
-            fields = {**fields, **emitter.table(), "source": data["source"], "layers": tuple(data["layers"])}
-            table = f"_CARD_{slug(cid)}"
-            self.card_tables[cid] = Ctor("CardDef", tuple(fields.items()), multiline=True)
-            title = f"# -- card {cid} "  # an id: lowercase letters, digits, `-` and `:`
-            self.blocks[cid] = [title + "-" * max(4, 100 - len(title)), "", *emitter.w.lines,
-                                f"{table} = {literal(self.card_tables[cid])}", ""]
+            self.cards[cid] = replace(self.cards[cid], **emitter.table())
+            self.blocks[cid] = emitter.w.lines
         for cls, name, expr, loc, text, locate in self.formulas:
             _, lines = class_formula(cls["id"], expr, loc, text, locate, _column_guard(values, cls["id"]))
             self.class_blocks.append(lines)
-            self.class_tables.append(Ctor("ClassDef", (
-                ("id", cls["id"]), ("name", cls.get("name", cls["id"])), ("formula", text), ("score", Ref(name)),
-                ("source", loc))))
+            self.class_tables.append(ClassDef(cls["id"], cls.get("name", cls["id"]), text, Ref(name), loc))
 
     def value_items(self) -> list[Item]:
         """Every effect and class formula that compiled, for the checks of values."""
@@ -419,7 +406,7 @@ class _Compiler:
             out.append({"id": c["id"], "name": c.get("name", c["id"]), "score": text, "expr": expr})
         return out
 
-    def decks(self) -> dict[int, list[list[Any]]]:
+    def decks(self) -> dict[int, tuple[DeckEntry, ...]]:
         decks = {}
         for age in sorted(set(self.m.decks) - set(self.m.game["ages"])):
             origin, ages = self.m.deck_origin[(age, None)], self.m.game_origin.get(("ages",))
@@ -437,8 +424,8 @@ class _Compiler:
                 if e["card"] not in self.m.cards:
                     self.err(self.m.deck_origin[(age, key)].at("card"),
                              f"unknown card `{e['card']}` in the age {age} deck", card_hint(e["card"], self.m.cards))
-                entries.append([e["card"], e["count"], e.get("min_players", 0)])
-            decks[age] = entries
+                entries.append(from_data(DeckEntry, e, ("card", "count", "min_players")))
+            decks[age] = tuple(entries)
         return decks
 
     def _order(self, origin: Origin) -> int:
@@ -467,13 +454,13 @@ class _Compiler:
         return {node.param for effects in self.effects.values() for _, effect in effects
                 for node in ir.walk(effect) if isinstance(node, ir.Modifier)}
 
-    def params(self, data_cards: dict[str, dict[str, Any]]) -> dict[str, int]:
+    def params(self) -> dict[str, int]:
         """Every param with its value: the runtime's defaults, the game's, then the cards'."""
         params = {name: default for name, (default, _) in RUNTIME_PARAMS.items()}
         params.update(self.m.game.get("params", {}))
         owner: dict[str, str] = {}
-        for cid, card in data_cards.items():
-            for name, value in card["params"].items():
+        for cid, card in self.cards.items():
+            for name, value in card.params.items():
                 if name in owner and params[name] != value:
                     origin = self.m.card_origin[cid].get("params")
                     self.err(origin.at(name) if origin else None,
@@ -507,70 +494,70 @@ class _Compiler:
             self.diags.warning(where.loaded.locate_key(where.path), f"no effect reads the param `{name}`",
                                "read it with `param(...)`, change it with `modify`, or remove it")
 
-    # -- source ---------------------------------------------------------------------------
-    def source(self, data: dict[str, Any], chash: str, warnings: list[Diagnostic]) -> str:
+    # -- the rule set and its module -------------------------------------------------------------
+    def ruleset(self, chash: str, params: dict[str, int], decks: dict[int, tuple[DeckEntry, ...]],
+                warnings: list[Diagnostic]) -> RuleSet:
+        """The typed rule set the module builds (its handlers as `Ref`s to the module's functions)."""
         m, g = self.m, self.m.game
+        coins = g["coins"]
+        flow_origin = m.game_origin.get(("flow", "turn"))
+        kinds = sorted(g["kinds"].items())
+        return RuleSet(
+            content_hash=chash,
+            layers=tuple(LayerDef(lay.id, lay.name, lay.description, lay.source, lay.is_variant) for lay in m.layers),
+            players=players(m),
+            cards_per_tavern=_int_keys(g["cards_per_tavern"]),
+            taverns=tuple(Tavern(t["id"], t.get("name", t["id"]), self.flow.tavern_draws(t)) for t in g["taverns"]),
+            ages=tuple(g["ages"]),
+            classes=tuple(self.class_tables),
+            basic_coins=tuple(from_data(BasicCoin, c, ("value", "trading")) for c in coins.get("basic", [])),
+            special_coins=tuple(from_data(SpecialCoin, c, ("id", "value", "trading"), name=c.get("name", c["id"]))
+                                for c in coins.get("special", [])),
+            treasure=_int_keys(coins.get("treasure", {})),
+            treasure_removed={n: _int_keys(r) for n, r in _int_keys(coins.get("treasure_removed", {})).items()},
+            gems={n: tuple(v) for n, v in _int_keys(g["gems"].get("by_players", {})).items()},
+            special_gems=tuple(from_data(SpecialGem, s, ("value", "points", "tradable"))
+                               for s in g["gems"].get("special", [])),
+            params=dict(sorted(params.items())),
+            events=dict(g.get("events", {})),
+            turn=self.flow.steps("turn"),
+            age_end=self.flow.steps("age_end"),
+            before_scoring=scoring_windows(m),
+            cards={cid: self.cards[cid] for cid in sorted(self.cards)},
+            decks=dict(sorted(decks.items())),
+            interpretations=tuple(from_data(Interpretation, i, ("id", "text", "source", "layer"))
+                                  for i in m.interpretations.values()),
+            warnings=tuple(d.format() for d in warnings),
+            flow_source=str(flow_origin.loc) if flow_origin else "",
+            kinds={k: v.get("enters", "own column") for k, v in kinds},
+            dwarf_kinds=tuple(sorted(k for k, v in kinds if v.get("dwarf_card", k == "dwarf"))),
+            score_parts={k: v["breakdown"] for k, v in kinds if "breakdown" in v},
+            discards_to={k: v["discards_to"] for k, v in kinds if "discards_to" in v},
+            zones=self.flow.zone_tables(),
+            zone_decks=self.flow.zone_decks(),
+            tavern=self.flow.steps("tavern"),
+            pick_sources=self.flow.sources(),
+            loops=tuple(self.loops),
+        )
+
+    def source(self, rules: RuleSet) -> str:
+        """The module: each class formula's and card's functions, each card's table, then RULES."""
         header = [
             "Compiled rules: generated by `nidavellir build` from the rules data. Do not edit.",
             "",
-            "Layers: " + ", ".join(escaped(lay["id"]) for lay in data["layers"]),
+            "Layers: " + ", ".join(escaped(lay.id) for lay in rules.layers),
             "Sources:",
-            *[f"  {escaped(f.path)}" for f in m.sources],
+            *[f"  {escaped(f.path)}" for f in self.m.sources],
         ]
-        coins = g["coins"]
-
-        flow_origin = m.game_origin.get(("flow", "turn"))
-        lo, hi = players(m)
-        rules = Ctor("RuleSet", (
-            ("content_hash", Ref("CONTENT_HASH")),
-            ("layers", tuple(Ctor("Layer", (("id", lay["id"]), ("name", lay["name"]),
-                                            ("description", lay["description"]), ("source", lay["source"]),
-                                            ("variant", lay["variant"]))) for lay in data["layers"])),
-            ("players", (lo, hi)),
-            ("cards_per_tavern", _int_keys(g["cards_per_tavern"])),
-            ("taverns", tuple(Ctor("Tavern", (("id", t["id"]), ("name", t.get("name", t["id"])),
-                                              ("draws", self.flow.tavern_draws(t))))
-                              for t in g["taverns"])),
-            ("ages", tuple(g["ages"])),
-            ("classes", tuple(self.class_tables)),
-            ("basic_coins", tuple(Ctor("BasicCoin", (("value", c["value"]), ("trading", c.get("trading", False))))
-                                  for c in coins.get("basic", []))),
-            ("special_coins", tuple(Ctor("SpecialCoin", (("id", c["id"]), ("value", c["value"]),
-                                                         ("trading", c.get("trading", False)),
-                                                         ("name", c.get("name", c["id"]))))
-                                    for c in coins.get("special", []))),
-            ("treasure", _int_keys(coins.get("treasure", {}))),
-            ("treasure_removed", {n: _int_keys(r) for n, r in _int_keys(coins.get("treasure_removed", {})).items()}),
-            ("gems", {n: tuple(v) for n, v in _int_keys(g["gems"].get("by_players", {})).items()}),
-            ("special_gems", tuple(Ctor("SpecialGem", (("value", s["value"]), ("points", s.get("points", 0)),
-                                                       ("tradable", s.get("tradable", True))))
-                                   for s in g["gems"].get("special", []))),
-            ("params", dict(sorted(data["params"].items()))),
-            ("events", dict(g.get("events", {}))),
-            ("turn", self.flow.steps("turn")),
-            ("age_end", self.flow.steps("age_end")),
-            ("before_scoring", scoring_windows(m)),
-            ("cards", {cid: Ref(f"_CARD_{slug(cid)}") for cid in sorted(self.card_tables)}),
-            ("decks", {age: tuple(Ctor("DeckEntry", (("card", c), ("count", n), ("min_players", mp)))
-                                  for c, n, mp in entries) for age, entries in sorted(data["decks"].items())}),
-            ("interpretations", tuple(Ctor("Interpretation", (("id", i["id"]), ("text", i.get("text", "")),
-                                                              ("source", i.get("source", "")),
-                                                              ("layer", i.get("layer", ""))))
-                                      for i in data["interpretations"])),
-            ("warnings", tuple(d.format() for d in warnings)),
-            ("flow_source", str(flow_origin.loc) if flow_origin else ""),
-            ("kinds", {k: v.get("enters", "own column") for k, v in sorted(g["kinds"].items())}),
-            ("dwarf_kinds", tuple(sorted(k for k, v in g["kinds"].items() if v.get("dwarf_card", k == "dwarf")))),
-            ("score_parts", {k: v["breakdown"] for k, v in sorted(g["kinds"].items()) if "breakdown" in v}),
-            ("discards_to", {k: v["discards_to"] for k, v in sorted(g["kinds"].items()) if "discards_to" in v}),
-            ("zones", self.flow.zone_tables()),
-            ("zone_decks", self.flow.zone_decks()),
-            ("tavern", self.flow.steps("tavern")),
-            ("pick_sources", self.flow.sources()),
-            ("loops", tuple(_model(loop) for loop in self.loops)),
-        ), multiline=True)
-        blocks = [*self.class_blocks, *self.blocks.values()]
-        return module(header, chash, blocks, rules)
+        names = {id(rules.content_hash): "CONTENT_HASH"}
+        blocks = list(self.class_blocks)
+        for cid, lines in self.blocks.items():
+            table = f"_CARD_{slug(cid)}"
+            title = f"# -- card {cid} "  # an id: lowercase letters, digits, `-` and `:`
+            blocks.append([title + "-" * max(4, 100 - len(title)), "", *lines,
+                           f"{table} = {literal(rules.cards[cid], names=names, multiline=True)}", ""])
+            names[id(rules.cards[cid])] = table
+        return module(header, rules.content_hash, blocks, literal(rules, names=names, multiline=True))
 
 
 def _column_guard(values: Values, column: str) -> Callable[[ir.Expr, str | None], bool]:
@@ -579,12 +566,17 @@ def _column_guard(values: Values, column: str) -> Callable[[ir.Expr, str | None]
     return lambda e, _card: values.guarded(e, None, column)
 
 
-def _model(item: Any) -> Ctor:
-    """A frozen model value (a `Placing`, a `Capture`) as the call that builds it, listing the fields
-    that differ from their defaults."""
-    defaults = _defaults(type(item))
-    return Ctor(type(item).__name__, tuple((f.name, getattr(item, f.name)) for f in dataclass_fields(item)
-                                           if f.name not in defaults or getattr(item, f.name) != defaults[f.name]))
+def _card_data(card: CardDef) -> dict[str, Any]:
+    """A card as plain data (for the docs)."""
+    return {"id": card.id, "name": card.name, "kind": card.kind, "class": card.cls, "ranks": list(card.ranks),
+            "column_ranks": {c: list(r) for c, r in card.column_ranks.items()}, "points": card.points,
+            "copies": card.copies, "track": list(card.track), "params": dict(card.params),
+            "enters": [card.enters, card.enters_column], "source": card.source, "layers": list(card.layers)}
+
+
+def _deck_data(entries: tuple[DeckEntry, ...]) -> list[list[Any]]:
+    """A deck as plain data (for the docs): `[card, count, min_players]` entries."""
+    return [[e.card, e.count, e.min_players] for e in entries]
 
 
 def _at_in(origin: Origin | None) -> Callable[[str], Origin | None]:

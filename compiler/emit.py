@@ -14,11 +14,11 @@ above the failing line. Paths and texts reach the source only inside these strin
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Mapping
+from dataclasses import MISSING, dataclass, field, fields, is_dataclass, replace
 from typing import Any
 
-from nidavellir.interface.rules import SOURCE_MARKER
+from nidavellir.interface.rules import EMPTY, SOURCE_MARKER, Modifier
 
 from . import ir
 from .names import FUNCTIONS, VARIABLES, expand
@@ -45,53 +45,76 @@ def slug(ident: str) -> str:
 
 @dataclass(frozen=True)
 class Ref:
-    """A name defined in the generated module (a handler, a card table)."""
+    """A function defined in the generated module (a handler), held where the model holds it: the
+    writer writes its name. It stands in for the function only while the module is written."""
     name: str
 
     def __post_init__(self) -> None:
         assert _IDENT.match(self.name), self.name
 
-
-@dataclass(frozen=True)
-class Ctor:
-    """A call of one of the interface's model classes with keyword arguments."""
-    cls: str
-    kwargs: tuple[tuple[str, Any], ...]
-    multiline: bool = False
-
-    def __post_init__(self) -> None:
-        assert _IDENT.match(self.cls) and all(_IDENT.match(k) for k, _ in self.kwargs), self
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError(f"`{self.name}` is a compiled handler's name: load the module to run it")
 
 
-def _item(value: Any, indent: int) -> str:
+# Objects the module binds to a name (a card's table, the content hash), by `id`: written as the name.
+Names = Mapping[int, str]
+
+
+def _defaults(value: Any) -> dict[str, Any]:
+    """The default of each init field of a dataclass that has one."""
+    out: dict[str, Any] = {}
+    for f in fields(value):
+        if f.init and f.default is not MISSING:
+            out[f.name] = f.default
+        elif f.init and f.default_factory is not MISSING:
+            out[f.name] = f.default_factory()
+    return out
+
+
+def _kwargs(value: Any) -> list[tuple[str, Any]]:
+    """A model instance's init fields that differ from their defaults, in the class's order."""
+    defaults = _defaults(value)
+    return [(f.name, getattr(value, f.name)) for f in fields(value)
+            if f.init and (f.name not in defaults or getattr(value, f.name) != defaults[f.name])]
+
+
+def _item(value: Any, indent: int, names: Names) -> str:
     """A field of a multi-line table: a long tuple or dict one entry a line (so that changing one
     entry changes one line), anything else as `literal`."""
-    text = literal(value, indent)
-    if len(text) <= 100 or not isinstance(value, (tuple, dict)) or len(value) < 2:
+    text = literal(value, indent, names)
+    if len(text) <= 100 or not isinstance(value, (tuple, Mapping)) or len(value) < 2:
         return text
     pad = "    " * (indent + 1)
     if isinstance(value, tuple):
-        inner = "".join(f"{pad}{literal(v, indent + 1)},\n" for v in value)
+        inner = "".join(f"{pad}{literal(v, indent + 1, names)},\n" for v in value)
         return f"(\n{inner}{'    ' * indent})"
-    inner = "".join(f"{pad}{literal(k, indent + 1)}: {_item(v, indent + 1)},\n" for k, v in value.items())
+    inner = "".join(f"{pad}{literal(k, indent + 1, names)}: {_item(v, indent + 1, names)},\n"
+                    for k, v in value.items())
     return f"{{\n{inner}{'    ' * indent}}}"
 
 
-def literal(value: Any, indent: int = 0) -> str:
-    """Python source for a value built of primitives, tuples, dicts, `Ref`s and `Ctor`s."""
+def literal(value: Any, indent: int = 0, names: Names = EMPTY, multiline: bool = False) -> str:
+    """Python source for a value built of primitives, tuples, mappings, `Ref`s and instances of the
+    interface's model classes (`Class(field=value, ...)`, only the fields that differ from their
+    defaults; with `multiline`, one field a line). A value `names` holds is written as its name."""
     pad = "    " * (indent + 1)
+    if id(value) in names:
+        return names[id(value)]
     if isinstance(value, Ref):
         return value.name
-    if isinstance(value, Ctor):
-        if value.multiline:
-            inner = "".join(f"{pad}{k}={_item(v, indent + 1)},\n" for k, v in value.kwargs)
-            return f"{value.cls}(\n{inner}{'    ' * indent})"
-        return f"{value.cls}(" + ", ".join(f"{k}={literal(v, indent)}" for k, v in value.kwargs) + ")"
+    if is_dataclass(value) and not isinstance(value, type):
+        cls = type(value).__name__
+        assert cls in MODEL_NAMES, cls
+        if multiline:
+            inner = "".join(f"{pad}{k}={_item(v, indent + 1, names)},\n" for k, v in _kwargs(value))
+            return f"{cls}(\n{inner}{'    ' * indent})"
+        return f"{cls}(" + ", ".join(f"{k}={literal(v, indent, names)}" for k, v in _kwargs(value)) + ")"
     if isinstance(value, tuple):
-        items = [literal(v, indent) for v in value]
+        items = [literal(v, indent, names) for v in value]
         return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{literal(k, indent)}: {literal(v, indent)}" for k, v in value.items()) + "}"
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{literal(k, indent, names)}: {literal(v, indent, names)}"
+                               for k, v in value.items()) + "}"
     if value is None or isinstance(value, (bool, int, str)):
         return repr(value)
     raise TypeError(f"no literal for {value!r}")  # pragma: no cover
@@ -614,7 +637,7 @@ class CardEmitter:
         self.w.indent -= 1
 
     def table(self) -> dict[str, Any]:
-        """The handler fields of the card's `CardDef`, as literals."""
+        """The handler fields of the card's `CardDef` (handlers as `Ref`s)."""
         c = self.code
         out: dict[str, Any] = {}
         for key in ("when", "whenever", "instead", "instead_any"):
@@ -628,8 +651,7 @@ class CardEmitter:
         if c.requires:
             out["requires"] = tuple(Ref(n) for n in c.requires)
         if c.mods:
-            out["mods"] = tuple(Ctor("Modifier", (("param", m[0]), ("op", m[1]), ("amount", Ref(m[2]))))
-                                for m in c.mods)
+            out["mods"] = tuple(Modifier(m[0], m[1], Ref(m[2])) for m in c.mods)
         return out
 
 
@@ -648,13 +670,14 @@ def class_formula(cls: str, node: ir.Expr, loc: str, text: str,
     return name, w.lines
 
 
-MODEL_NAMES = ("BasicCoin", "Capture", "CardDef", "ClassDef", "DeckEntry", "Interpretation", "Layer", "LoopWarning",
+MODEL_NAMES = ("BasicCoin", "Capture", "CardDef", "CardText", "ClassDef", "DeckEntry", "Interpretation", "Layer", "LoopWarning",
                "Modifier", "Order", "PickSource", "Placing", "RuleSet", "SpecialCoin", "SpecialGem", "Step", "Tavern",
                "TavernDraw", "Zone")
 
 
-def module(header: list[str], content_hash: str, blocks: list[list[str]], rules: Ctor) -> str:
-    """The whole module: header, imports, each block (a class formula, a card), then RULES."""
+def module(header: list[str], content_hash: str, blocks: list[list[str]], rules: str) -> str:
+    """The whole module: header, imports, each block (a class formula, a card), then RULES (its
+    literal)."""
     lines = ['"""' + header[0], *header[1:], '"""',
              "from __future__ import annotations",
              "",
@@ -670,10 +693,10 @@ def module(header: list[str], content_hash: str, blocks: list[list[str]], rules:
     for block in blocks:
         lines.extend(block)
         lines.append("")
-    lines.append(f"RULES = {literal(rules)}")
+    lines.append(f"RULES = {rules}")
     lines.append("")
     return "\n".join(lines)
 
 
-__all__ = ["MARKER", "escaped", "slug", "Ref", "Ctor", "literal", "CardEmitter", "class_formula", "module",
+__all__ = ["MARKER", "escaped", "slug", "Ref", "literal", "CardEmitter", "class_formula", "module",
            "expr", "PyScope"]

@@ -14,11 +14,19 @@ from nidavellir.interface.events import (
     STEPS,
     TAVERN_STEPS,
 )
+from nidavellir.interface.rules import (
+    DeckEntry,
+    Order,
+    PickSource,
+    Step,
+    TavernDraw,
+    Zone,
+)
 
 from .box_cards import card_hint
 from .diagnostics import Diagnostics, Location
-from .emit import Ctor
 from .layers import Merged, Origin
+from .util import from_data
 
 FLOW_PARTS = ("turn", "age_end", "tavern")
 
@@ -47,11 +55,6 @@ class FlowData:
             flow["tavern"] = [dict(step) for step in DEFAULT_TAVERN]
         if "pick_sources" not in g:
             g["pick_sources"] = [dict(src) for src in DEFAULT_SOURCES]
-        for part in FLOW_PARTS:  # an order's defaults written out, for the tables and the docs
-            for step in flow.get(part, []):
-                if isinstance(step.get("order"), dict):
-                    step["order"] = {"most": step["order"].get("most"),
-                                     "leader_chooses": step["order"].get("leader_chooses", True)}
         self.zones: dict[str, dict[str, Any]] = {z["id"]: z for z in g.get("zones", [])}
         self.kinds = set(g.get("kinds", {}))
 
@@ -203,56 +206,34 @@ class FlowData:
         assert src.get("who", "any") in PICK_WHO  # (the schema's enum)
 
     # -- tables ----------------------------------------------------------------------------------
-    def steps(self, part: str) -> tuple[Ctor, ...]:
+    def steps(self, part: str) -> tuple[Step, ...]:
         out = []
         for s in self.m.game.get("flow", {}).get(part, []):
             origin = self.at("flow", part, s["id"], "id")
-            kw: list[tuple[str, Any]] = [("id", s["id"])]
-            kw += [(k, s[k]) for k in ("do", "window") if k in s]
-            if "ages" in s:
-                kw.append(("ages", tuple(s["ages"])))
-            kw.append(("source", str(origin.loc) if origin else ""))
-            kw += [(k, s[k]) for k in ALL_OPERANDS if k in s]
+            given: dict[str, Any] = {"source": str(origin.loc) if origin else ""}
             order = s.get("order")
             if order == "bid":
-                kw.append(("order", Ctor("Order", (("by", "bid"),))))
+                given["order"] = Order(by="bid")
             elif isinstance(order, dict):
-                kw.append(("order", Ctor("Order", (("by", "most"), ("kind", order["most"]),
-                                                   ("leader_chooses", order["leader_chooses"])))))
-            out.append(Ctor("Step", tuple(kw)))
+                given["order"] = from_data(Order, order, ("leader_chooses",), by="most", kind=order["most"])
+            out.append(from_data(Step, s, ("id", "do", "window", "ages", *ALL_OPERANDS), **given))
         return tuple(out)
 
-    def tavern_draws(self, tavern: dict[str, Any]) -> tuple[Ctor, ...]:
-        out = []
-        for d in tavern.get("draws", []):
-            kw: list[tuple[str, Any]] = [("zone", d["zone"]), ("turns", tuple(d["turns"]))]
-            if "ages" in d:
-                kw.append(("ages", tuple(d["ages"])))
-            out.append(Ctor("TavernDraw", tuple(kw)))
-        return tuple(out)
+    def tavern_draws(self, tavern: dict[str, Any]) -> tuple[TavernDraw, ...]:
+        return tuple(from_data(TavernDraw, d, ("zone", "turns", "ages")) for d in tavern.get("draws", []))
 
-    def zone_tables(self) -> tuple[Ctor, ...]:
-        return tuple(Ctor("Zone", (("id", z["id"]), ("name", z.get("name", z["id"])),
-                                   ("per_age", z.get("per_age", False)), ("explored", z.get("explored", True))))
+    def zone_tables(self) -> tuple[Zone, ...]:
+        return tuple(from_data(Zone, z, ("id", "per_age", "explored"), name=z.get("name", z["id"]))
                      for z in self.zones.values())
 
-    def zone_deck_data(self) -> dict[str, dict[int, list[dict[str, Any]]]]:
-        """Each zone's decks as plain data (zone -> age -> entries `{card, count, min_players}`)."""
-        return {zone: {age: [{"card": e["card"], "count": e["count"], "min_players": e.get("min_players", 0)}
-                             for e in entries] for age, entries in sorted(decks.items())}
+    def zone_decks(self) -> dict[str, dict[int, tuple[DeckEntry, ...]]]:
+        return {zone: {age: tuple(from_data(DeckEntry, e, ("card", "count", "min_players")) for e in entries)
+                       for age, entries in sorted(decks.items())}
                 for zone, decks in sorted(self.m.zone_decks.items())}
 
-    def zone_decks(self) -> dict[str, dict[int, tuple[Ctor, ...]]]:
-        return {zone: {age: tuple(Ctor("DeckEntry", (("card", e["card"]), ("count", e["count"]),
-                                                     ("min_players", e.get("min_players", 0))))
-                                  for e in entries) for age, entries in sorted(decks.items())}
-                for zone, decks in sorted(self.m.zone_decks.items())}
-
-    def sources(self) -> tuple[Ctor, ...]:
-        return tuple(Ctor("PickSource", (("id", s["id"]), ("zone", s.get("zone", "tavern")),
-                                         ("name", s.get("name", s["id"])), ("who", s.get("who", "any")),
-                                         ("also", s.get("also")), ("discard", s.get("discard", 0)),
-                                         ("discard_players", tuple(s.get("discard_players", ())))))
+    def sources(self) -> tuple[PickSource, ...]:
+        return tuple(from_data(PickSource, s, ("id", "zone", "who", "also", "discard", "discard_players"),
+                               name=s.get("name", s["id"]))
                      for s in self.m.game.get("pick_sources", []))
 
 

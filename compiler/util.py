@@ -1,10 +1,34 @@
 """Small helpers shared by the compiler's passes."""
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
-from typing import NoReturn, TypeVar
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import fields
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 N = TypeVar("N", bound=Hashable)
+M = TypeVar("M", bound="DataclassInstance")
+
+
+def from_data(model: type[M], data: Mapping[str, Any], keys: Sequence[str], /, **given: Any) -> M:
+    """An instance of a model class (nidavellir.interface.rules) from rules data: each of `keys` that
+    `data` holds (lists as tuples), then `given`; every other field keeps the class's default, which
+    is written there only."""
+    known = {f.name for f in fields(model) if f.init}
+    assert set(keys) <= known and set(given) <= known, (model, keys, given)
+    kwargs = {k: _frozen(data[k]) for k in keys if k in data}
+    return model(**{**kwargs, **given})
+
+
+def _frozen(value: Any) -> Any:
+    """Rules data as the model holds it: lists as tuples."""
+    if isinstance(value, list):
+        return tuple(_frozen(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _frozen(v) for k, v in value.items()}
+    return value
 
 
 def assert_never(node: NoReturn) -> NoReturn:

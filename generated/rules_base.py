@@ -14,6 +14,7 @@ from nidavellir.interface.rules import (
     BasicCoin,
     Capture,
     CardDef,
+    CardText,
     ClassDef,
     DeckEntry,
     Interpretation,
@@ -33,7 +34,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '4d376e7f44267e2c6e26f63e671ebc6959850e97e92ce65a6b706e20014267bb'
+CONTENT_HASH = 'c478303ddf949600fffdb4ae2da5345db721d36eae2a381a1231a951c528eabf'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -80,6 +81,7 @@ _CARD_distinction__warrior = CardDef(
     when={'won': (_distinction__warrior_0,)},
     source='rules/base/distinctions.yaml:5:5',
     layers=('base',),
+    text=CardText(class_label='Warrior', text=('When you win this distinction: add 5 to one of your coins (transforming it).',)),
 )
 
 
@@ -102,6 +104,7 @@ _CARD_distinction__hunter = CardDef(
     when={'won': (_distinction__hunter_0,)},
     source='rules/base/distinctions.yaml:11:5',
     layers=('base',),
+    text=CardText(class_label='Hunter', text=('When you win this distinction: exchange your trading coin for the special coin 3 (Hunting Master).',)),
 )
 
 
@@ -122,6 +125,7 @@ _CARD_distinction__miner = CardDef(
     when={'won': (_distinction__miner_0,)},
     source='rules/base/distinctions.yaml:17:5',
     layers=('base',),
+    text=CardText(class_label='Miner', text=('When you win this distinction: place the special gem 6 on your gem.',)),
 )
 
 
@@ -145,6 +149,7 @@ _CARD_distinction__blacksmith = CardDef(
     when={'won': (_distinction__blacksmith_0,)},
     source='rules/base/distinctions.yaml:23:5',
     layers=('base',),
+    text=CardText(class_label='Blacksmith', text=('When you win this distinction: place Special Blacksmith in your Blacksmith column.',)),
 )
 
 
@@ -172,6 +177,7 @@ _CARD_distinction__explorer = CardDef(
     when={'unclaimed': (_distinction__explorer_1,), 'won': (_distinction__explorer_0,)},
     source='rules/base/distinctions.yaml:29:5',
     layers=('base',),
+    text=CardText(class_label='Explorer', text=('When you win this distinction: draw 3 cards from the Age 2 deck, keep 1 and shuffle the others back into it.', 'When no one wins this distinction: discard the top card of the Age 2 deck.')),
 )
 
 
@@ -185,6 +191,7 @@ _CARD_special_blacksmith = CardDef(
     ranks=(0, 0),
     source='rules/base/distinctions.yaml:37:5',
     layers=('base',),
+    text=CardText(class_label='Blacksmith', ranks_label='Ranks: 2', text=('2 Blacksmith ranks.',)),
 )
 
 
@@ -198,6 +205,7 @@ _CARD_warrior__3 = CardDef(
     ranks=(3,),
     source='rules/base/dwarves.yaml:5:5',
     layers=('base',),
+    text=CardText(class_label='Warrior', ranks_label='Ranks: 1, worth 3', text=('1 Warrior rank, worth 3 Bravery Points.',)),
 )
 
 
@@ -211,6 +219,7 @@ _CARD_warrior__4 = CardDef(
     ranks=(4,),
     source='rules/base/dwarves.yaml:6:5',
     layers=('base',),
+    text=CardText(class_label='Warrior', ranks_label='Ranks: 1, worth 4', text=('1 Warrior rank, worth 4 Bravery Points.',)),
 )
 
 
@@ -224,6 +233,7 @@ _CARD_warrior__5 = CardDef(
     ranks=(5,),
     source='rules/base/dwarves.yaml:7:5',
     layers=('base',),
+    text=CardText(class_label='Warrior', ranks_label='Ranks: 1, worth 5', text=('1 Warrior rank, worth 5 Bravery Points.',)),
 )
 
 
@@ -237,6 +247,7 @@ _CARD_warrior__6 = CardDef(
     ranks=(6,),
     source='rules/base/dwarves.yaml:8:5',
     layers=('base',),
+    text=CardText(class_label='Warrior', ranks_label='Ranks: 1, worth 6', text=('1 Warrior rank, worth 6 Bravery Points.',)),
 )
 
 
@@ -250,6 +261,7 @@ _CARD_warrior__7 = CardDef(
     ranks=(7,),
     source='rules/base/dwarves.yaml:9:5',
     layers=('base',),
+    text=CardText(class_label='Warrior', ranks_label='Ranks: 1, worth 7', text=('1 Warrior rank, worth 7 Bravery Points.',)),
 )
 
 
@@ -263,6 +275,7 @@ _CARD_warrior__8 = CardDef(
     ranks=(8,),
     source='rules/base/dwarves.yaml:10:5',
     layers=('base',),
+    text=CardText(class_label='Warrior', ranks_label='Ranks: 1, worth 8', text=('1 Warrior rank, worth 8 Bravery Points.',)),
 )
 
 
@@ -276,6 +289,7 @@ _CARD_warrior__9 = CardDef(
     ranks=(9,),
     source='rules/base/dwarves.yaml:11:5',
     layers=('base',),
+    text=CardText(class_label='Warrior', ranks_label='Ranks: 1, worth 9', text=('1 Warrior rank, worth 9 Bravery Points.',)),
 )
 
 
@@ -289,6 +303,7 @@ _CARD_warrior__10 = CardDef(
     ranks=(10,),
     source='rules/base/dwarves.yaml:12:5',
     layers=('base',),
+    text=CardText(class_label='Warrior', ranks_label='Ranks: 1, worth 10', text=('1 Warrior rank, worth 10 Bravery Points.',)),
 )
 
 
@@ -302,6 +317,7 @@ _CARD_miner__0 = CardDef(
     ranks=(0,),
     source='rules/base/dwarves.yaml:13:5',
     layers=('base',),
+    text=CardText(class_label='Miner', ranks_label='Ranks: 1', text=('1 Miner rank.',)),
 )
 
 
@@ -315,6 +331,7 @@ _CARD_miner__1 = CardDef(
     ranks=(1,),
     source='rules/base/dwarves.yaml:14:5',
     layers=('base',),
+    text=CardText(class_label='Miner', ranks_label='Ranks: 1, worth 1', text=('1 Miner rank, worth 1 Bravery Point.',)),
 )
 
 
@@ -328,6 +345,7 @@ _CARD_miner__2 = CardDef(
     ranks=(2,),
     source='rules/base/dwarves.yaml:15:5',
     layers=('base',),
+    text=CardText(class_label='Miner', ranks_label='Ranks: 1, worth 2', text=('1 Miner rank, worth 2 Bravery Points.',)),
 )
 
 
@@ -341,6 +359,7 @@ _CARD_explorer__5 = CardDef(
     ranks=(5,),
     source='rules/base/dwarves.yaml:16:5',
     layers=('base',),
+    text=CardText(class_label='Explorer', ranks_label='Ranks: 1, worth 5', text=('1 Explorer rank, worth 5 Bravery Points.',)),
 )
 
 
@@ -354,6 +373,7 @@ _CARD_explorer__6 = CardDef(
     ranks=(6,),
     source='rules/base/dwarves.yaml:17:5',
     layers=('base',),
+    text=CardText(class_label='Explorer', ranks_label='Ranks: 1, worth 6', text=('1 Explorer rank, worth 6 Bravery Points.',)),
 )
 
 
@@ -367,6 +387,7 @@ _CARD_explorer__7 = CardDef(
     ranks=(7,),
     source='rules/base/dwarves.yaml:18:5',
     layers=('base',),
+    text=CardText(class_label='Explorer', ranks_label='Ranks: 1, worth 7', text=('1 Explorer rank, worth 7 Bravery Points.',)),
 )
 
 
@@ -380,6 +401,7 @@ _CARD_explorer__8 = CardDef(
     ranks=(8,),
     source='rules/base/dwarves.yaml:19:5',
     layers=('base',),
+    text=CardText(class_label='Explorer', ranks_label='Ranks: 1, worth 8', text=('1 Explorer rank, worth 8 Bravery Points.',)),
 )
 
 
@@ -393,6 +415,7 @@ _CARD_explorer__9 = CardDef(
     ranks=(9,),
     source='rules/base/dwarves.yaml:20:5',
     layers=('base',),
+    text=CardText(class_label='Explorer', ranks_label='Ranks: 1, worth 9', text=('1 Explorer rank, worth 9 Bravery Points.',)),
 )
 
 
@@ -406,6 +429,7 @@ _CARD_explorer__10 = CardDef(
     ranks=(10,),
     source='rules/base/dwarves.yaml:21:5',
     layers=('base',),
+    text=CardText(class_label='Explorer', ranks_label='Ranks: 1, worth 10', text=('1 Explorer rank, worth 10 Bravery Points.',)),
 )
 
 
@@ -419,6 +443,7 @@ _CARD_explorer__11 = CardDef(
     ranks=(11,),
     source='rules/base/dwarves.yaml:22:5',
     layers=('base',),
+    text=CardText(class_label='Explorer', ranks_label='Ranks: 1, worth 11', text=('1 Explorer rank, worth 11 Bravery Points.',)),
 )
 
 
@@ -432,6 +457,7 @@ _CARD_explorer__12 = CardDef(
     ranks=(12,),
     source='rules/base/dwarves.yaml:23:5',
     layers=('base',),
+    text=CardText(class_label='Explorer', ranks_label='Ranks: 1, worth 12', text=('1 Explorer rank, worth 12 Bravery Points.',)),
 )
 
 
@@ -445,6 +471,7 @@ _CARD_hunter = CardDef(
     ranks=(0,),
     source='rules/base/dwarves.yaml:24:5',
     layers=('base',),
+    text=CardText(class_label='Hunter', ranks_label='Ranks: 1', text=('1 Hunter rank.',)),
 )
 
 
@@ -458,6 +485,7 @@ _CARD_blacksmith = CardDef(
     ranks=(0,),
     source='rules/base/dwarves.yaml:25:5',
     layers=('base',),
+    text=CardText(class_label='Blacksmith', ranks_label='Ranks: 1', text=('1 Blacksmith rank.',)),
 )
 
 
@@ -480,6 +508,7 @@ _CARD_royal_offering__3 = CardDef(
     when={'taken': (_royal_offering__3_0,)},
     source='rules/base/dwarves.yaml:26:5',
     layers=('base',),
+    text=CardText(class_label='neutral', text=('When you take this card: add 3 to one of your coins (transforming it).',)),
 )
 
 
@@ -502,6 +531,7 @@ _CARD_royal_offering__5 = CardDef(
     when={'taken': (_royal_offering__5_0,)},
     source='rules/base/dwarves.yaml:31:5',
     layers=('base',),
+    text=CardText(class_label='neutral', text=('When you take this card: add 5 to one of your coins (transforming it).',)),
 )
 
 
@@ -521,6 +551,7 @@ _CARD_dwerg = CardDef(
     score_once=True,
     source='rules/base/heroes.yaml:7:5',
     layers=('base',),
+    text=CardText(class_label='neutral', text=('Scores by the number of copies you hold: 1 → 13, 2 → 40, 3 → 81, 4 → 108, 5 → 135, once for all your copies together.',)),
 )
 
 
@@ -534,6 +565,7 @@ _CARD_skaa = CardDef(
     points=17,
     source='rules/base/heroes.yaml:15:5',
     layers=('base',),
+    text=CardText(class_label='neutral', ranks_label='Points: 17', text=('Adds 17 to your Final Bravery Value from the command zone.',)),
 )
 
 
@@ -551,6 +583,7 @@ _CARD_astrid = CardDef(
     score=_astrid_0,
     source='rules/base/heroes.yaml:20:5',
     layers=('base',),
+    text=CardText(class_label='neutral', text=('Scores the value of your highest coin.',)),
 )
 
 
@@ -573,6 +606,7 @@ _CARD_grid = CardDef(
     when={'recruited': (_grid_0,)},
     source='rules/base/heroes.yaml:26:5',
     layers=('base',),
+    text=CardText(class_label='neutral', ranks_label='Points: 7', text=('Adds 7 to your Final Bravery Value from the command zone.', 'When you recruit this card: add 7 to one of your coins (transforming it).')),
 )
 
 
@@ -591,6 +625,7 @@ _CARD_uline = CardDef(
     mods=(Modifier(param='bid_from_hand', op='+', amount=_uline_0),),
     source='rules/base/heroes.yaml:33:5',
     layers=('base',),
+    text=CardText(class_label='neutral', ranks_label='Points: 9', text=('Adds 9 to your Final Bravery Value from the command zone.', 'You keep your coins in hand during bids and place each one face up on its tavern after the other players have revealed theirs; a coin trade adds up two coins of your hand.')),
 )
 
 
@@ -619,6 +654,7 @@ _CARD_ylud = CardDef(
     score=_ylud_2,
     source='rules/base/heroes.yaml:43:5',
     layers=('base',),
+    text=CardText(class_label='neutral', ranks_label='Ranks: 1', text=('1 rank, of the class of the column it stands in.', 'It goes to your command zone.', 'At the end of each age, after its last tavern: place this card in a column of your choice.', 'Scores 11 if it stands in your Explorer column, else 7 if it stands in your Warrior column, else 1 if it stands in your Miner column, else 0.')),
 )
 
 
@@ -651,6 +687,7 @@ _CARD_thrud = CardDef(
     instead={'covered': (_thrud_1,)},
     source='rules/base/heroes.yaml:55:5',
     layers=('base',),
+    text=CardText(class_label='neutral', ranks_label='Ranks: 1; Points: 13', text=('1 rank, of the class of the column it stands in.', 'Adds 13 to your Final Bravery Value from the command zone.', 'It goes to a column of your choice.', 'Instead of being covered: place this card in a column of your choice.', 'At the end of the game, before final scoring: place this card in your command zone.')),
 )
 
 
@@ -664,6 +701,7 @@ _CARD_kraal = CardDef(
     ranks=(7, 0),
     source='rules/base/heroes.yaml:68:5',
     layers=('base',),
+    text=CardText(class_label='Warrior', ranks_label='Ranks: 2, worth 7, 0', text=('2 Warrior ranks, worth 7 and 0 Bravery Points.',)),
 )
 
 
@@ -677,6 +715,7 @@ _CARD_tarah = CardDef(
     ranks=(14,),
     source='rules/base/heroes.yaml:69:5',
     layers=('base',),
+    text=CardText(class_label='Warrior', ranks_label='Ranks: 1, worth 14', text=('1 Warrior rank, worth 14 Bravery Points.',)),
 )
 
 
@@ -690,6 +729,7 @@ _CARD_aral = CardDef(
     ranks=(0, 0),
     source='rules/base/heroes.yaml:72:5',
     layers=('base',),
+    text=CardText(class_label='Hunter', ranks_label='Ranks: 2', text=('2 Hunter ranks.',)),
 )
 
 
@@ -718,6 +758,7 @@ _CARD_dagda = CardDef(
     requires=(_dagda_0,),
     source='rules/base/heroes.yaml:73:5',
     layers=('base',),
+    text=CardText(class_label='Hunter', ranks_label='Ranks: 3', text=('3 Hunter ranks.', 'You may recruit this card only if the number of your other columns holding a dwarf card is at least 2.', 'When you recruit this card: discard the last dwarf card of 2 of your other columns, one per column.')),
 )
 
 
@@ -731,6 +772,7 @@ _CARD_aegur = CardDef(
     ranks=(0, 0),
     source='rules/base/heroes.yaml:85:5',
     layers=('base',),
+    text=CardText(class_label='Blacksmith', ranks_label='Ranks: 2', text=('2 Blacksmith ranks.',)),
 )
 
 
@@ -759,6 +801,7 @@ _CARD_bonfur = CardDef(
     requires=(_bonfur_0,),
     source='rules/base/heroes.yaml:86:5',
     layers=('base',),
+    text=CardText(class_label='Blacksmith', ranks_label='Ranks: 3', text=('3 Blacksmith ranks.', 'You may recruit this card only if the number of your other columns holding a dwarf card is at least 1.', 'When you recruit this card: discard the last dwarf card of one of your other columns.')),
 )
 
 
@@ -772,6 +815,7 @@ _CARD_zoral = CardDef(
     ranks=(1, 0, 0),
     source='rules/base/heroes.yaml:97:5',
     layers=('base',),
+    text=CardText(class_label='Miner', ranks_label='Ranks: 3, worth 1, 0, 0', text=('3 Miner ranks, worth 1, 0 and 0 Bravery Points.',)),
 )
 
 
@@ -785,6 +829,7 @@ _CARD_lokdur = CardDef(
     ranks=(3,),
     source='rules/base/heroes.yaml:98:5',
     layers=('base',),
+    text=CardText(class_label='Miner', ranks_label='Ranks: 1, worth 3', text=('1 Miner rank, worth 3 Bravery Points.',)),
 )
 
 
@@ -803,6 +848,7 @@ _CARD_hourya = CardDef(
     requires=(_hourya_0,),
     source='rules/base/heroes.yaml:101:5',
     layers=('base',),
+    text=CardText(class_label='Explorer', ranks_label='Ranks: 1, worth 20', text=('1 Explorer rank, worth 20 Bravery Points.', 'You may recruit this card only if the number of your Explorer ranks is at least 5.')),
 )
 
 
@@ -821,18 +867,19 @@ _CARD_idunn = CardDef(
     score=_idunn_0,
     source='rules/base/heroes.yaml:108:5',
     layers=('base',),
+    text=CardText(class_label='Explorer', ranks_label='Ranks: 1, worth 7', text=('1 Explorer rank, worth 7 Bravery Points.', 'Scores 2 × the number of your Explorer ranks.')),
 )
 
 
 RULES = RuleSet(
     content_hash=CONTENT_HASH,
-    layers=(Layer(id='base', name='Nidavellir', description='', source='003_87e0c83f3aec659f.txt', variant=False),),
+    layers=(Layer(id='base', name='Nidavellir', source='003_87e0c83f3aec659f.txt'),),
     players=(2, 5),
     cards_per_tavern={2: 3, 3: 3, 4: 4, 5: 5},
     taverns=(
-        Tavern(id='laughing-goblin', name='the Laughing Goblin', draws=()),
-        Tavern(id='dancing-dragon', name='the Dancing Dragon', draws=()),
-        Tavern(id='shining-horse', name='the Shining Horse', draws=()),
+        Tavern(id='laughing-goblin', name='the Laughing Goblin'),
+        Tavern(id='dancing-dragon', name='the Dancing Dragon'),
+        Tavern(id='shining-horse', name='the Shining Horse'),
     ),
     ages=(1, 2),
     classes=(
@@ -844,10 +891,10 @@ RULES = RuleSet(
     ),
     basic_coins=(
         BasicCoin(value=0, trading=True),
-        BasicCoin(value=2, trading=False),
-        BasicCoin(value=3, trading=False),
-        BasicCoin(value=4, trading=False),
-        BasicCoin(value=5, trading=False),
+        BasicCoin(value=2),
+        BasicCoin(value=3),
+        BasicCoin(value=4),
+        BasicCoin(value=5),
     ),
     special_coins=(SpecialCoin(id='hunter-3', value=3, trading=True, name='special coin 3 (Hunting Master)'),),
     treasure={
@@ -956,26 +1003,26 @@ RULES = RuleSet(
     },
     decks={
         1: (
-            DeckEntry(card='blacksmith', count=8, min_players=0),
-            DeckEntry(card='hunter', count=6, min_players=0),
-            DeckEntry(card='explorer:5', count=1, min_players=0),
-            DeckEntry(card='explorer:6', count=1, min_players=0),
-            DeckEntry(card='explorer:7', count=1, min_players=0),
-            DeckEntry(card='explorer:8', count=1, min_players=0),
-            DeckEntry(card='explorer:9', count=1, min_players=0),
-            DeckEntry(card='explorer:10', count=1, min_players=0),
-            DeckEntry(card='explorer:11', count=1, min_players=0),
-            DeckEntry(card='warrior:3', count=1, min_players=0),
-            DeckEntry(card='warrior:4', count=1, min_players=0),
-            DeckEntry(card='warrior:5', count=1, min_players=0),
-            DeckEntry(card='warrior:6', count=2, min_players=0),
-            DeckEntry(card='warrior:7', count=1, min_players=0),
-            DeckEntry(card='warrior:8', count=1, min_players=0),
-            DeckEntry(card='warrior:9', count=1, min_players=0),
-            DeckEntry(card='miner:0', count=2, min_players=0),
-            DeckEntry(card='miner:1', count=2, min_players=0),
-            DeckEntry(card='miner:2', count=2, min_players=0),
-            DeckEntry(card='royal-offering:3', count=1, min_players=0),
+            DeckEntry(card='blacksmith', count=8),
+            DeckEntry(card='hunter', count=6),
+            DeckEntry(card='explorer:5', count=1),
+            DeckEntry(card='explorer:6', count=1),
+            DeckEntry(card='explorer:7', count=1),
+            DeckEntry(card='explorer:8', count=1),
+            DeckEntry(card='explorer:9', count=1),
+            DeckEntry(card='explorer:10', count=1),
+            DeckEntry(card='explorer:11', count=1),
+            DeckEntry(card='warrior:3', count=1),
+            DeckEntry(card='warrior:4', count=1),
+            DeckEntry(card='warrior:5', count=1),
+            DeckEntry(card='warrior:6', count=2),
+            DeckEntry(card='warrior:7', count=1),
+            DeckEntry(card='warrior:8', count=1),
+            DeckEntry(card='warrior:9', count=1),
+            DeckEntry(card='miner:0', count=2),
+            DeckEntry(card='miner:1', count=2),
+            DeckEntry(card='miner:2', count=2),
+            DeckEntry(card='royal-offering:3', count=1),
             DeckEntry(card='blacksmith', count=2, min_players=5),
             DeckEntry(card='hunter', count=2, min_players=5),
             DeckEntry(card='explorer:12', count=1, min_players=5),
@@ -985,26 +1032,26 @@ RULES = RuleSet(
             DeckEntry(card='royal-offering:3', count=1, min_players=5),
         ),
         2: (
-            DeckEntry(card='blacksmith', count=8, min_players=0),
-            DeckEntry(card='hunter', count=6, min_players=0),
-            DeckEntry(card='explorer:5', count=1, min_players=0),
-            DeckEntry(card='explorer:6', count=1, min_players=0),
-            DeckEntry(card='explorer:7', count=1, min_players=0),
-            DeckEntry(card='explorer:8', count=1, min_players=0),
-            DeckEntry(card='explorer:9', count=1, min_players=0),
-            DeckEntry(card='explorer:10', count=1, min_players=0),
-            DeckEntry(card='explorer:11', count=1, min_players=0),
-            DeckEntry(card='warrior:3', count=1, min_players=0),
-            DeckEntry(card='warrior:4', count=1, min_players=0),
-            DeckEntry(card='warrior:5', count=1, min_players=0),
-            DeckEntry(card='warrior:6', count=2, min_players=0),
-            DeckEntry(card='warrior:7', count=1, min_players=0),
-            DeckEntry(card='warrior:8', count=1, min_players=0),
-            DeckEntry(card='warrior:9', count=1, min_players=0),
-            DeckEntry(card='miner:0', count=2, min_players=0),
-            DeckEntry(card='miner:1', count=2, min_players=0),
-            DeckEntry(card='miner:2', count=2, min_players=0),
-            DeckEntry(card='royal-offering:5', count=2, min_players=0),
+            DeckEntry(card='blacksmith', count=8),
+            DeckEntry(card='hunter', count=6),
+            DeckEntry(card='explorer:5', count=1),
+            DeckEntry(card='explorer:6', count=1),
+            DeckEntry(card='explorer:7', count=1),
+            DeckEntry(card='explorer:8', count=1),
+            DeckEntry(card='explorer:9', count=1),
+            DeckEntry(card='explorer:10', count=1),
+            DeckEntry(card='explorer:11', count=1),
+            DeckEntry(card='warrior:3', count=1),
+            DeckEntry(card='warrior:4', count=1),
+            DeckEntry(card='warrior:5', count=1),
+            DeckEntry(card='warrior:6', count=2),
+            DeckEntry(card='warrior:7', count=1),
+            DeckEntry(card='warrior:8', count=1),
+            DeckEntry(card='warrior:9', count=1),
+            DeckEntry(card='miner:0', count=2),
+            DeckEntry(card='miner:1', count=2),
+            DeckEntry(card='miner:2', count=2),
+            DeckEntry(card='royal-offering:5', count=2),
             DeckEntry(card='blacksmith', count=2, min_players=5),
             DeckEntry(card='hunter', count=2, min_players=5),
             DeckEntry(card='explorer:12', count=1, min_players=5),
@@ -1035,7 +1082,6 @@ RULES = RuleSet(
         Interpretation(id='lines-and-heroes', text='The first complete line recruits the first hero, and each later hero needs one more complete line than the heroes already recruited by lines. The rule of thumb\'s "+1" counts the line being completed when the next hero is recruited; it does not hold back the first hero.', source='003 "Recruiting a Hero" - "When placing a Dwarf card in your army creates a line consisting of one Rank of each of the 5 classes, you must immediately recruit an available Hero card"; 003 "Heroes" - "to recruit a new Hero, the number of complete lines in your army must always equal your number of recruited Heroes +1".', layer='base'),
         Interpretation(id='heroes-after-entry', text="A hero for a new line is recruited only once the entering card's own effects are done. When Dagda or Bonfur enters on top of Thrud, Thrud steps aside first, but no hero is recruited before their discards: the line her move might complete must still be complete after them.", source='003 "Bonfur and Dagda" - "You cannot recruit a new Hero until you replace the discarded cards and make a new complete line"; DESIGN §9.', layer='base'),
     ),
-    warnings=(),
     flow_source='rules/base/game.yaml:83:7',
     kinds={
         'distinction': 'command zone',
@@ -1043,17 +1089,11 @@ RULES = RuleSet(
         'hero': 'own column',
         'royal-offering': 'discard',
     },
-    dwarf_kinds=('dwarf',),
-    score_parts={},
-    discards_to={},
-    zones=(),
-    zone_decks={},
     tavern=(
         Step(id='late-bids', do='late-bids', source='rules/base/game.yaml:90:14'),
         Step(id='picks', do='picks', source='rules/base/game.yaml:91:14'),
         Step(id='gem-trades', do='gem-trades', source='rules/base/game.yaml:92:14'),
         Step(id='leftovers', do='clear', source='rules/base/game.yaml:93:14', zone='tavern', into='discard'),
     ),
-    pick_sources=(PickSource(id='tavern', zone='tavern', name='the tavern', who='any', also=None, discard=0, discard_players=()),),
-    loops=(),
+    pick_sources=(PickSource(id='tavern', zone='tavern', name='the tavern'),),
 )

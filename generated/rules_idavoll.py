@@ -16,6 +16,7 @@ from nidavellir.interface.rules import (
     BasicCoin,
     Capture,
     CardDef,
+    CardText,
     ClassDef,
     DeckEntry,
     Interpretation,
@@ -35,7 +36,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '84359a484fafd24b1b90ea2f05ae164cd21ae35f7e9758d6458bede73d5672b5'
+CONTENT_HASH = '7611cbf8340dee16ff32b7bfd0b67f1d3413cb8f0ee46a8c681f426ad96e0e3a'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -82,6 +83,7 @@ _CARD_distinction__warrior = CardDef(
     when={'won': (_distinction__warrior_0,)},
     source='rules/base/distinctions.yaml:5:5',
     layers=('base',),
+    text=CardText(class_label='Warrior', text=('When you win this distinction: add 5 to one of your coins (transforming it).',)),
 )
 
 
@@ -104,6 +106,7 @@ _CARD_distinction__hunter = CardDef(
     when={'won': (_distinction__hunter_0,)},
     source='rules/base/distinctions.yaml:11:5',
     layers=('base',),
+    text=CardText(class_label='Hunter', text=('When you win this distinction: exchange your trading coin for the special coin 3 (Hunting Master).',)),
 )
 
 
@@ -124,6 +127,7 @@ _CARD_distinction__miner = CardDef(
     when={'won': (_distinction__miner_0,)},
     source='rules/base/distinctions.yaml:17:5',
     layers=('base',),
+    text=CardText(class_label='Miner', text=('When you win this distinction: place the special gem 6 on your gem.',)),
 )
 
 
@@ -147,6 +151,7 @@ _CARD_distinction__blacksmith = CardDef(
     when={'won': (_distinction__blacksmith_0,)},
     source='rules/base/distinctions.yaml:23:5',
     layers=('base',),
+    text=CardText(class_label='Blacksmith', text=('When you win this distinction: place Special Blacksmith in your Blacksmith column.',)),
 )
 
 
@@ -174,6 +179,7 @@ _CARD_distinction__explorer = CardDef(
     when={'unclaimed': (_distinction__explorer_1,), 'won': (_distinction__explorer_0,)},
     source='rules/base/distinctions.yaml:29:5',
     layers=('base',),
+    text=CardText(class_label='Explorer', text=('When you win this distinction: draw 3 cards (6 with Garm) from the Age 2 deck, keep 1 and shuffle the others back into it.', 'When no one wins this distinction: discard the top card of the Age 2 deck.')),
 )
 
 
@@ -187,6 +193,7 @@ _CARD_special_blacksmith = CardDef(
     ranks=(0, 0),
     source='rules/base/distinctions.yaml:37:5',
     layers=('base',),
+    text=CardText(class_label='Blacksmith', ranks_label='Ranks: 2', text=('2 Blacksmith ranks.',)),
 )
 
 
@@ -200,6 +207,7 @@ _CARD_warrior__3 = CardDef(
     ranks=(3,),
     source='rules/base/dwarves.yaml:5:5',
     layers=('base',),
+    text=CardText(class_label='Warrior', ranks_label='Ranks: 1, worth 3', text=('1 Warrior rank, worth 3 Bravery Points.',)),
 )
 
 
@@ -213,6 +221,7 @@ _CARD_warrior__4 = CardDef(
     ranks=(4,),
     source='rules/base/dwarves.yaml:6:5',
     layers=('base',),
+    text=CardText(class_label='Warrior', ranks_label='Ranks: 1, worth 4', text=('1 Warrior rank, worth 4 Bravery Points.',)),
 )
 
 
@@ -226,6 +235,7 @@ _CARD_warrior__5 = CardDef(
     ranks=(5,),
     source='rules/base/dwarves.yaml:7:5',
     layers=('base',),
+    text=CardText(class_label='Warrior', ranks_label='Ranks: 1, worth 5', text=('1 Warrior rank, worth 5 Bravery Points.',)),
 )
 
 
@@ -239,6 +249,7 @@ _CARD_warrior__6 = CardDef(
     ranks=(6,),
     source='rules/base/dwarves.yaml:8:5',
     layers=('base',),
+    text=CardText(class_label='Warrior', ranks_label='Ranks: 1, worth 6', text=('1 Warrior rank, worth 6 Bravery Points.',)),
 )
 
 
@@ -252,6 +263,7 @@ _CARD_warrior__7 = CardDef(
     ranks=(7,),
     source='rules/base/dwarves.yaml:9:5',
     layers=('base',),
+    text=CardText(class_label='Warrior', ranks_label='Ranks: 1, worth 7', text=('1 Warrior rank, worth 7 Bravery Points.',)),
 )
 
 
@@ -265,6 +277,7 @@ _CARD_warrior__8 = CardDef(
     ranks=(8,),
     source='rules/base/dwarves.yaml:10:5',
     layers=('base',),
+    text=CardText(class_label='Warrior', ranks_label='Ranks: 1, worth 8', text=('1 Warrior rank, worth 8 Bravery Points.',)),
 )
 
 
@@ -278,6 +291,7 @@ _CARD_warrior__9 = CardDef(
     ranks=(9,),
     source='rules/base/dwarves.yaml:11:5',
     layers=('base',),
+    text=CardText(class_label='Warrior', ranks_label='Ranks: 1, worth 9', text=('1 Warrior rank, worth 9 Bravery Points.',)),
 )
 
 
@@ -291,6 +305,7 @@ _CARD_warrior__10 = CardDef(
     ranks=(10,),
     source='rules/base/dwarves.yaml:12:5',
     layers=('base',),
+    text=CardText(class_label='Warrior', ranks_label='Ranks: 1, worth 10', text=('1 Warrior rank, worth 10 Bravery Points.',)),
 )
 
 
@@ -304,6 +319,7 @@ _CARD_miner__0 = CardDef(
     ranks=(0,),
     source='rules/base/dwarves.yaml:13:5',
     layers=('base',),
+    text=CardText(class_label='Miner', ranks_label='Ranks: 1', text=('1 Miner rank.',)),
 )
 
 
@@ -317,6 +333,7 @@ _CARD_miner__1 = CardDef(
     ranks=(1,),
     source='rules/base/dwarves.yaml:14:5',
     layers=('base',),
+    text=CardText(class_label='Miner', ranks_label='Ranks: 1, worth 1', text=('1 Miner rank, worth 1 Bravery Point.',)),
 )
 
 
@@ -330,6 +347,7 @@ _CARD_miner__2 = CardDef(
     ranks=(2,),
     source='rules/base/dwarves.yaml:15:5',
     layers=('base',),
+    text=CardText(class_label='Miner', ranks_label='Ranks: 1, worth 2', text=('1 Miner rank, worth 2 Bravery Points.',)),
 )
 
 
@@ -343,6 +361,7 @@ _CARD_explorer__5 = CardDef(
     ranks=(5,),
     source='rules/base/dwarves.yaml:16:5',
     layers=('base',),
+    text=CardText(class_label='Explorer', ranks_label='Ranks: 1, worth 5', text=('1 Explorer rank, worth 5 Bravery Points.',)),
 )
 
 
@@ -356,6 +375,7 @@ _CARD_explorer__6 = CardDef(
     ranks=(6,),
     source='rules/base/dwarves.yaml:17:5',
     layers=('base',),
+    text=CardText(class_label='Explorer', ranks_label='Ranks: 1, worth 6', text=('1 Explorer rank, worth 6 Bravery Points.',)),
 )
 
 
@@ -369,6 +389,7 @@ _CARD_explorer__7 = CardDef(
     ranks=(7,),
     source='rules/base/dwarves.yaml:18:5',
     layers=('base',),
+    text=CardText(class_label='Explorer', ranks_label='Ranks: 1, worth 7', text=('1 Explorer rank, worth 7 Bravery Points.',)),
 )
 
 
@@ -382,6 +403,7 @@ _CARD_explorer__8 = CardDef(
     ranks=(8,),
     source='rules/base/dwarves.yaml:19:5',
     layers=('base',),
+    text=CardText(class_label='Explorer', ranks_label='Ranks: 1, worth 8', text=('1 Explorer rank, worth 8 Bravery Points.',)),
 )
 
 
@@ -395,6 +417,7 @@ _CARD_explorer__9 = CardDef(
     ranks=(9,),
     source='rules/base/dwarves.yaml:20:5',
     layers=('base',),
+    text=CardText(class_label='Explorer', ranks_label='Ranks: 1, worth 9', text=('1 Explorer rank, worth 9 Bravery Points.',)),
 )
 
 
@@ -408,6 +431,7 @@ _CARD_explorer__10 = CardDef(
     ranks=(10,),
     source='rules/base/dwarves.yaml:21:5',
     layers=('base',),
+    text=CardText(class_label='Explorer', ranks_label='Ranks: 1, worth 10', text=('1 Explorer rank, worth 10 Bravery Points.',)),
 )
 
 
@@ -421,6 +445,7 @@ _CARD_explorer__11 = CardDef(
     ranks=(11,),
     source='rules/base/dwarves.yaml:22:5',
     layers=('base',),
+    text=CardText(class_label='Explorer', ranks_label='Ranks: 1, worth 11', text=('1 Explorer rank, worth 11 Bravery Points.',)),
 )
 
 
@@ -434,6 +459,7 @@ _CARD_explorer__12 = CardDef(
     ranks=(12,),
     source='rules/base/dwarves.yaml:23:5',
     layers=('base',),
+    text=CardText(class_label='Explorer', ranks_label='Ranks: 1, worth 12', text=('1 Explorer rank, worth 12 Bravery Points.',)),
 )
 
 
@@ -447,6 +473,7 @@ _CARD_hunter = CardDef(
     ranks=(0,),
     source='rules/base/dwarves.yaml:24:5',
     layers=('base',),
+    text=CardText(class_label='Hunter', ranks_label='Ranks: 1', text=('1 Hunter rank.',)),
 )
 
 
@@ -460,6 +487,7 @@ _CARD_blacksmith = CardDef(
     ranks=(0,),
     source='rules/base/dwarves.yaml:25:5',
     layers=('base',),
+    text=CardText(class_label='Blacksmith', ranks_label='Ranks: 1', text=('1 Blacksmith rank.',)),
 )
 
 
@@ -482,6 +510,7 @@ _CARD_royal_offering__3 = CardDef(
     when={'taken': (_royal_offering__3_0,)},
     source='rules/base/dwarves.yaml:26:5',
     layers=('base',),
+    text=CardText(class_label='neutral', text=('When you take this card: add 3 to one of your coins (transforming it).',)),
 )
 
 
@@ -504,6 +533,7 @@ _CARD_royal_offering__5 = CardDef(
     when={'taken': (_royal_offering__5_0,)},
     source='rules/base/dwarves.yaml:31:5',
     layers=('base',),
+    text=CardText(class_label='neutral', text=('When you take this card: add 5 to one of your coins (transforming it).',)),
 )
 
 
@@ -523,6 +553,7 @@ _CARD_dwerg = CardDef(
     score_once=True,
     source='rules/base/heroes.yaml:7:5',
     layers=('base',),
+    text=CardText(class_label='neutral', text=('Scores by the number of copies you hold: 1 → 13, 2 → 40, 3 → 81, 4 → 108, 5 → 135, once for all your copies together.',)),
 )
 
 
@@ -536,6 +567,7 @@ _CARD_skaa = CardDef(
     points=17,
     source='rules/base/heroes.yaml:15:5',
     layers=('base',),
+    text=CardText(class_label='neutral', ranks_label='Points: 17', text=('Adds 17 to your Final Bravery Value from the command zone.',)),
 )
 
 
@@ -553,6 +585,7 @@ _CARD_astrid = CardDef(
     score=_astrid_0,
     source='rules/base/heroes.yaml:20:5',
     layers=('base',),
+    text=CardText(class_label='neutral', text=('Scores the value of your highest coin.',)),
 )
 
 
@@ -575,6 +608,7 @@ _CARD_grid = CardDef(
     when={'recruited': (_grid_0,)},
     source='rules/base/heroes.yaml:26:5',
     layers=('base',),
+    text=CardText(class_label='neutral', ranks_label='Points: 7', text=('Adds 7 to your Final Bravery Value from the command zone.', 'When you recruit this card: add 7 to one of your coins (transforming it).')),
 )
 
 
@@ -593,6 +627,7 @@ _CARD_uline = CardDef(
     mods=(Modifier(param='bid_from_hand', op='+', amount=_uline_0),),
     source='rules/base/heroes.yaml:33:5',
     layers=('base',),
+    text=CardText(class_label='neutral', ranks_label='Points: 9', text=('Adds 9 to your Final Bravery Value from the command zone.', 'You keep your coins in hand during bids and place each one face up on its tavern after the other players have revealed theirs; a coin trade adds up two coins of your hand.')),
 )
 
 
@@ -621,6 +656,7 @@ _CARD_ylud = CardDef(
     score=_ylud_2,
     source='rules/base/heroes.yaml:43:5',
     layers=('base',),
+    text=CardText(class_label='neutral', ranks_label='Ranks: 1', text=('1 rank, of the class of the column it stands in.', 'It goes to your command zone.', 'At the end of each age, after its last tavern: place this card in a column of your choice.', 'Scores 11 if it stands in your Explorer column, else 7 if it stands in your Warrior column, else 1 if it stands in your Miner column, else 0.')),
 )
 
 
@@ -653,6 +689,7 @@ _CARD_thrud = CardDef(
     instead={'covered': (_thrud_1,)},
     source='rules/base/heroes.yaml:55:5',
     layers=('base',),
+    text=CardText(class_label='neutral', ranks_label='Ranks: 1; Points: 13', text=('1 rank, of the class of the column it stands in.', 'Adds 13 to your Final Bravery Value from the command zone.', 'It goes to a column of your choice.', 'Instead of being covered: place this card in a column of your choice.', 'At the end of the game, before final scoring: place this card in your command zone.')),
 )
 
 
@@ -666,6 +703,7 @@ _CARD_kraal = CardDef(
     ranks=(7, 0),
     source='rules/base/heroes.yaml:68:5',
     layers=('base',),
+    text=CardText(class_label='Warrior', ranks_label='Ranks: 2, worth 7, 0', text=('2 Warrior ranks, worth 7 and 0 Bravery Points.',)),
 )
 
 
@@ -679,6 +717,7 @@ _CARD_tarah = CardDef(
     ranks=(14,),
     source='rules/base/heroes.yaml:69:5',
     layers=('base',),
+    text=CardText(class_label='Warrior', ranks_label='Ranks: 1, worth 14', text=('1 Warrior rank, worth 14 Bravery Points.',)),
 )
 
 
@@ -692,6 +731,7 @@ _CARD_aral = CardDef(
     ranks=(0, 0),
     source='rules/base/heroes.yaml:72:5',
     layers=('base',),
+    text=CardText(class_label='Hunter', ranks_label='Ranks: 2', text=('2 Hunter ranks.',)),
 )
 
 
@@ -720,6 +760,7 @@ _CARD_dagda = CardDef(
     requires=(_dagda_0,),
     source='rules/base/heroes.yaml:73:5',
     layers=('base',),
+    text=CardText(class_label='Hunter', ranks_label='Ranks: 3', text=('3 Hunter ranks.', 'You may recruit this card only if the number of your other columns holding a dwarf card is at least 2 (1 with Durathor).', 'When you recruit this card: discard the last dwarf card of 2 of your other columns (1 with Durathor), one per column.')),
 )
 
 
@@ -733,6 +774,7 @@ _CARD_aegur = CardDef(
     ranks=(0, 0),
     source='rules/base/heroes.yaml:85:5',
     layers=('base',),
+    text=CardText(class_label='Blacksmith', ranks_label='Ranks: 2', text=('2 Blacksmith ranks.',)),
 )
 
 
@@ -761,6 +803,7 @@ _CARD_bonfur = CardDef(
     requires=(_bonfur_0,),
     source='rules/base/heroes.yaml:86:5',
     layers=('base',),
+    text=CardText(class_label='Blacksmith', ranks_label='Ranks: 3', text=('3 Blacksmith ranks.', 'You may recruit this card only if the number of your other columns holding a dwarf card is at least 1.', 'When you recruit this card: discard the last dwarf card of one of your other columns.')),
 )
 
 
@@ -774,6 +817,7 @@ _CARD_zoral = CardDef(
     ranks=(1, 0, 0),
     source='rules/base/heroes.yaml:97:5',
     layers=('base',),
+    text=CardText(class_label='Miner', ranks_label='Ranks: 3, worth 1, 0, 0', text=('3 Miner ranks, worth 1, 0 and 0 Bravery Points.',)),
 )
 
 
@@ -787,6 +831,7 @@ _CARD_lokdur = CardDef(
     ranks=(3,),
     source='rules/base/heroes.yaml:98:5',
     layers=('base',),
+    text=CardText(class_label='Miner', ranks_label='Ranks: 1, worth 3', text=('1 Miner rank, worth 3 Bravery Points.',)),
 )
 
 
@@ -805,6 +850,7 @@ _CARD_hourya = CardDef(
     requires=(_hourya_0,),
     source='rules/base/heroes.yaml:101:5',
     layers=('base',),
+    text=CardText(class_label='Explorer', ranks_label='Ranks: 1, worth 20', text=('1 Explorer rank, worth 20 Bravery Points.', 'You may recruit this card only if the number of your Explorer ranks is at least 5.')),
 )
 
 
@@ -823,6 +869,7 @@ _CARD_idunn = CardDef(
     score=_idunn_0,
     source='rules/base/heroes.yaml:108:5',
     layers=('base',),
+    text=CardText(class_label='Explorer', ranks_label='Ranks: 1, worth 7', text=('1 Explorer rank, worth 7 Bravery Points.', 'Scores 2 × the number of your Explorer ranks.')),
 )
 
 
@@ -841,6 +888,7 @@ _CARD_durathor = CardDef(
     mods=(Modifier(param='dagda_discards', op='-', amount=_durathor_0),),
     source='rules/idavoll/mythology.yaml:6:5',
     layers=('idavoll',),
+    text=CardText(class_label='Hunter', ranks_label='Ranks: 1', text=('1 Hunter rank.', 'While you hold this card, the number of cards Dagda the Explosive discards is reduced by 1.')),
 )
 
 
@@ -864,6 +912,7 @@ _CARD_garm = CardDef(
     mods=(Modifier(param='explorer_draw', op='=', amount=_garm_1),),
     source='rules/idavoll/mythology.yaml:14:5',
     layers=('idavoll',),
+    text=CardText(class_label='Explorer', ranks_label='Ranks: 2, worth 9, 0', text=('2 Explorer ranks, worth 9 and 0 Bravery Points.', 'Scores the number of your Explorer ranks.', 'While you hold this card, the number of cards the Pioneer of the Kingdom draws is 6.')),
 )
 
 
@@ -888,6 +937,7 @@ _CARD_hreasvelg = CardDef(
     when={'taken': (_hreasvelg_0,)},
     source='rules/idavoll/mythology.yaml:25:5',
     layers=('idavoll',),
+    text=CardText(class_label='Blacksmith', ranks_label='Ranks: 1', text=('1 Blacksmith rank.', 'When you take this card: place Gullinbursti in a column of your choice.')),
 )
 
 
@@ -901,6 +951,7 @@ _CARD_gullinbursti = CardDef(
     ranks=(0,),
     source='rules/idavoll/mythology.yaml:33:5',
     layers=('idavoll',),
+    text=CardText(class_label='neutral', ranks_label='Ranks: 1', text=('1 rank, of the class of the column it stands in.',)),
 )
 
 
@@ -919,6 +970,7 @@ _CARD_nidhogg = CardDef(
     score=_nidhogg_0,
     source='rules/idavoll/mythology.yaml:39:5',
     layers=('idavoll',),
+    text=CardText(class_label='Warrior', ranks_label='Ranks: 1, worth 5', text=('1 Warrior rank, worth 5 Bravery Points.', 'Scores 2 × the number of your Warrior ranks.')),
 )
 
 
@@ -937,6 +989,7 @@ _CARD_ratatosk = CardDef(
     mods=(Modifier(param='miner_zero_pairs', op='+', amount=_ratatosk_0),),
     source='rules/idavoll/mythology.yaml:47:5',
     layers=('idavoll',),
+    text=CardText(class_label='Miner', ranks_label='Ranks: 1, worth 2', text=('1 Miner rank, worth 2 Bravery Points.', 'While you hold this card, each pair of 0-point ranks in your Miner column adds 1 to the Miner sum before it is multiplied by the ranks.')),
 )
 
 
@@ -971,6 +1024,7 @@ _CARD_frigg = CardDef(
     instead_any={'picked': (_frigg_0,)},
     source='rules/idavoll/mythology.yaml:57:5',
     layers=('idavoll',),
+    text=CardText(class_label='neutral', ranks_label='Points: 12', text=('Adds 12 to your Final Bravery Value from the command zone.', "Once per game. Instead of taking the card you choose in a tavern, if that card is a dwarf or royal offering card: you may put that card under the current age's deck; draw 3 cards from the current age's deck, keep 1 and put the others under it in the order of your choice.")),
 )
 
 
@@ -999,6 +1053,7 @@ _CARD_thor = CardDef(
     instead_any={'discarded': (_thor_0,)},
     source='rules/idavoll/mythology.yaml:66:5',
     layers=('idavoll',),
+    text=CardText(class_label='neutral', ranks_label='Points: 8', text=('Adds 8 to your Final Bravery Value from the command zone.', 'Once per game. When one of your cards is about to be discarded: you may cancel that discard (the card stays where it is).')),
 )
 
 
@@ -1028,6 +1083,7 @@ _CARD_freya = CardDef(
     when={'dwarves-entered': (_freya_0,)},
     source='rules/idavoll/mythology.yaml:73:5',
     layers=('idavoll',),
+    text=CardText(class_label='neutral', ranks_label='Points: 15', text=('Adds 15 to your Final Bravery Value from the command zone.', "Once per game. At the end of the dwarves' entry: you may swap a card of one tavern with a card of another tavern.")),
 )
 
 
@@ -1057,6 +1113,7 @@ _CARD_loki = CardDef(
     when={'reservations': (_loki_0,)},
     source='rules/idavoll/mythology.yaml:80:5',
     layers=('idavoll',),
+    text=CardText(class_label='neutral', ranks_label='Points: 8', text=('Adds 8 to your Final Bravery Value from the command zone.', "Once per game. At the end of the dwarves' entry, when tavern cards are reserved (before the other effects of that moment): you may reserve a tavern card of your choice for this turn (no one but you may take it).")),
 )
 
 
@@ -1087,6 +1144,7 @@ _CARD_odin = CardDef(
     when={'turn-end': (_odin_0,)},
     source='rules/idavoll/mythology.yaml:87:5',
     layers=('idavoll',),
+    text=CardText(class_label='neutral', text=('Once per game. At the end of each turn: you may put one of your neutral heroes back among the available heroes; if you do, recruit a neutral hero other than the one put back, which does not count against your complete lines.',)),
 )
 
 
@@ -1134,6 +1192,7 @@ _CARD_skymir = CardDef(
     instead_any={'taken': (_skymir_0_capture,)},
     source='rules/idavoll/mythology.yaml:96:5',
     layers=('idavoll',),
+    text=CardText(class_label='neutral', text=("The next Hunter dwarf card you take, you may capture instead (it goes under this card and this card's capture effect applies); if you place it in your army instead, turn this card face down: its power is spent.", 'When this card captures a card: draw 5 cards from the mythology deck, keep 2 and put the others under it in the order of your choice.')),
 )
 
 
@@ -1179,6 +1238,7 @@ _CARD_surt = CardDef(
     score=_surt_1,
     source='rules/idavoll/mythology.yaml:103:5',
     layers=('idavoll',),
+    text=CardText(class_label='neutral', text=("The next Warrior dwarf card you take, you may capture instead (it goes under this card and this card's capture effect applies); if you place it in your army instead, turn this card face down: its power is spent.", 'Scores the value of your highest coin if this card has captured a card, else 0.')),
 )
 
 
@@ -1224,6 +1284,7 @@ _CARD_gymir = CardDef(
     score=_gymir_1,
     source='rules/idavoll/mythology.yaml:110:5',
     layers=('idavoll',),
+    text=CardText(class_label='neutral', text=("The next Explorer dwarf card you take, you may capture instead (it goes under this card and this card's capture effect applies); if you place it in your army instead, turn this card face down: its power is spent.", 'Scores 3 × the Bravery Points of the card this card captured.')),
 )
 
 
@@ -1272,6 +1333,7 @@ _CARD_hrungnir = CardDef(
     instead_any={'taken': (_hrungnir_0_capture,)},
     source='rules/idavoll/mythology.yaml:117:5',
     layers=('idavoll',),
+    text=CardText(class_label='neutral', text=("The next Miner dwarf card you take, you may capture instead (it goes under this card and this card's capture effect applies); if you place it in your army instead, turn this card face down: its power is spent.", 'When this card captures a card: add 2 to each of your coins in board order (taverns, then pouch), transforming them one after another.')),
 )
 
 
@@ -1319,6 +1381,7 @@ _CARD_thrivaldi = CardDef(
     instead_any={'taken': (_thrivaldi_0_capture,)},
     source='rules/idavoll/mythology.yaml:126:5',
     layers=('idavoll',),
+    text=CardText(class_label='neutral', text=("The next Blacksmith dwarf card you take, you may capture instead (it goes under this card and this card's capture effect applies); if you place it in your army instead, turn this card face down: its power is spent.", 'When this card captures a card: recruit a hero that does not count against your complete lines.')),
 )
 
 
@@ -1345,6 +1408,7 @@ _CARD_brynhildr = CardDef(
     score=_brynhildr_1,
     source='rules/idavoll/mythology.yaml:135:5',
     layers=('idavoll',),
+    text=CardText(class_label='neutral', text=('Strength track: 0 – 3 – 6 – 10 – 16.', "Each time you win a bid and choose first: move this card's token one notch along its track.", 'Scores the value of the notch its token stands on.')),
 )
 
 
@@ -1371,6 +1435,7 @@ _CARD_hildr = CardDef(
     score=_hildr_1,
     source='rules/idavoll/mythology.yaml:143:5',
     layers=('idavoll',),
+    text=CardText(class_label='neutral', text=('Strength track: 0 – 8 – 16 – 0.', "Each time you win a distinction: move this card's token one notch along its track.", 'Scores the value of the notch its token stands on.')),
 )
 
 
@@ -1407,6 +1472,7 @@ _CARD_olrun = CardDef(
     score=_olrun_2,
     source='rules/idavoll/mythology.yaml:151:5',
     layers=('idavoll',),
+    text=CardText(class_label='neutral', text=('Strength track: 0 – 3 – 6 – 10 – 16.', 'When you take this card: choose a class.', "Each time a card joins your army, if that card has at least one rank of the chosen class: move this card's token one notch along its track.", 'Scores the value of the notch its token stands on.')),
 )
 
 
@@ -1433,6 +1499,7 @@ _CARD_sigrdrifa = CardDef(
     score=_sigrdrifa_1,
     source='rules/idavoll/mythology.yaml:160:5',
     layers=('idavoll',),
+    text=CardText(class_label='neutral', text=('Strength track: 0 – 0 – 8 – 16.', "Each time you recruit a hero: move this card's token one notch along its track.", 'Scores the value of the notch its token stands on.')),
 )
 
 
@@ -1459,21 +1526,22 @@ _CARD_svafa = CardDef(
     score=_svafa_1,
     source='rules/idavoll/mythology.yaml:168:5',
     layers=('idavoll',),
+    text=CardText(class_label='neutral', text=('Strength track: 0 – 4 – 8 – 16.', "Each time a trade or transformation betters your coins: move this card's token along its track as many notches as the number of points gained.", 'Scores the value of the notch its token stands on.')),
 )
 
 
 RULES = RuleSet(
     content_hash=CONTENT_HASH,
     layers=(
-        Layer(id='base', name='Nidavellir', description='', source='003_87e0c83f3aec659f.txt', variant=False),
-        Layer(id='idavoll', name='Idavoll', description='The mythology deck - animals, gods, giants and valkyries.', source='001_b589e44fbbff9743.txt', variant=False),
+        Layer(id='base', name='Nidavellir', source='003_87e0c83f3aec659f.txt'),
+        Layer(id='idavoll', name='Idavoll', description='The mythology deck - animals, gods, giants and valkyries.', source='001_b589e44fbbff9743.txt'),
     ),
     players=(2, 5),
     cards_per_tavern={2: 3, 3: 3, 4: 4, 5: 5},
     taverns=(
-        Tavern(id='laughing-goblin', name='the Laughing Goblin', draws=()),
+        Tavern(id='laughing-goblin', name='the Laughing Goblin'),
         Tavern(id='dancing-dragon', name='the Dancing Dragon', draws=(TavernDraw(zone='mythology', turns=(1, 2, 3), ages=(1,)),)),
-        Tavern(id='shining-horse', name='the Shining Horse', draws=()),
+        Tavern(id='shining-horse', name='the Shining Horse'),
     ),
     ages=(1, 2),
     classes=(
@@ -1485,10 +1553,10 @@ RULES = RuleSet(
     ),
     basic_coins=(
         BasicCoin(value=0, trading=True),
-        BasicCoin(value=2, trading=False),
-        BasicCoin(value=3, trading=False),
-        BasicCoin(value=4, trading=False),
-        BasicCoin(value=5, trading=False),
+        BasicCoin(value=2),
+        BasicCoin(value=3),
+        BasicCoin(value=4),
+        BasicCoin(value=5),
     ),
     special_coins=(SpecialCoin(id='hunter-3', value=3, trading=True, name='special coin 3 (Hunting Master)'),),
     treasure={
@@ -1626,26 +1694,26 @@ RULES = RuleSet(
     },
     decks={
         1: (
-            DeckEntry(card='blacksmith', count=8, min_players=0),
-            DeckEntry(card='hunter', count=6, min_players=0),
-            DeckEntry(card='explorer:5', count=1, min_players=0),
-            DeckEntry(card='explorer:6', count=1, min_players=0),
-            DeckEntry(card='explorer:7', count=1, min_players=0),
-            DeckEntry(card='explorer:8', count=1, min_players=0),
-            DeckEntry(card='explorer:9', count=1, min_players=0),
-            DeckEntry(card='explorer:10', count=1, min_players=0),
-            DeckEntry(card='explorer:11', count=1, min_players=0),
-            DeckEntry(card='warrior:3', count=1, min_players=0),
-            DeckEntry(card='warrior:4', count=1, min_players=0),
-            DeckEntry(card='warrior:5', count=1, min_players=0),
-            DeckEntry(card='warrior:6', count=2, min_players=0),
-            DeckEntry(card='warrior:7', count=1, min_players=0),
-            DeckEntry(card='warrior:8', count=1, min_players=0),
-            DeckEntry(card='warrior:9', count=1, min_players=0),
-            DeckEntry(card='miner:0', count=2, min_players=0),
-            DeckEntry(card='miner:1', count=2, min_players=0),
-            DeckEntry(card='miner:2', count=2, min_players=0),
-            DeckEntry(card='royal-offering:3', count=1, min_players=0),
+            DeckEntry(card='blacksmith', count=8),
+            DeckEntry(card='hunter', count=6),
+            DeckEntry(card='explorer:5', count=1),
+            DeckEntry(card='explorer:6', count=1),
+            DeckEntry(card='explorer:7', count=1),
+            DeckEntry(card='explorer:8', count=1),
+            DeckEntry(card='explorer:9', count=1),
+            DeckEntry(card='explorer:10', count=1),
+            DeckEntry(card='explorer:11', count=1),
+            DeckEntry(card='warrior:3', count=1),
+            DeckEntry(card='warrior:4', count=1),
+            DeckEntry(card='warrior:5', count=1),
+            DeckEntry(card='warrior:6', count=2),
+            DeckEntry(card='warrior:7', count=1),
+            DeckEntry(card='warrior:8', count=1),
+            DeckEntry(card='warrior:9', count=1),
+            DeckEntry(card='miner:0', count=2),
+            DeckEntry(card='miner:1', count=2),
+            DeckEntry(card='miner:2', count=2),
+            DeckEntry(card='royal-offering:3', count=1),
             DeckEntry(card='blacksmith', count=2, min_players=5),
             DeckEntry(card='hunter', count=2, min_players=5),
             DeckEntry(card='explorer:12', count=1, min_players=5),
@@ -1655,26 +1723,26 @@ RULES = RuleSet(
             DeckEntry(card='royal-offering:3', count=1, min_players=5),
         ),
         2: (
-            DeckEntry(card='blacksmith', count=8, min_players=0),
-            DeckEntry(card='hunter', count=6, min_players=0),
-            DeckEntry(card='explorer:5', count=1, min_players=0),
-            DeckEntry(card='explorer:6', count=1, min_players=0),
-            DeckEntry(card='explorer:7', count=1, min_players=0),
-            DeckEntry(card='explorer:8', count=1, min_players=0),
-            DeckEntry(card='explorer:9', count=1, min_players=0),
-            DeckEntry(card='explorer:10', count=1, min_players=0),
-            DeckEntry(card='explorer:11', count=1, min_players=0),
-            DeckEntry(card='warrior:3', count=1, min_players=0),
-            DeckEntry(card='warrior:4', count=1, min_players=0),
-            DeckEntry(card='warrior:5', count=1, min_players=0),
-            DeckEntry(card='warrior:6', count=2, min_players=0),
-            DeckEntry(card='warrior:7', count=1, min_players=0),
-            DeckEntry(card='warrior:8', count=1, min_players=0),
-            DeckEntry(card='warrior:9', count=1, min_players=0),
-            DeckEntry(card='miner:0', count=2, min_players=0),
-            DeckEntry(card='miner:1', count=2, min_players=0),
-            DeckEntry(card='miner:2', count=2, min_players=0),
-            DeckEntry(card='royal-offering:5', count=2, min_players=0),
+            DeckEntry(card='blacksmith', count=8),
+            DeckEntry(card='hunter', count=6),
+            DeckEntry(card='explorer:5', count=1),
+            DeckEntry(card='explorer:6', count=1),
+            DeckEntry(card='explorer:7', count=1),
+            DeckEntry(card='explorer:8', count=1),
+            DeckEntry(card='explorer:9', count=1),
+            DeckEntry(card='explorer:10', count=1),
+            DeckEntry(card='explorer:11', count=1),
+            DeckEntry(card='warrior:3', count=1),
+            DeckEntry(card='warrior:4', count=1),
+            DeckEntry(card='warrior:5', count=1),
+            DeckEntry(card='warrior:6', count=2),
+            DeckEntry(card='warrior:7', count=1),
+            DeckEntry(card='warrior:8', count=1),
+            DeckEntry(card='warrior:9', count=1),
+            DeckEntry(card='miner:0', count=2),
+            DeckEntry(card='miner:1', count=2),
+            DeckEntry(card='miner:2', count=2),
+            DeckEntry(card='royal-offering:5', count=2),
             DeckEntry(card='blacksmith', count=2, min_players=5),
             DeckEntry(card='hunter', count=2, min_players=5),
             DeckEntry(card='explorer:12', count=1, min_players=5),
@@ -1722,7 +1790,6 @@ RULES = RuleSet(
         Interpretation(id='reserved-card-bound', text="Loki's reservation binds the card where it lies for the turn: only its reserver may take it, and no effect or rule moves it otherwise. Freya cannot swap it; with Thingvellir and 2 players a top bidder who goes to the Camp discards another tavern card.", source='DESIGN §9 (Where the powers meet) - "Loki\'s reservation binds the card where it lies: Freya cannot swap a reserved card"; 001 "Loki" - "No one but you can recruit this card".', layer='idavoll'),
         Interpretation(id='discarded-animals', text='An animal discarded from the army (Höfud may take Nidhogg) leaves the game like untaken mythology cards.', source='002 "Höfud" - "any card in the Warrior column except a Hero card"; DESIGN §9.', layer='idavoll'),
     ),
-    warnings=(),
     flow_source='rules/idavoll/game.yaml:43:7',
     kinds={
         'animal': 'own column',
@@ -1738,14 +1805,13 @@ RULES = RuleSet(
     dwarf_kinds=('dwarf', 'special'),
     score_parts={'giant': 'mythology', 'god': 'mythology', 'valkyrie': 'mythology'},
     discards_to={'animal': 'box', 'giant': 'box', 'god': 'box', 'valkyrie': 'box'},
-    zones=(Zone(id='mythology', name='the mythology deck', per_age=False, explored=False),),
-    zone_decks={'mythology': {1: (DeckEntry(card='durathor', count=1, min_players=0), DeckEntry(card='garm', count=1, min_players=0), DeckEntry(card='hreasvelg', count=1, min_players=0), DeckEntry(card='nidhogg', count=1, min_players=0), DeckEntry(card='ratatosk', count=1, min_players=0), DeckEntry(card='frigg', count=1, min_players=0), DeckEntry(card='thor', count=1, min_players=0), DeckEntry(card='freya', count=1, min_players=0), DeckEntry(card='loki', count=1, min_players=0), DeckEntry(card='odin', count=1, min_players=0), DeckEntry(card='skymir', count=1, min_players=0), DeckEntry(card='surt', count=1, min_players=0), DeckEntry(card='gymir', count=1, min_players=0), DeckEntry(card='hrungnir', count=1, min_players=0), DeckEntry(card='thrivaldi', count=1, min_players=0), DeckEntry(card='brynhildr', count=1, min_players=0), DeckEntry(card='hildr', count=1, min_players=0), DeckEntry(card='olrun', count=1, min_players=0), DeckEntry(card='sigrdrifa', count=1, min_players=0), DeckEntry(card='svafa', count=1, min_players=0))}},
+    zones=(Zone(id='mythology', name='the mythology deck', explored=False),),
+    zone_decks={'mythology': {1: (DeckEntry(card='durathor', count=1), DeckEntry(card='garm', count=1), DeckEntry(card='hreasvelg', count=1), DeckEntry(card='nidhogg', count=1), DeckEntry(card='ratatosk', count=1), DeckEntry(card='frigg', count=1), DeckEntry(card='thor', count=1), DeckEntry(card='freya', count=1), DeckEntry(card='loki', count=1), DeckEntry(card='odin', count=1), DeckEntry(card='skymir', count=1), DeckEntry(card='surt', count=1), DeckEntry(card='gymir', count=1), DeckEntry(card='hrungnir', count=1), DeckEntry(card='thrivaldi', count=1), DeckEntry(card='brynhildr', count=1), DeckEntry(card='hildr', count=1), DeckEntry(card='olrun', count=1), DeckEntry(card='sigrdrifa', count=1), DeckEntry(card='svafa', count=1))}},
     tavern=(
         Step(id='late-bids', do='late-bids', source='rules/base/game.yaml:90:14'),
         Step(id='picks', do='picks', source='rules/base/game.yaml:91:14'),
         Step(id='gem-trades', do='gem-trades', source='rules/base/game.yaml:92:14'),
         Step(id='leftovers', do='clear', source='rules/base/game.yaml:93:14', zone='tavern', into='discard'),
     ),
-    pick_sources=(PickSource(id='tavern', zone='tavern', name='the tavern', who='any', also=None, discard=0, discard_players=()),),
-    loops=(),
+    pick_sources=(PickSource(id='tavern', zone='tavern', name='the tavern'),),
 )

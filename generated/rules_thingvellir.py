@@ -18,6 +18,7 @@ from nidavellir.interface.rules import (
     BasicCoin,
     Capture,
     CardDef,
+    CardText,
     ClassDef,
     DeckEntry,
     Interpretation,
@@ -37,7 +38,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'be7ae4c674b06d37a4e9129906ccd8bc5d8c72eb28c870da7fb8bdfd2c158a94'
+CONTENT_HASH = '68eaf3e932151b6f60aa3458f1c76d79cbdf429ce117a8a420813d771731d775'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -84,6 +85,7 @@ _CARD_distinction__warrior = CardDef(
     when={'won': (_distinction__warrior_0,)},
     source='rules/base/distinctions.yaml:5:5',
     layers=('base',),
+    text=CardText(class_label='Warrior', text=('When you win this distinction: add 5 to one of your coins (transforming it).',)),
 )
 
 
@@ -106,6 +108,7 @@ _CARD_distinction__hunter = CardDef(
     when={'won': (_distinction__hunter_0,)},
     source='rules/base/distinctions.yaml:11:5',
     layers=('base',),
+    text=CardText(class_label='Hunter', text=('When you win this distinction: exchange your trading coin for the special coin 3 (Hunting Master).',)),
 )
 
 
@@ -126,6 +129,7 @@ _CARD_distinction__miner = CardDef(
     when={'won': (_distinction__miner_0,)},
     source='rules/base/distinctions.yaml:17:5',
     layers=('base',),
+    text=CardText(class_label='Miner', text=('When you win this distinction: place the special gem 6 on your gem.',)),
 )
 
 
@@ -149,6 +153,7 @@ _CARD_distinction__blacksmith = CardDef(
     when={'won': (_distinction__blacksmith_0,)},
     source='rules/base/distinctions.yaml:23:5',
     layers=('base',),
+    text=CardText(class_label='Blacksmith', text=('When you win this distinction: place Special Blacksmith in your Blacksmith column.',)),
 )
 
 
@@ -176,6 +181,7 @@ _CARD_distinction__explorer = CardDef(
     when={'unclaimed': (_distinction__explorer_1,), 'won': (_distinction__explorer_0,)},
     source='rules/base/distinctions.yaml:29:5',
     layers=('base',),
+    text=CardText(class_label='Explorer', text=('When you win this distinction: draw 3 cards from the Age 2 deck, keep 1 and shuffle the others back into it.', 'When no one wins this distinction: discard the top card of the Age 2 deck.')),
 )
 
 
@@ -189,6 +195,7 @@ _CARD_special_blacksmith = CardDef(
     ranks=(0, 0),
     source='rules/base/distinctions.yaml:37:5',
     layers=('base',),
+    text=CardText(class_label='Blacksmith', ranks_label='Ranks: 2', text=('2 Blacksmith ranks.',)),
 )
 
 
@@ -202,6 +209,7 @@ _CARD_warrior__3 = CardDef(
     ranks=(3,),
     source='rules/base/dwarves.yaml:5:5',
     layers=('base',),
+    text=CardText(class_label='Warrior', ranks_label='Ranks: 1, worth 3', text=('1 Warrior rank, worth 3 Bravery Points.',)),
 )
 
 
@@ -215,6 +223,7 @@ _CARD_warrior__4 = CardDef(
     ranks=(4,),
     source='rules/base/dwarves.yaml:6:5',
     layers=('base',),
+    text=CardText(class_label='Warrior', ranks_label='Ranks: 1, worth 4', text=('1 Warrior rank, worth 4 Bravery Points.',)),
 )
 
 
@@ -228,6 +237,7 @@ _CARD_warrior__5 = CardDef(
     ranks=(5,),
     source='rules/base/dwarves.yaml:7:5',
     layers=('base',),
+    text=CardText(class_label='Warrior', ranks_label='Ranks: 1, worth 5', text=('1 Warrior rank, worth 5 Bravery Points.',)),
 )
 
 
@@ -241,6 +251,7 @@ _CARD_warrior__6 = CardDef(
     ranks=(6,),
     source='rules/base/dwarves.yaml:8:5',
     layers=('base',),
+    text=CardText(class_label='Warrior', ranks_label='Ranks: 1, worth 6', text=('1 Warrior rank, worth 6 Bravery Points.',)),
 )
 
 
@@ -254,6 +265,7 @@ _CARD_warrior__7 = CardDef(
     ranks=(7,),
     source='rules/base/dwarves.yaml:9:5',
     layers=('base',),
+    text=CardText(class_label='Warrior', ranks_label='Ranks: 1, worth 7', text=('1 Warrior rank, worth 7 Bravery Points.',)),
 )
 
 
@@ -267,6 +279,7 @@ _CARD_warrior__8 = CardDef(
     ranks=(8,),
     source='rules/base/dwarves.yaml:10:5',
     layers=('base',),
+    text=CardText(class_label='Warrior', ranks_label='Ranks: 1, worth 8', text=('1 Warrior rank, worth 8 Bravery Points.',)),
 )
 
 
@@ -280,6 +293,7 @@ _CARD_warrior__9 = CardDef(
     ranks=(9,),
     source='rules/base/dwarves.yaml:11:5',
     layers=('base',),
+    text=CardText(class_label='Warrior', ranks_label='Ranks: 1, worth 9', text=('1 Warrior rank, worth 9 Bravery Points.',)),
 )
 
 
@@ -293,6 +307,7 @@ _CARD_warrior__10 = CardDef(
     ranks=(10,),
     source='rules/base/dwarves.yaml:12:5',
     layers=('base',),
+    text=CardText(class_label='Warrior', ranks_label='Ranks: 1, worth 10', text=('1 Warrior rank, worth 10 Bravery Points.',)),
 )
 
 
@@ -306,6 +321,7 @@ _CARD_miner__0 = CardDef(
     ranks=(0,),
     source='rules/base/dwarves.yaml:13:5',
     layers=('base',),
+    text=CardText(class_label='Miner', ranks_label='Ranks: 1', text=('1 Miner rank.',)),
 )
 
 
@@ -319,6 +335,7 @@ _CARD_miner__1 = CardDef(
     ranks=(1,),
     source='rules/base/dwarves.yaml:14:5',
     layers=('base',),
+    text=CardText(class_label='Miner', ranks_label='Ranks: 1, worth 1', text=('1 Miner rank, worth 1 Bravery Point.',)),
 )
 
 
@@ -332,6 +349,7 @@ _CARD_miner__2 = CardDef(
     ranks=(2,),
     source='rules/base/dwarves.yaml:15:5',
     layers=('base',),
+    text=CardText(class_label='Miner', ranks_label='Ranks: 1, worth 2', text=('1 Miner rank, worth 2 Bravery Points.',)),
 )
 
 
@@ -345,6 +363,7 @@ _CARD_explorer__5 = CardDef(
     ranks=(5,),
     source='rules/base/dwarves.yaml:16:5',
     layers=('base',),
+    text=CardText(class_label='Explorer', ranks_label='Ranks: 1, worth 5', text=('1 Explorer rank, worth 5 Bravery Points.',)),
 )
 
 
@@ -358,6 +377,7 @@ _CARD_explorer__6 = CardDef(
     ranks=(6,),
     source='rules/base/dwarves.yaml:17:5',
     layers=('base',),
+    text=CardText(class_label='Explorer', ranks_label='Ranks: 1, worth 6', text=('1 Explorer rank, worth 6 Bravery Points.',)),
 )
 
 
@@ -371,6 +391,7 @@ _CARD_explorer__7 = CardDef(
     ranks=(7,),
     source='rules/base/dwarves.yaml:18:5',
     layers=('base',),
+    text=CardText(class_label='Explorer', ranks_label='Ranks: 1, worth 7', text=('1 Explorer rank, worth 7 Bravery Points.',)),
 )
 
 
@@ -384,6 +405,7 @@ _CARD_explorer__8 = CardDef(
     ranks=(8,),
     source='rules/base/dwarves.yaml:19:5',
     layers=('base',),
+    text=CardText(class_label='Explorer', ranks_label='Ranks: 1, worth 8', text=('1 Explorer rank, worth 8 Bravery Points.',)),
 )
 
 
@@ -397,6 +419,7 @@ _CARD_explorer__9 = CardDef(
     ranks=(9,),
     source='rules/base/dwarves.yaml:20:5',
     layers=('base',),
+    text=CardText(class_label='Explorer', ranks_label='Ranks: 1, worth 9', text=('1 Explorer rank, worth 9 Bravery Points.',)),
 )
 
 
@@ -410,6 +433,7 @@ _CARD_explorer__10 = CardDef(
     ranks=(10,),
     source='rules/base/dwarves.yaml:21:5',
     layers=('base',),
+    text=CardText(class_label='Explorer', ranks_label='Ranks: 1, worth 10', text=('1 Explorer rank, worth 10 Bravery Points.',)),
 )
 
 
@@ -423,6 +447,7 @@ _CARD_explorer__11 = CardDef(
     ranks=(11,),
     source='rules/base/dwarves.yaml:22:5',
     layers=('base',),
+    text=CardText(class_label='Explorer', ranks_label='Ranks: 1, worth 11', text=('1 Explorer rank, worth 11 Bravery Points.',)),
 )
 
 
@@ -436,6 +461,7 @@ _CARD_explorer__12 = CardDef(
     ranks=(12,),
     source='rules/base/dwarves.yaml:23:5',
     layers=('base',),
+    text=CardText(class_label='Explorer', ranks_label='Ranks: 1, worth 12', text=('1 Explorer rank, worth 12 Bravery Points.',)),
 )
 
 
@@ -449,6 +475,7 @@ _CARD_hunter = CardDef(
     ranks=(0,),
     source='rules/base/dwarves.yaml:24:5',
     layers=('base',),
+    text=CardText(class_label='Hunter', ranks_label='Ranks: 1', text=('1 Hunter rank.',)),
 )
 
 
@@ -462,6 +489,7 @@ _CARD_blacksmith = CardDef(
     ranks=(0,),
     source='rules/base/dwarves.yaml:25:5',
     layers=('base',),
+    text=CardText(class_label='Blacksmith', ranks_label='Ranks: 1', text=('1 Blacksmith rank.',)),
 )
 
 
@@ -484,6 +512,7 @@ _CARD_royal_offering__3 = CardDef(
     when={'taken': (_royal_offering__3_0,)},
     source='rules/base/dwarves.yaml:26:5',
     layers=('base',),
+    text=CardText(class_label='neutral', text=('When you take this card: add 3 to one of your coins (transforming it).',)),
 )
 
 
@@ -506,6 +535,7 @@ _CARD_royal_offering__5 = CardDef(
     when={'taken': (_royal_offering__5_0,)},
     source='rules/base/dwarves.yaml:31:5',
     layers=('base',),
+    text=CardText(class_label='neutral', text=('When you take this card: add 5 to one of your coins (transforming it).',)),
 )
 
 
@@ -525,6 +555,7 @@ _CARD_dwerg = CardDef(
     score_once=True,
     source='rules/base/heroes.yaml:7:5',
     layers=('base',),
+    text=CardText(class_label='neutral', text=('Scores by the number of copies you hold: 1 → 13, 2 → 40, 3 → 81, 4 → 108, 5 → 135, once for all your copies together.',)),
 )
 
 
@@ -538,6 +569,7 @@ _CARD_skaa = CardDef(
     points=17,
     source='rules/base/heroes.yaml:15:5',
     layers=('base',),
+    text=CardText(class_label='neutral', ranks_label='Points: 17', text=('Adds 17 to your Final Bravery Value from the command zone.',)),
 )
 
 
@@ -555,6 +587,7 @@ _CARD_astrid = CardDef(
     score=_astrid_0,
     source='rules/base/heroes.yaml:20:5',
     layers=('base',),
+    text=CardText(class_label='neutral', text=('Scores the value of your highest coin.',)),
 )
 
 
@@ -577,6 +610,7 @@ _CARD_grid = CardDef(
     when={'recruited': (_grid_0,)},
     source='rules/base/heroes.yaml:26:5',
     layers=('base',),
+    text=CardText(class_label='neutral', ranks_label='Points: 7', text=('Adds 7 to your Final Bravery Value from the command zone.', 'When you recruit this card: add 7 to one of your coins (transforming it).')),
 )
 
 
@@ -595,6 +629,7 @@ _CARD_uline = CardDef(
     mods=(Modifier(param='bid_from_hand', op='+', amount=_uline_0),),
     source='rules/base/heroes.yaml:33:5',
     layers=('base',),
+    text=CardText(class_label='neutral', ranks_label='Points: 9', text=('Adds 9 to your Final Bravery Value from the command zone.', 'You keep your coins in hand during bids and place each one face up on its tavern after the other players have revealed theirs; a coin trade adds up two coins of your hand.')),
 )
 
 
@@ -623,6 +658,7 @@ _CARD_ylud = CardDef(
     score=_ylud_2,
     source='rules/base/heroes.yaml:43:5',
     layers=('base',),
+    text=CardText(class_label='neutral', ranks_label='Ranks: 1', text=('1 rank, of the class of the column it stands in.', 'It goes to your command zone.', 'At the end of each age, after its last tavern: place this card in a column of your choice.', 'Scores 11 if it stands in your Explorer column, else 7 if it stands in your Warrior column, else 1 if it stands in your Miner column, else 0.')),
 )
 
 
@@ -655,6 +691,7 @@ _CARD_thrud = CardDef(
     instead={'covered': (_thrud_1,)},
     source='rules/base/heroes.yaml:55:5',
     layers=('base',),
+    text=CardText(class_label='neutral', ranks_label='Ranks: 1; Points: 13', text=('1 rank, of the class of the column it stands in.', 'Adds 13 to your Final Bravery Value from the command zone.', 'It goes to a column of your choice.', 'Instead of being covered: place this card in a column of your choice.', 'At the end of the game, before final scoring: place this card in your command zone.')),
 )
 
 
@@ -668,6 +705,7 @@ _CARD_kraal = CardDef(
     ranks=(7, 0),
     source='rules/base/heroes.yaml:68:5',
     layers=('base',),
+    text=CardText(class_label='Warrior', ranks_label='Ranks: 2, worth 7, 0', text=('2 Warrior ranks, worth 7 and 0 Bravery Points.',)),
 )
 
 
@@ -681,6 +719,7 @@ _CARD_tarah = CardDef(
     ranks=(14,),
     source='rules/base/heroes.yaml:69:5',
     layers=('base',),
+    text=CardText(class_label='Warrior', ranks_label='Ranks: 1, worth 14', text=('1 Warrior rank, worth 14 Bravery Points.',)),
 )
 
 
@@ -694,6 +733,7 @@ _CARD_aral = CardDef(
     ranks=(0, 0),
     source='rules/base/heroes.yaml:72:5',
     layers=('base',),
+    text=CardText(class_label='Hunter', ranks_label='Ranks: 2', text=('2 Hunter ranks.',)),
 )
 
 
@@ -722,6 +762,7 @@ _CARD_dagda = CardDef(
     requires=(_dagda_0,),
     source='rules/base/heroes.yaml:73:5',
     layers=('base',),
+    text=CardText(class_label='Hunter', ranks_label='Ranks: 3', text=('3 Hunter ranks.', 'You may recruit this card only if the number of your other columns holding a dwarf card is at least 2.', 'When you recruit this card: discard the last dwarf card of 2 of your other columns, one per column.')),
 )
 
 
@@ -735,6 +776,7 @@ _CARD_aegur = CardDef(
     ranks=(0, 0),
     source='rules/base/heroes.yaml:85:5',
     layers=('base',),
+    text=CardText(class_label='Blacksmith', ranks_label='Ranks: 2', text=('2 Blacksmith ranks.',)),
 )
 
 
@@ -763,6 +805,7 @@ _CARD_bonfur = CardDef(
     requires=(_bonfur_0,),
     source='rules/base/heroes.yaml:86:5',
     layers=('base',),
+    text=CardText(class_label='Blacksmith', ranks_label='Ranks: 3', text=('3 Blacksmith ranks.', 'You may recruit this card only if the number of your other columns holding a dwarf card is at least 1.', 'When you recruit this card: discard the last dwarf card of one of your other columns.')),
 )
 
 
@@ -776,6 +819,7 @@ _CARD_zoral = CardDef(
     ranks=(1, 0, 0),
     source='rules/base/heroes.yaml:97:5',
     layers=('base',),
+    text=CardText(class_label='Miner', ranks_label='Ranks: 3, worth 1, 0, 0', text=('3 Miner ranks, worth 1, 0 and 0 Bravery Points.',)),
 )
 
 
@@ -789,6 +833,7 @@ _CARD_lokdur = CardDef(
     ranks=(3,),
     source='rules/base/heroes.yaml:98:5',
     layers=('base',),
+    text=CardText(class_label='Miner', ranks_label='Ranks: 1, worth 3', text=('1 Miner rank, worth 3 Bravery Points.',)),
 )
 
 
@@ -807,6 +852,7 @@ _CARD_hourya = CardDef(
     requires=(_hourya_0,),
     source='rules/base/heroes.yaml:101:5',
     layers=('base',),
+    text=CardText(class_label='Explorer', ranks_label='Ranks: 1, worth 20', text=('1 Explorer rank, worth 20 Bravery Points.', 'You may recruit this card only if the number of your Explorer ranks is at least 5.')),
 )
 
 
@@ -825,6 +871,7 @@ _CARD_idunn = CardDef(
     score=_idunn_0,
     source='rules/base/heroes.yaml:108:5',
     layers=('base',),
+    text=CardText(class_label='Explorer', ranks_label='Ranks: 1, worth 7', text=('1 Explorer rank, worth 7 Bravery Points.', 'Scores 2 × the number of your Explorer ranks.')),
 )
 
 
@@ -843,6 +890,7 @@ _CARD_fafnir_baleygr = CardDef(
     mods=(Modifier(param='camp_access', op='+', amount=_fafnir_baleygr_0),),
     source='rules/thingvellir/artifacts.yaml:5:5',
     layers=('thingvellir',),
+    text=CardText(class_label='neutral', text=('While you hold this card, you may take your card from the Camp on your own pick in a tavern whose top bidder did not take theirs there.',)),
 )
 
 
@@ -861,6 +909,7 @@ _CARD_draupnir = CardDef(
     score=_draupnir_0,
     source='rules/thingvellir/artifacts.yaml:13:5',
     layers=('thingvellir',),
+    text=CardText(class_label='neutral', text=('Scores 6 × the number of your coins worth 15 or more.',)),
 )
 
 
@@ -876,6 +925,7 @@ _CARD_vegvisir = CardDef(
     enters_column='explorer',
     source='rules/thingvellir/artifacts.yaml:19:5',
     layers=('thingvellir',),
+    text=CardText(class_label='Explorer', ranks_label='Ranks: 1, worth 13', text=('1 Explorer rank, worth 13 Bravery Points.', 'It goes to your Explorer column.')),
 )
 
 
@@ -894,6 +944,7 @@ _CARD_svalinn = CardDef(
     score=_svalinn_0,
     source='rules/thingvellir/artifacts.yaml:28:5',
     layers=('thingvellir',),
+    text=CardText(class_label='neutral', text=('Scores 5 × your number of heroes.',)),
 )
 
 
@@ -913,6 +964,7 @@ _CARD_megingjord = CardDef(
     mods=(Modifier(param='recruit_by_lines', op='=', amount=_megingjord_0),),
     source='rules/thingvellir/artifacts.yaml:34:5',
     layers=('thingvellir',),
+    text=CardText(class_label='neutral', ranks_label='Points: 28', text=('Adds 28 to your Final Bravery Value from the command zone.', 'While you hold this card, completing lines recruits you no hero.')),
 )
 
 
@@ -944,6 +996,7 @@ _CARD_vidofnir_vedrfolnir = CardDef(
     when={'taken': (_vidofnir_vedrfolnir_0, _vidofnir_vedrfolnir_1)},
     source='rules/thingvellir/artifacts.yaml:43:5',
     layers=('thingvellir',),
+    text=CardText(class_label='neutral', text=('When you take this card, if your trading coin is not in your pouch: add 2 and 3 to the coins in your pouch, each amount to a different coin, in the order you choose (transforming them).', 'When you take this card, if your trading coin is in your pouch: add 5 to each coin in your pouch (transforming it).')),
 )
 
 
@@ -972,6 +1025,7 @@ _CARD_brisingamens = CardDef(
     when={'final-discards': (_brisingamens_1,), 'taken': (_brisingamens_0,)},
     source='rules/thingvellir/artifacts.yaml:55:5',
     layers=('thingvellir',),
+    text=CardText(class_label='neutral', text=('When you take this card: take 2 cards of your choice from the discard pile.', 'At the end of the game, when the final discards are made: discard a dwarf card of your choice from anywhere in your army.')),
 )
 
 
@@ -1000,6 +1054,7 @@ _CARD_mjollnir = CardDef(
     score=_mjollnir_1,
     source='rules/thingvellir/artifacts.yaml:65:5',
     layers=('thingvellir',),
+    text=CardText(class_label='neutral', text=('When the points are counted, if you have not chosen a class yet: choose a class.', 'Scores 2 × the number of your ranks in the chosen class.')),
 )
 
 
@@ -1024,6 +1079,7 @@ _CARD_hofud = CardDef(
     when={'taken': (_hofud_0,)},
     source='rules/thingvellir/artifacts.yaml:72:5',
     layers=('thingvellir',),
+    text=CardText(class_label='neutral', text=('When you take this card: each other player, in turn: “discard a non-hero card of your choice from your Warrior column”.',)),
 )
 
 
@@ -1042,6 +1098,7 @@ _CARD_hrafnsmerki = CardDef(
     score=_hrafnsmerki_0,
     source='rules/thingvellir/artifacts.yaml:80:5',
     layers=('thingvellir',),
+    text=CardText(class_label='neutral', text=('Scores 5 × your number of mercenary cards.',)),
 )
 
 
@@ -1065,6 +1122,7 @@ _CARD_jarnglofi = CardDef(
     when={'taken': (_jarnglofi_0,)},
     source='rules/thingvellir/artifacts.yaml:86:5',
     layers=('thingvellir',),
+    text=CardText(class_label='neutral', ranks_label='Points: 24', text=('Adds 24 to your Final Bravery Value from the command zone.', 'When you take this card: discard your trading coin.')),
 )
 
 
@@ -1085,6 +1143,7 @@ _CARD_gjallarhorn = CardDef(
     when={'taken': (_gjallarhorn_0,)},
     source='rules/thingvellir/artifacts.yaml:95:5',
     layers=('thingvellir',),
+    text=CardText(class_label='neutral', text=('When you take this card: recruit a hero.',)),
 )
 
 
@@ -1105,6 +1164,7 @@ _CARD_andumia = CardDef(
     when={'recruited': (_andumia_0,)},
     source='rules/thingvellir/heroes.yaml:4:5',
     layers=('thingvellir',),
+    text=CardText(class_label='neutral', ranks_label='Points: 12', text=('Adds 12 to your Final Bravery Value from the command zone.', 'When you recruit this card: take a card of your choice from the discard pile.')),
 )
 
 
@@ -1125,6 +1185,7 @@ _CARD_holda = CardDef(
     when={'recruited': (_holda_0,)},
     source='rules/thingvellir/heroes.yaml:14:5',
     layers=('thingvellir',),
+    text=CardText(class_label='neutral', ranks_label='Points: 12', text=('Adds 12 to your Final Bravery Value from the command zone.', 'When you recruit this card: take a card of your choice from the Camp.')),
 )
 
 
@@ -1147,6 +1208,7 @@ _CARD_khrad = CardDef(
     when={'recruited': (_khrad_0,)},
     source='rules/thingvellir/heroes.yaml:22:5',
     layers=('thingvellir',),
+    text=CardText(class_label='neutral', ranks_label='Points: 4', text=('Adds 4 to your Final Bravery Value from the command zone.', 'When you recruit this card: add 10 to your lowest coin (transforming it).')),
 )
 
 
@@ -1165,6 +1227,7 @@ _CARD_jarika = CardDef(
     mods=(Modifier(param='transform_bonus', op='+', amount=_jarika_0),),
     source='rules/thingvellir/heroes.yaml:30:5',
     layers=('thingvellir',),
+    text=CardText(class_label='neutral', ranks_label='Points: 8', text=('Adds 8 to your Final Bravery Value from the command zone.', 'While you hold this card, the bonus added to every coin trade and transformation is increased by 2.')),
 )
 
 
@@ -1198,6 +1261,7 @@ _CARD_olwyn = CardDef(
     when={'recruited': (_olwyn_0,)},
     source='rules/thingvellir/heroes.yaml:40:5',
     layers=('thingvellir',),
+    text=CardText(class_label='neutral', ranks_label='Points: 9', text=('Adds 9 to your Final Bravery Value from the command zone.', "When you recruit this card: place Olwyn's Double in a column of your choice; place Olwyn's Double in another column of your choice.")),
 )
 
 
@@ -1212,6 +1276,7 @@ _CARD_olwyn_double = CardDef(
     copies=2,
     source='rules/thingvellir/heroes.yaml:50:5',
     layers=('thingvellir',),
+    text=CardText(class_label='neutral', ranks_label='Ranks: 1', text=('1 rank, of the class of the column it stands in.',)),
 )
 
 
@@ -1247,6 +1312,7 @@ _CARD_zolkur = CardDef(
     mods=(Modifier(param='trade_lower', op='+', amount=_zolkur_1),),
     source='rules/thingvellir/heroes.yaml:59:5',
     layers=('thingvellir',),
+    text=CardText(class_label='neutral', ranks_label='Points: 10', text=('Adds 10 to your Final Bravery Value from the command zone.', 'When you recruit this card: put a token on this card.', 'While the number of tokens on this card is more than 0, your coin trades discard the lower coin instead of the higher.', 'Each time you trade coins, if the number of tokens on this card is more than 0: remove a token from this card.')),
 )
 
 
@@ -1261,6 +1327,7 @@ _CARD_mercenary__warrior6_explorer8 = CardDef(
     column_ranks={'warrior': (6,), 'explorer': (8,)},
     source='rules/thingvellir/mercenaries.yaml:6:5',
     layers=('thingvellir',),
+    text=CardText(class_label='Warrior or Explorer', ranks_label='Warrior 6 / Explorer 8', text=('In your Warrior column: 1 Warrior rank, worth 6 Bravery Points.', 'In your Explorer column: 1 Explorer rank, worth 8 Bravery Points.')),
 )
 
 
@@ -1275,6 +1342,7 @@ _CARD_mercenary__warrior6_blacksmith = CardDef(
     column_ranks={'warrior': (6,), 'blacksmith': (0,)},
     source='rules/thingvellir/mercenaries.yaml:8:5',
     layers=('thingvellir',),
+    text=CardText(class_label='Warrior or Blacksmith', ranks_label='Warrior 6 / Blacksmith', text=('In your Warrior column: 1 Warrior rank, worth 6 Bravery Points.', 'In your Blacksmith column: 1 Blacksmith rank.')),
 )
 
 
@@ -1289,6 +1357,7 @@ _CARD_mercenary__hunter_explorer8 = CardDef(
     column_ranks={'hunter': (0,), 'explorer': (8,)},
     source='rules/thingvellir/mercenaries.yaml:10:5',
     layers=('thingvellir',),
+    text=CardText(class_label='Hunter or Explorer', ranks_label='Hunter / Explorer 8', text=('In your Hunter column: 1 Hunter rank.', 'In your Explorer column: 1 Explorer rank, worth 8 Bravery Points.')),
 )
 
 
@@ -1303,6 +1372,7 @@ _CARD_mercenary__hunter_miner1 = CardDef(
     column_ranks={'hunter': (0,), 'miner': (1,)},
     source='rules/thingvellir/mercenaries.yaml:12:5',
     layers=('thingvellir',),
+    text=CardText(class_label='Hunter or Miner', ranks_label='Hunter / Miner 1', text=('In your Hunter column: 1 Hunter rank.', 'In your Miner column: 1 Miner rank, worth 1 Bravery Point.')),
 )
 
 
@@ -1317,6 +1387,7 @@ _CARD_mercenary__blacksmith_miner1 = CardDef(
     column_ranks={'blacksmith': (0,), 'miner': (1,)},
     source='rules/thingvellir/mercenaries.yaml:14:5',
     layers=('thingvellir',),
+    text=CardText(class_label='Blacksmith or Miner', ranks_label='Blacksmith / Miner 1', text=('In your Blacksmith column: 1 Blacksmith rank.', 'In your Miner column: 1 Miner rank, worth 1 Bravery Point.')),
 )
 
 
@@ -1332,6 +1403,7 @@ _CARD_mercenary__warrior9_explorer11 = CardDef(
     column_ranks={'warrior': (9,), 'explorer': (11,)},
     source='rules/thingvellir/mercenaries.yaml:16:5',
     layers=('thingvellir',),
+    text=CardText(class_label='Warrior or Explorer', ranks_label='Warrior 9 / Explorer 11', text=('In your Warrior column: 1 Warrior rank, worth 9 Bravery Points.', 'In your Explorer column: 1 Explorer rank, worth 11 Bravery Points.')),
 )
 
 
@@ -1346,6 +1418,7 @@ _CARD_mercenary__hunter_blacksmith = CardDef(
     column_ranks={'hunter': (0,), 'blacksmith': (0,)},
     source='rules/thingvellir/mercenaries.yaml:18:5',
     layers=('thingvellir',),
+    text=CardText(class_label='Hunter or Blacksmith', ranks_label='Hunter / Blacksmith', text=('In your Hunter column: 1 Hunter rank.', 'In your Blacksmith column: 1 Blacksmith rank.')),
 )
 
 
@@ -1360,6 +1433,7 @@ _CARD_mercenary__warrior6_miner1 = CardDef(
     column_ranks={'warrior': (6,), 'miner': (1,)},
     source='rules/thingvellir/mercenaries.yaml:20:5',
     layers=('thingvellir',),
+    text=CardText(class_label='Warrior or Miner', ranks_label='Warrior 6 / Miner 1', text=('In your Warrior column: 1 Warrior rank, worth 6 Bravery Points.', 'In your Miner column: 1 Miner rank, worth 1 Bravery Point.')),
 )
 
 
@@ -1374,6 +1448,7 @@ _CARD_mercenary__blacksmith_explorer8 = CardDef(
     column_ranks={'blacksmith': (0,), 'explorer': (8,)},
     source='rules/thingvellir/mercenaries.yaml:22:5',
     layers=('thingvellir',),
+    text=CardText(class_label='Blacksmith or Explorer', ranks_label='Blacksmith / Explorer 8', text=('In your Blacksmith column: 1 Blacksmith rank.', 'In your Explorer column: 1 Explorer rank, worth 8 Bravery Points.')),
 )
 
 
@@ -1388,6 +1463,7 @@ _CARD_mercenary__warrior6_hunter = CardDef(
     column_ranks={'warrior': (6,), 'hunter': (0,)},
     source='rules/thingvellir/mercenaries.yaml:24:5',
     layers=('thingvellir',),
+    text=CardText(class_label='Warrior or Hunter', ranks_label='Warrior 6 / Hunter', text=('In your Warrior column: 1 Warrior rank, worth 6 Bravery Points.', 'In your Hunter column: 1 Hunter rank.')),
 )
 
 
@@ -1402,21 +1478,22 @@ _CARD_mercenary__explorer8_miner1 = CardDef(
     column_ranks={'explorer': (8,), 'miner': (1,)},
     source='rules/thingvellir/mercenaries.yaml:26:5',
     layers=('thingvellir',),
+    text=CardText(class_label='Explorer or Miner', ranks_label='Explorer 8 / Miner 1', text=('In your Explorer column: 1 Explorer rank, worth 8 Bravery Points.', 'In your Miner column: 1 Miner rank, worth 1 Bravery Point.')),
 )
 
 
 RULES = RuleSet(
     content_hash=CONTENT_HASH,
     layers=(
-        Layer(id='base', name='Nidavellir', description='', source='003_87e0c83f3aec659f.txt', variant=False),
-        Layer(id='thingvellir', name='Thingvellir', description='The Camp, 12 artifacts, 12 mercenaries and 6 heroes.', source='002_3fed4e836b428413.txt', variant=False),
+        Layer(id='base', name='Nidavellir', source='003_87e0c83f3aec659f.txt'),
+        Layer(id='thingvellir', name='Thingvellir', description='The Camp, 12 artifacts, 12 mercenaries and 6 heroes.', source='002_3fed4e836b428413.txt'),
     ),
     players=(2, 5),
     cards_per_tavern={2: 3, 3: 3, 4: 4, 5: 5},
     taverns=(
-        Tavern(id='laughing-goblin', name='the Laughing Goblin', draws=()),
-        Tavern(id='dancing-dragon', name='the Dancing Dragon', draws=()),
-        Tavern(id='shining-horse', name='the Shining Horse', draws=()),
+        Tavern(id='laughing-goblin', name='the Laughing Goblin'),
+        Tavern(id='dancing-dragon', name='the Dancing Dragon'),
+        Tavern(id='shining-horse', name='the Shining Horse'),
     ),
     ages=(1, 2),
     classes=(
@@ -1428,10 +1505,10 @@ RULES = RuleSet(
     ),
     basic_coins=(
         BasicCoin(value=0, trading=True),
-        BasicCoin(value=2, trading=False),
-        BasicCoin(value=3, trading=False),
-        BasicCoin(value=4, trading=False),
-        BasicCoin(value=5, trading=False),
+        BasicCoin(value=2),
+        BasicCoin(value=3),
+        BasicCoin(value=4),
+        BasicCoin(value=5),
     ),
     special_coins=(SpecialCoin(id='hunter-3', value=3, trading=True, name='special coin 3 (Hunting Master)'),),
     treasure={
@@ -1487,7 +1564,7 @@ RULES = RuleSet(
         Step(id='turn-end', window='turn-end', source='rules/base/game.yaml:87:14'),
     ),
     age_end=(
-        Step(id='enlistment', do='place-held', source='rules/thingvellir/game.yaml:46:14', kind='mercenary', order=Order(by='most', kind='mercenary', leader_chooses=True)),
+        Step(id='enlistment', do='place-held', source='rules/thingvellir/game.yaml:46:14', kind='mercenary', order=Order(by='most', kind='mercenary')),
         Step(id='age-end', window='age-end', source='rules/base/game.yaml:95:14'),
         Step(id='troop-evaluation', do='troop-evaluation', ages=(1,), source='rules/base/game.yaml:96:14'),
         Step(id='camp-discarded', do='clear', ages=(1,), source='rules/thingvellir/game.yaml:47:14', zone='camp', into='camp-discard'),
@@ -1577,26 +1654,26 @@ RULES = RuleSet(
     },
     decks={
         1: (
-            DeckEntry(card='blacksmith', count=8, min_players=0),
-            DeckEntry(card='hunter', count=6, min_players=0),
-            DeckEntry(card='explorer:5', count=1, min_players=0),
-            DeckEntry(card='explorer:6', count=1, min_players=0),
-            DeckEntry(card='explorer:7', count=1, min_players=0),
-            DeckEntry(card='explorer:8', count=1, min_players=0),
-            DeckEntry(card='explorer:9', count=1, min_players=0),
-            DeckEntry(card='explorer:10', count=1, min_players=0),
-            DeckEntry(card='explorer:11', count=1, min_players=0),
-            DeckEntry(card='warrior:3', count=1, min_players=0),
-            DeckEntry(card='warrior:4', count=1, min_players=0),
-            DeckEntry(card='warrior:5', count=1, min_players=0),
-            DeckEntry(card='warrior:6', count=2, min_players=0),
-            DeckEntry(card='warrior:7', count=1, min_players=0),
-            DeckEntry(card='warrior:8', count=1, min_players=0),
-            DeckEntry(card='warrior:9', count=1, min_players=0),
-            DeckEntry(card='miner:0', count=2, min_players=0),
-            DeckEntry(card='miner:1', count=2, min_players=0),
-            DeckEntry(card='miner:2', count=2, min_players=0),
-            DeckEntry(card='royal-offering:3', count=1, min_players=0),
+            DeckEntry(card='blacksmith', count=8),
+            DeckEntry(card='hunter', count=6),
+            DeckEntry(card='explorer:5', count=1),
+            DeckEntry(card='explorer:6', count=1),
+            DeckEntry(card='explorer:7', count=1),
+            DeckEntry(card='explorer:8', count=1),
+            DeckEntry(card='explorer:9', count=1),
+            DeckEntry(card='explorer:10', count=1),
+            DeckEntry(card='explorer:11', count=1),
+            DeckEntry(card='warrior:3', count=1),
+            DeckEntry(card='warrior:4', count=1),
+            DeckEntry(card='warrior:5', count=1),
+            DeckEntry(card='warrior:6', count=2),
+            DeckEntry(card='warrior:7', count=1),
+            DeckEntry(card='warrior:8', count=1),
+            DeckEntry(card='warrior:9', count=1),
+            DeckEntry(card='miner:0', count=2),
+            DeckEntry(card='miner:1', count=2),
+            DeckEntry(card='miner:2', count=2),
+            DeckEntry(card='royal-offering:3', count=1),
             DeckEntry(card='blacksmith', count=2, min_players=5),
             DeckEntry(card='hunter', count=2, min_players=5),
             DeckEntry(card='explorer:12', count=1, min_players=5),
@@ -1606,26 +1683,26 @@ RULES = RuleSet(
             DeckEntry(card='royal-offering:3', count=1, min_players=5),
         ),
         2: (
-            DeckEntry(card='blacksmith', count=8, min_players=0),
-            DeckEntry(card='hunter', count=6, min_players=0),
-            DeckEntry(card='explorer:5', count=1, min_players=0),
-            DeckEntry(card='explorer:6', count=1, min_players=0),
-            DeckEntry(card='explorer:7', count=1, min_players=0),
-            DeckEntry(card='explorer:8', count=1, min_players=0),
-            DeckEntry(card='explorer:9', count=1, min_players=0),
-            DeckEntry(card='explorer:10', count=1, min_players=0),
-            DeckEntry(card='explorer:11', count=1, min_players=0),
-            DeckEntry(card='warrior:3', count=1, min_players=0),
-            DeckEntry(card='warrior:4', count=1, min_players=0),
-            DeckEntry(card='warrior:5', count=1, min_players=0),
-            DeckEntry(card='warrior:6', count=2, min_players=0),
-            DeckEntry(card='warrior:7', count=1, min_players=0),
-            DeckEntry(card='warrior:8', count=1, min_players=0),
-            DeckEntry(card='warrior:9', count=1, min_players=0),
-            DeckEntry(card='miner:0', count=2, min_players=0),
-            DeckEntry(card='miner:1', count=2, min_players=0),
-            DeckEntry(card='miner:2', count=2, min_players=0),
-            DeckEntry(card='royal-offering:5', count=2, min_players=0),
+            DeckEntry(card='blacksmith', count=8),
+            DeckEntry(card='hunter', count=6),
+            DeckEntry(card='explorer:5', count=1),
+            DeckEntry(card='explorer:6', count=1),
+            DeckEntry(card='explorer:7', count=1),
+            DeckEntry(card='explorer:8', count=1),
+            DeckEntry(card='explorer:9', count=1),
+            DeckEntry(card='explorer:10', count=1),
+            DeckEntry(card='explorer:11', count=1),
+            DeckEntry(card='warrior:3', count=1),
+            DeckEntry(card='warrior:4', count=1),
+            DeckEntry(card='warrior:5', count=1),
+            DeckEntry(card='warrior:6', count=2),
+            DeckEntry(card='warrior:7', count=1),
+            DeckEntry(card='warrior:8', count=1),
+            DeckEntry(card='warrior:9', count=1),
+            DeckEntry(card='miner:0', count=2),
+            DeckEntry(card='miner:1', count=2),
+            DeckEntry(card='miner:2', count=2),
+            DeckEntry(card='royal-offering:5', count=2),
             DeckEntry(card='blacksmith', count=2, min_players=5),
             DeckEntry(card='hunter', count=2, min_players=5),
             DeckEntry(card='explorer:12', count=1, min_players=5),
@@ -1674,7 +1751,6 @@ RULES = RuleSet(
         Interpretation(id='mjollnir-class', text="Mjöllnir's class is chosen when the points are counted, after Brísingamens' discard.", source='002 "Mjöllnir" - "At the end of Age 2, when counting points ... the class of your choice"; DESIGN §8 (a position scored with Mjöllnir but no class takes the class that scores most).', layer='thingvellir'),
         Interpretation(id='zolkur-next-trade', text="Zolkur - the owner's next coin trade discards the lower coin; then his power is spent.", source='002 "Zolkur"; DESIGN §9.', layer='thingvellir'),
     ),
-    warnings=(),
     flow_source='rules/thingvellir/game.yaml:42:7',
     kinds={
         'artifact': 'command zone',
@@ -1689,11 +1765,11 @@ RULES = RuleSet(
     score_parts={'artifact': 'artifacts'},
     discards_to={'artifact': 'camp-discard', 'mercenary': 'camp-discard'},
     zones=(
-        Zone(id='camp', name='the Camp', per_age=False, explored=True),
+        Zone(id='camp', name='the Camp'),
         Zone(id='camp-deck', name='the Camp deck', per_age=True, explored=False),
-        Zone(id='camp-discard', name='the camp discard', per_age=False, explored=False),
+        Zone(id='camp-discard', name='the camp discard', explored=False),
     ),
-    zone_decks={'camp-deck': {1: (DeckEntry(card='fafnir-baleygr', count=1, min_players=0), DeckEntry(card='draupnir', count=1, min_players=0), DeckEntry(card='vegvisir', count=1, min_players=0), DeckEntry(card='svalinn', count=1, min_players=0), DeckEntry(card='megingjord', count=1, min_players=0), DeckEntry(card='vidofnir-vedrfolnir', count=1, min_players=0), DeckEntry(card='mercenary:warrior6-explorer8', count=1, min_players=0), DeckEntry(card='mercenary:warrior6-blacksmith', count=1, min_players=0), DeckEntry(card='mercenary:hunter-explorer8', count=1, min_players=0), DeckEntry(card='mercenary:hunter-miner1', count=1, min_players=0), DeckEntry(card='mercenary:blacksmith-miner1', count=1, min_players=0), DeckEntry(card='mercenary:warrior9-explorer11', count=1, min_players=0)), 2: (DeckEntry(card='brisingamens', count=1, min_players=0), DeckEntry(card='mjollnir', count=1, min_players=0), DeckEntry(card='hofud', count=1, min_players=0), DeckEntry(card='hrafnsmerki', count=1, min_players=0), DeckEntry(card='jarnglofi', count=1, min_players=0), DeckEntry(card='gjallarhorn', count=1, min_players=0), DeckEntry(card='mercenary:hunter-blacksmith', count=1, min_players=0), DeckEntry(card='mercenary:warrior6-miner1', count=1, min_players=0), DeckEntry(card='mercenary:blacksmith-explorer8', count=1, min_players=0), DeckEntry(card='mercenary:warrior6-hunter', count=1, min_players=0), DeckEntry(card='mercenary:explorer8-miner1', count=1, min_players=0), DeckEntry(card='mercenary:warrior9-explorer11', count=1, min_players=0))}},
+    zone_decks={'camp-deck': {1: (DeckEntry(card='fafnir-baleygr', count=1), DeckEntry(card='draupnir', count=1), DeckEntry(card='vegvisir', count=1), DeckEntry(card='svalinn', count=1), DeckEntry(card='megingjord', count=1), DeckEntry(card='vidofnir-vedrfolnir', count=1), DeckEntry(card='mercenary:warrior6-explorer8', count=1), DeckEntry(card='mercenary:warrior6-blacksmith', count=1), DeckEntry(card='mercenary:hunter-explorer8', count=1), DeckEntry(card='mercenary:hunter-miner1', count=1), DeckEntry(card='mercenary:blacksmith-miner1', count=1), DeckEntry(card='mercenary:warrior9-explorer11', count=1)), 2: (DeckEntry(card='brisingamens', count=1), DeckEntry(card='mjollnir', count=1), DeckEntry(card='hofud', count=1), DeckEntry(card='hrafnsmerki', count=1), DeckEntry(card='jarnglofi', count=1), DeckEntry(card='gjallarhorn', count=1), DeckEntry(card='mercenary:hunter-blacksmith', count=1), DeckEntry(card='mercenary:warrior6-miner1', count=1), DeckEntry(card='mercenary:blacksmith-explorer8', count=1), DeckEntry(card='mercenary:warrior6-hunter', count=1), DeckEntry(card='mercenary:explorer8-miner1', count=1), DeckEntry(card='mercenary:warrior9-explorer11', count=1))}},
     tavern=(
         Step(id='late-bids', do='late-bids', source='rules/base/game.yaml:90:14'),
         Step(id='picks', do='picks', source='rules/base/game.yaml:91:14'),
@@ -1701,8 +1777,7 @@ RULES = RuleSet(
         Step(id='leftovers', do='clear', source='rules/base/game.yaml:93:14', zone='tavern', into='discard'),
     ),
     pick_sources=(
-        PickSource(id='tavern', zone='tavern', name='the tavern', who='any', also=None, discard=0, discard_players=()),
+        PickSource(id='tavern', zone='tavern', name='the tavern'),
         PickSource(id='camp', zone='camp', name='the Camp', who='top-bidder', also='camp_access', discard=1, discard_players=(2,)),
     ),
-    loops=(),
 )

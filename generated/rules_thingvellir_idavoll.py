@@ -20,6 +20,7 @@ from nidavellir.interface.rules import (
     BasicCoin,
     Capture,
     CardDef,
+    CardText,
     ClassDef,
     DeckEntry,
     Interpretation,
@@ -39,7 +40,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'f1d5a2d724f7ee62df4500d510278f714fbcef76f32f20dc9a9ba8477bdc263d'
+CONTENT_HASH = 'b439683f8e826bea9a875dfecc01f327c72332b7bd77f757a4a1e05866b39d8e'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -86,6 +87,7 @@ _CARD_distinction__warrior = CardDef(
     when={'won': (_distinction__warrior_0,)},
     source='rules/base/distinctions.yaml:5:5',
     layers=('base',),
+    text=CardText(class_label='Warrior', text=('When you win this distinction: add 5 to one of your coins (transforming it).',)),
 )
 
 
@@ -108,6 +110,7 @@ _CARD_distinction__hunter = CardDef(
     when={'won': (_distinction__hunter_0,)},
     source='rules/base/distinctions.yaml:11:5',
     layers=('base',),
+    text=CardText(class_label='Hunter', text=('When you win this distinction: exchange your trading coin for the special coin 3 (Hunting Master).',)),
 )
 
 
@@ -128,6 +131,7 @@ _CARD_distinction__miner = CardDef(
     when={'won': (_distinction__miner_0,)},
     source='rules/base/distinctions.yaml:17:5',
     layers=('base',),
+    text=CardText(class_label='Miner', text=('When you win this distinction: place the special gem 6 on your gem.',)),
 )
 
 
@@ -151,6 +155,7 @@ _CARD_distinction__blacksmith = CardDef(
     when={'won': (_distinction__blacksmith_0,)},
     source='rules/base/distinctions.yaml:23:5',
     layers=('base',),
+    text=CardText(class_label='Blacksmith', text=('When you win this distinction: place Special Blacksmith in your Blacksmith column.',)),
 )
 
 
@@ -178,6 +183,7 @@ _CARD_distinction__explorer = CardDef(
     when={'unclaimed': (_distinction__explorer_1,), 'won': (_distinction__explorer_0,)},
     source='rules/base/distinctions.yaml:29:5',
     layers=('base',),
+    text=CardText(class_label='Explorer', text=('When you win this distinction: draw 3 cards (6 with Garm) from the Age 2 deck, keep 1 and shuffle the others back into it.', 'When no one wins this distinction: discard the top card of the Age 2 deck.')),
 )
 
 
@@ -191,6 +197,7 @@ _CARD_special_blacksmith = CardDef(
     ranks=(0, 0),
     source='rules/base/distinctions.yaml:37:5',
     layers=('base',),
+    text=CardText(class_label='Blacksmith', ranks_label='Ranks: 2', text=('2 Blacksmith ranks.',)),
 )
 
 
@@ -204,6 +211,7 @@ _CARD_warrior__3 = CardDef(
     ranks=(3,),
     source='rules/base/dwarves.yaml:5:5',
     layers=('base',),
+    text=CardText(class_label='Warrior', ranks_label='Ranks: 1, worth 3', text=('1 Warrior rank, worth 3 Bravery Points.',)),
 )
 
 
@@ -217,6 +225,7 @@ _CARD_warrior__4 = CardDef(
     ranks=(4,),
     source='rules/base/dwarves.yaml:6:5',
     layers=('base',),
+    text=CardText(class_label='Warrior', ranks_label='Ranks: 1, worth 4', text=('1 Warrior rank, worth 4 Bravery Points.',)),
 )
 
 
@@ -230,6 +239,7 @@ _CARD_warrior__5 = CardDef(
     ranks=(5,),
     source='rules/base/dwarves.yaml:7:5',
     layers=('base',),
+    text=CardText(class_label='Warrior', ranks_label='Ranks: 1, worth 5', text=('1 Warrior rank, worth 5 Bravery Points.',)),
 )
 
 
@@ -243,6 +253,7 @@ _CARD_warrior__6 = CardDef(
     ranks=(6,),
     source='rules/base/dwarves.yaml:8:5',
     layers=('base',),
+    text=CardText(class_label='Warrior', ranks_label='Ranks: 1, worth 6', text=('1 Warrior rank, worth 6 Bravery Points.',)),
 )
 
 
@@ -256,6 +267,7 @@ _CARD_warrior__7 = CardDef(
     ranks=(7,),
     source='rules/base/dwarves.yaml:9:5',
     layers=('base',),
+    text=CardText(class_label='Warrior', ranks_label='Ranks: 1, worth 7', text=('1 Warrior rank, worth 7 Bravery Points.',)),
 )
 
 
@@ -269,6 +281,7 @@ _CARD_warrior__8 = CardDef(
     ranks=(8,),
     source='rules/base/dwarves.yaml:10:5',
     layers=('base',),
+    text=CardText(class_label='Warrior', ranks_label='Ranks: 1, worth 8', text=('1 Warrior rank, worth 8 Bravery Points.',)),
 )
 
 
@@ -282,6 +295,7 @@ _CARD_warrior__9 = CardDef(
     ranks=(9,),
     source='rules/base/dwarves.yaml:11:5',
     layers=('base',),
+    text=CardText(class_label='Warrior', ranks_label='Ranks: 1, worth 9', text=('1 Warrior rank, worth 9 Bravery Points.',)),
 )
 
 
@@ -295,6 +309,7 @@ _CARD_warrior__10 = CardDef(
     ranks=(10,),
     source='rules/base/dwarves.yaml:12:5',
     layers=('base',),
+    text=CardText(class_label='Warrior', ranks_label='Ranks: 1, worth 10', text=('1 Warrior rank, worth 10 Bravery Points.',)),
 )
 
 
@@ -308,6 +323,7 @@ _CARD_miner__0 = CardDef(
     ranks=(0,),
     source='rules/base/dwarves.yaml:13:5',
     layers=('base',),
+    text=CardText(class_label='Miner', ranks_label='Ranks: 1', text=('1 Miner rank.',)),
 )
 
 
@@ -321,6 +337,7 @@ _CARD_miner__1 = CardDef(
     ranks=(1,),
     source='rules/base/dwarves.yaml:14:5',
     layers=('base',),
+    text=CardText(class_label='Miner', ranks_label='Ranks: 1, worth 1', text=('1 Miner rank, worth 1 Bravery Point.',)),
 )
 
 
@@ -334,6 +351,7 @@ _CARD_miner__2 = CardDef(
     ranks=(2,),
     source='rules/base/dwarves.yaml:15:5',
     layers=('base',),
+    text=CardText(class_label='Miner', ranks_label='Ranks: 1, worth 2', text=('1 Miner rank, worth 2 Bravery Points.',)),
 )
 
 
@@ -347,6 +365,7 @@ _CARD_explorer__5 = CardDef(
     ranks=(5,),
     source='rules/base/dwarves.yaml:16:5',
     layers=('base',),
+    text=CardText(class_label='Explorer', ranks_label='Ranks: 1, worth 5', text=('1 Explorer rank, worth 5 Bravery Points.',)),
 )
 
 
@@ -360,6 +379,7 @@ _CARD_explorer__6 = CardDef(
     ranks=(6,),
     source='rules/base/dwarves.yaml:17:5',
     layers=('base',),
+    text=CardText(class_label='Explorer', ranks_label='Ranks: 1, worth 6', text=('1 Explorer rank, worth 6 Bravery Points.',)),
 )
 
 
@@ -373,6 +393,7 @@ _CARD_explorer__7 = CardDef(
     ranks=(7,),
     source='rules/base/dwarves.yaml:18:5',
     layers=('base',),
+    text=CardText(class_label='Explorer', ranks_label='Ranks: 1, worth 7', text=('1 Explorer rank, worth 7 Bravery Points.',)),
 )
 
 
@@ -386,6 +407,7 @@ _CARD_explorer__8 = CardDef(
     ranks=(8,),
     source='rules/base/dwarves.yaml:19:5',
     layers=('base',),
+    text=CardText(class_label='Explorer', ranks_label='Ranks: 1, worth 8', text=('1 Explorer rank, worth 8 Bravery Points.',)),
 )
 
 
@@ -399,6 +421,7 @@ _CARD_explorer__9 = CardDef(
     ranks=(9,),
     source='rules/base/dwarves.yaml:20:5',
     layers=('base',),
+    text=CardText(class_label='Explorer', ranks_label='Ranks: 1, worth 9', text=('1 Explorer rank, worth 9 Bravery Points.',)),
 )
 
 
@@ -412,6 +435,7 @@ _CARD_explorer__10 = CardDef(
     ranks=(10,),
     source='rules/base/dwarves.yaml:21:5',
     layers=('base',),
+    text=CardText(class_label='Explorer', ranks_label='Ranks: 1, worth 10', text=('1 Explorer rank, worth 10 Bravery Points.',)),
 )
 
 
@@ -425,6 +449,7 @@ _CARD_explorer__11 = CardDef(
     ranks=(11,),
     source='rules/base/dwarves.yaml:22:5',
     layers=('base',),
+    text=CardText(class_label='Explorer', ranks_label='Ranks: 1, worth 11', text=('1 Explorer rank, worth 11 Bravery Points.',)),
 )
 
 
@@ -438,6 +463,7 @@ _CARD_explorer__12 = CardDef(
     ranks=(12,),
     source='rules/base/dwarves.yaml:23:5',
     layers=('base',),
+    text=CardText(class_label='Explorer', ranks_label='Ranks: 1, worth 12', text=('1 Explorer rank, worth 12 Bravery Points.',)),
 )
 
 
@@ -451,6 +477,7 @@ _CARD_hunter = CardDef(
     ranks=(0,),
     source='rules/base/dwarves.yaml:24:5',
     layers=('base',),
+    text=CardText(class_label='Hunter', ranks_label='Ranks: 1', text=('1 Hunter rank.',)),
 )
 
 
@@ -464,6 +491,7 @@ _CARD_blacksmith = CardDef(
     ranks=(0,),
     source='rules/base/dwarves.yaml:25:5',
     layers=('base',),
+    text=CardText(class_label='Blacksmith', ranks_label='Ranks: 1', text=('1 Blacksmith rank.',)),
 )
 
 
@@ -486,6 +514,7 @@ _CARD_royal_offering__3 = CardDef(
     when={'taken': (_royal_offering__3_0,)},
     source='rules/base/dwarves.yaml:26:5',
     layers=('base',),
+    text=CardText(class_label='neutral', text=('When you take this card: add 3 to one of your coins (transforming it).',)),
 )
 
 
@@ -508,6 +537,7 @@ _CARD_royal_offering__5 = CardDef(
     when={'taken': (_royal_offering__5_0,)},
     source='rules/base/dwarves.yaml:31:5',
     layers=('base',),
+    text=CardText(class_label='neutral', text=('When you take this card: add 5 to one of your coins (transforming it).',)),
 )
 
 
@@ -527,6 +557,7 @@ _CARD_dwerg = CardDef(
     score_once=True,
     source='rules/base/heroes.yaml:7:5',
     layers=('base',),
+    text=CardText(class_label='neutral', text=('Scores by the number of copies you hold: 1 → 13, 2 → 40, 3 → 81, 4 → 108, 5 → 135, once for all your copies together.',)),
 )
 
 
@@ -540,6 +571,7 @@ _CARD_skaa = CardDef(
     points=17,
     source='rules/base/heroes.yaml:15:5',
     layers=('base',),
+    text=CardText(class_label='neutral', ranks_label='Points: 17', text=('Adds 17 to your Final Bravery Value from the command zone.',)),
 )
 
 
@@ -557,6 +589,7 @@ _CARD_astrid = CardDef(
     score=_astrid_0,
     source='rules/base/heroes.yaml:20:5',
     layers=('base',),
+    text=CardText(class_label='neutral', text=('Scores the value of your highest coin.',)),
 )
 
 
@@ -579,6 +612,7 @@ _CARD_grid = CardDef(
     when={'recruited': (_grid_0,)},
     source='rules/base/heroes.yaml:26:5',
     layers=('base',),
+    text=CardText(class_label='neutral', ranks_label='Points: 7', text=('Adds 7 to your Final Bravery Value from the command zone.', 'When you recruit this card: add 7 to one of your coins (transforming it).')),
 )
 
 
@@ -597,6 +631,7 @@ _CARD_uline = CardDef(
     mods=(Modifier(param='bid_from_hand', op='+', amount=_uline_0),),
     source='rules/base/heroes.yaml:33:5',
     layers=('base',),
+    text=CardText(class_label='neutral', ranks_label='Points: 9', text=('Adds 9 to your Final Bravery Value from the command zone.', 'You keep your coins in hand during bids and place each one face up on its tavern after the other players have revealed theirs; a coin trade adds up two coins of your hand.')),
 )
 
 
@@ -625,6 +660,7 @@ _CARD_ylud = CardDef(
     score=_ylud_2,
     source='rules/base/heroes.yaml:43:5',
     layers=('base',),
+    text=CardText(class_label='neutral', ranks_label='Ranks: 1', text=('1 rank, of the class of the column it stands in.', 'It goes to your command zone.', 'At the end of each age, after its last tavern: place this card in a column of your choice.', 'Scores 11 if it stands in your Explorer column, else 7 if it stands in your Warrior column, else 1 if it stands in your Miner column, else 0.')),
 )
 
 
@@ -657,6 +693,7 @@ _CARD_thrud = CardDef(
     instead={'covered': (_thrud_1,)},
     source='rules/base/heroes.yaml:55:5',
     layers=('base',),
+    text=CardText(class_label='neutral', ranks_label='Ranks: 1; Points: 13', text=('1 rank, of the class of the column it stands in.', 'Adds 13 to your Final Bravery Value from the command zone.', 'It goes to a column of your choice.', 'Instead of being covered: place this card in a column of your choice.', 'At the end of the game, before final scoring: place this card in your command zone.')),
 )
 
 
@@ -670,6 +707,7 @@ _CARD_kraal = CardDef(
     ranks=(7, 0),
     source='rules/base/heroes.yaml:68:5',
     layers=('base',),
+    text=CardText(class_label='Warrior', ranks_label='Ranks: 2, worth 7, 0', text=('2 Warrior ranks, worth 7 and 0 Bravery Points.',)),
 )
 
 
@@ -683,6 +721,7 @@ _CARD_tarah = CardDef(
     ranks=(14,),
     source='rules/base/heroes.yaml:69:5',
     layers=('base',),
+    text=CardText(class_label='Warrior', ranks_label='Ranks: 1, worth 14', text=('1 Warrior rank, worth 14 Bravery Points.',)),
 )
 
 
@@ -696,6 +735,7 @@ _CARD_aral = CardDef(
     ranks=(0, 0),
     source='rules/base/heroes.yaml:72:5',
     layers=('base',),
+    text=CardText(class_label='Hunter', ranks_label='Ranks: 2', text=('2 Hunter ranks.',)),
 )
 
 
@@ -724,6 +764,7 @@ _CARD_dagda = CardDef(
     requires=(_dagda_0,),
     source='rules/base/heroes.yaml:73:5',
     layers=('base',),
+    text=CardText(class_label='Hunter', ranks_label='Ranks: 3', text=('3 Hunter ranks.', 'You may recruit this card only if the number of your other columns holding a dwarf card is at least 2 (1 with Durathor).', 'When you recruit this card: discard the last dwarf card of 2 of your other columns (1 with Durathor), one per column.')),
 )
 
 
@@ -737,6 +778,7 @@ _CARD_aegur = CardDef(
     ranks=(0, 0),
     source='rules/base/heroes.yaml:85:5',
     layers=('base',),
+    text=CardText(class_label='Blacksmith', ranks_label='Ranks: 2', text=('2 Blacksmith ranks.',)),
 )
 
 
@@ -765,6 +807,7 @@ _CARD_bonfur = CardDef(
     requires=(_bonfur_0,),
     source='rules/base/heroes.yaml:86:5',
     layers=('base',),
+    text=CardText(class_label='Blacksmith', ranks_label='Ranks: 3', text=('3 Blacksmith ranks.', 'You may recruit this card only if the number of your other columns holding a dwarf card is at least 1.', 'When you recruit this card: discard the last dwarf card of one of your other columns.')),
 )
 
 
@@ -778,6 +821,7 @@ _CARD_zoral = CardDef(
     ranks=(1, 0, 0),
     source='rules/base/heroes.yaml:97:5',
     layers=('base',),
+    text=CardText(class_label='Miner', ranks_label='Ranks: 3, worth 1, 0, 0', text=('3 Miner ranks, worth 1, 0 and 0 Bravery Points.',)),
 )
 
 
@@ -791,6 +835,7 @@ _CARD_lokdur = CardDef(
     ranks=(3,),
     source='rules/base/heroes.yaml:98:5',
     layers=('base',),
+    text=CardText(class_label='Miner', ranks_label='Ranks: 1, worth 3', text=('1 Miner rank, worth 3 Bravery Points.',)),
 )
 
 
@@ -809,6 +854,7 @@ _CARD_hourya = CardDef(
     requires=(_hourya_0,),
     source='rules/base/heroes.yaml:101:5',
     layers=('base',),
+    text=CardText(class_label='Explorer', ranks_label='Ranks: 1, worth 20', text=('1 Explorer rank, worth 20 Bravery Points.', 'You may recruit this card only if the number of your Explorer ranks is at least 5.')),
 )
 
 
@@ -827,6 +873,7 @@ _CARD_idunn = CardDef(
     score=_idunn_0,
     source='rules/base/heroes.yaml:108:5',
     layers=('base',),
+    text=CardText(class_label='Explorer', ranks_label='Ranks: 1, worth 7', text=('1 Explorer rank, worth 7 Bravery Points.', 'Scores 2 × the number of your Explorer ranks.')),
 )
 
 
@@ -845,6 +892,7 @@ _CARD_fafnir_baleygr = CardDef(
     mods=(Modifier(param='camp_access', op='+', amount=_fafnir_baleygr_0),),
     source='rules/thingvellir/artifacts.yaml:5:5',
     layers=('thingvellir',),
+    text=CardText(class_label='neutral', text=('While you hold this card, you may take your card from the Camp on your own pick in a tavern whose top bidder did not take theirs there.',)),
 )
 
 
@@ -863,6 +911,7 @@ _CARD_draupnir = CardDef(
     score=_draupnir_0,
     source='rules/thingvellir/artifacts.yaml:13:5',
     layers=('thingvellir',),
+    text=CardText(class_label='neutral', text=('Scores 6 × the number of your coins worth 15 or more.',)),
 )
 
 
@@ -878,6 +927,7 @@ _CARD_vegvisir = CardDef(
     enters_column='explorer',
     source='rules/thingvellir/artifacts.yaml:19:5',
     layers=('thingvellir',),
+    text=CardText(class_label='Explorer', ranks_label='Ranks: 1, worth 13', text=('1 Explorer rank, worth 13 Bravery Points.', 'It goes to your Explorer column.')),
 )
 
 
@@ -896,6 +946,7 @@ _CARD_svalinn = CardDef(
     score=_svalinn_0,
     source='rules/thingvellir/artifacts.yaml:28:5',
     layers=('thingvellir',),
+    text=CardText(class_label='neutral', text=('Scores 5 × your number of heroes.',)),
 )
 
 
@@ -915,6 +966,7 @@ _CARD_megingjord = CardDef(
     mods=(Modifier(param='recruit_by_lines', op='=', amount=_megingjord_0),),
     source='rules/thingvellir/artifacts.yaml:34:5',
     layers=('thingvellir',),
+    text=CardText(class_label='neutral', ranks_label='Points: 28', text=('Adds 28 to your Final Bravery Value from the command zone.', 'While you hold this card, completing lines recruits you no hero.')),
 )
 
 
@@ -946,6 +998,7 @@ _CARD_vidofnir_vedrfolnir = CardDef(
     when={'taken': (_vidofnir_vedrfolnir_0, _vidofnir_vedrfolnir_1)},
     source='rules/thingvellir/artifacts.yaml:43:5',
     layers=('thingvellir',),
+    text=CardText(class_label='neutral', text=('When you take this card, if your trading coin is not in your pouch: add 2 and 3 to the coins in your pouch, each amount to a different coin, in the order you choose (transforming them).', 'When you take this card, if your trading coin is in your pouch: add 5 to each coin in your pouch (transforming it).')),
 )
 
 
@@ -974,6 +1027,7 @@ _CARD_brisingamens = CardDef(
     when={'final-discards': (_brisingamens_1,), 'taken': (_brisingamens_0,)},
     source='rules/thingvellir/artifacts.yaml:55:5',
     layers=('thingvellir',),
+    text=CardText(class_label='neutral', text=('When you take this card: take 2 cards of your choice from the discard pile.', 'At the end of the game, when the final discards are made: discard a dwarf card of your choice from anywhere in your army.')),
 )
 
 
@@ -1002,6 +1056,7 @@ _CARD_mjollnir = CardDef(
     score=_mjollnir_1,
     source='rules/thingvellir/artifacts.yaml:65:5',
     layers=('thingvellir',),
+    text=CardText(class_label='neutral', text=('When the points are counted, if you have not chosen a class yet: choose a class.', 'Scores 2 × the number of your ranks in the chosen class.')),
 )
 
 
@@ -1026,6 +1081,7 @@ _CARD_hofud = CardDef(
     when={'taken': (_hofud_0,)},
     source='rules/thingvellir/artifacts.yaml:72:5',
     layers=('thingvellir',),
+    text=CardText(class_label='neutral', text=('When you take this card: each other player, in turn: “discard a non-hero card of your choice from your Warrior column”.',)),
 )
 
 
@@ -1044,6 +1100,7 @@ _CARD_hrafnsmerki = CardDef(
     score=_hrafnsmerki_0,
     source='rules/thingvellir/artifacts.yaml:80:5',
     layers=('thingvellir',),
+    text=CardText(class_label='neutral', text=('Scores 5 × your number of mercenary cards.',)),
 )
 
 
@@ -1067,6 +1124,7 @@ _CARD_jarnglofi = CardDef(
     when={'taken': (_jarnglofi_0,)},
     source='rules/thingvellir/artifacts.yaml:86:5',
     layers=('thingvellir',),
+    text=CardText(class_label='neutral', ranks_label='Points: 24', text=('Adds 24 to your Final Bravery Value from the command zone.', 'When you take this card: discard your trading coin.')),
 )
 
 
@@ -1087,6 +1145,7 @@ _CARD_gjallarhorn = CardDef(
     when={'taken': (_gjallarhorn_0,)},
     source='rules/thingvellir/artifacts.yaml:95:5',
     layers=('thingvellir',),
+    text=CardText(class_label='neutral', text=('When you take this card: recruit a hero.',)),
 )
 
 
@@ -1107,6 +1166,7 @@ _CARD_andumia = CardDef(
     when={'recruited': (_andumia_0,)},
     source='rules/thingvellir/heroes.yaml:4:5',
     layers=('thingvellir',),
+    text=CardText(class_label='neutral', ranks_label='Points: 12', text=('Adds 12 to your Final Bravery Value from the command zone.', 'When you recruit this card: take a card of your choice from the discard pile.')),
 )
 
 
@@ -1127,6 +1187,7 @@ _CARD_holda = CardDef(
     when={'recruited': (_holda_0,)},
     source='rules/thingvellir/heroes.yaml:14:5',
     layers=('thingvellir',),
+    text=CardText(class_label='neutral', ranks_label='Points: 12', text=('Adds 12 to your Final Bravery Value from the command zone.', 'When you recruit this card: take a card of your choice from the Camp.')),
 )
 
 
@@ -1149,6 +1210,7 @@ _CARD_khrad = CardDef(
     when={'recruited': (_khrad_0,)},
     source='rules/thingvellir/heroes.yaml:22:5',
     layers=('thingvellir',),
+    text=CardText(class_label='neutral', ranks_label='Points: 4', text=('Adds 4 to your Final Bravery Value from the command zone.', 'When you recruit this card: add 10 to your lowest coin (transforming it).')),
 )
 
 
@@ -1167,6 +1229,7 @@ _CARD_jarika = CardDef(
     mods=(Modifier(param='transform_bonus', op='+', amount=_jarika_0),),
     source='rules/thingvellir/heroes.yaml:30:5',
     layers=('thingvellir',),
+    text=CardText(class_label='neutral', ranks_label='Points: 8', text=('Adds 8 to your Final Bravery Value from the command zone.', 'While you hold this card, the bonus added to every coin trade and transformation is increased by 2.')),
 )
 
 
@@ -1200,6 +1263,7 @@ _CARD_olwyn = CardDef(
     when={'recruited': (_olwyn_0,)},
     source='rules/thingvellir/heroes.yaml:40:5',
     layers=('thingvellir',),
+    text=CardText(class_label='neutral', ranks_label='Points: 9', text=('Adds 9 to your Final Bravery Value from the command zone.', "When you recruit this card: place Olwyn's Double in a column of your choice; place Olwyn's Double in another column of your choice.")),
 )
 
 
@@ -1214,6 +1278,7 @@ _CARD_olwyn_double = CardDef(
     copies=2,
     source='rules/thingvellir/heroes.yaml:50:5',
     layers=('thingvellir',),
+    text=CardText(class_label='neutral', ranks_label='Ranks: 1', text=('1 rank, of the class of the column it stands in.',)),
 )
 
 
@@ -1249,6 +1314,7 @@ _CARD_zolkur = CardDef(
     mods=(Modifier(param='trade_lower', op='+', amount=_zolkur_1),),
     source='rules/thingvellir/heroes.yaml:59:5',
     layers=('thingvellir',),
+    text=CardText(class_label='neutral', ranks_label='Points: 10', text=('Adds 10 to your Final Bravery Value from the command zone.', 'When you recruit this card: put a token on this card.', 'While the number of tokens on this card is more than 0, your coin trades discard the lower coin instead of the higher.', 'Each time you trade coins, if the number of tokens on this card is more than 0: remove a token from this card.')),
 )
 
 
@@ -1263,6 +1329,7 @@ _CARD_mercenary__warrior6_explorer8 = CardDef(
     column_ranks={'warrior': (6,), 'explorer': (8,)},
     source='rules/thingvellir/mercenaries.yaml:6:5',
     layers=('thingvellir',),
+    text=CardText(class_label='Warrior or Explorer', ranks_label='Warrior 6 / Explorer 8', text=('In your Warrior column: 1 Warrior rank, worth 6 Bravery Points.', 'In your Explorer column: 1 Explorer rank, worth 8 Bravery Points.')),
 )
 
 
@@ -1277,6 +1344,7 @@ _CARD_mercenary__warrior6_blacksmith = CardDef(
     column_ranks={'warrior': (6,), 'blacksmith': (0,)},
     source='rules/thingvellir/mercenaries.yaml:8:5',
     layers=('thingvellir',),
+    text=CardText(class_label='Warrior or Blacksmith', ranks_label='Warrior 6 / Blacksmith', text=('In your Warrior column: 1 Warrior rank, worth 6 Bravery Points.', 'In your Blacksmith column: 1 Blacksmith rank.')),
 )
 
 
@@ -1291,6 +1359,7 @@ _CARD_mercenary__hunter_explorer8 = CardDef(
     column_ranks={'hunter': (0,), 'explorer': (8,)},
     source='rules/thingvellir/mercenaries.yaml:10:5',
     layers=('thingvellir',),
+    text=CardText(class_label='Hunter or Explorer', ranks_label='Hunter / Explorer 8', text=('In your Hunter column: 1 Hunter rank.', 'In your Explorer column: 1 Explorer rank, worth 8 Bravery Points.')),
 )
 
 
@@ -1305,6 +1374,7 @@ _CARD_mercenary__hunter_miner1 = CardDef(
     column_ranks={'hunter': (0,), 'miner': (1,)},
     source='rules/thingvellir/mercenaries.yaml:12:5',
     layers=('thingvellir',),
+    text=CardText(class_label='Hunter or Miner', ranks_label='Hunter / Miner 1', text=('In your Hunter column: 1 Hunter rank.', 'In your Miner column: 1 Miner rank, worth 1 Bravery Point.')),
 )
 
 
@@ -1319,6 +1389,7 @@ _CARD_mercenary__blacksmith_miner1 = CardDef(
     column_ranks={'blacksmith': (0,), 'miner': (1,)},
     source='rules/thingvellir/mercenaries.yaml:14:5',
     layers=('thingvellir',),
+    text=CardText(class_label='Blacksmith or Miner', ranks_label='Blacksmith / Miner 1', text=('In your Blacksmith column: 1 Blacksmith rank.', 'In your Miner column: 1 Miner rank, worth 1 Bravery Point.')),
 )
 
 
@@ -1334,6 +1405,7 @@ _CARD_mercenary__warrior9_explorer11 = CardDef(
     column_ranks={'warrior': (9,), 'explorer': (11,)},
     source='rules/thingvellir/mercenaries.yaml:16:5',
     layers=('thingvellir',),
+    text=CardText(class_label='Warrior or Explorer', ranks_label='Warrior 9 / Explorer 11', text=('In your Warrior column: 1 Warrior rank, worth 9 Bravery Points.', 'In your Explorer column: 1 Explorer rank, worth 11 Bravery Points.')),
 )
 
 
@@ -1348,6 +1420,7 @@ _CARD_mercenary__hunter_blacksmith = CardDef(
     column_ranks={'hunter': (0,), 'blacksmith': (0,)},
     source='rules/thingvellir/mercenaries.yaml:18:5',
     layers=('thingvellir',),
+    text=CardText(class_label='Hunter or Blacksmith', ranks_label='Hunter / Blacksmith', text=('In your Hunter column: 1 Hunter rank.', 'In your Blacksmith column: 1 Blacksmith rank.')),
 )
 
 
@@ -1362,6 +1435,7 @@ _CARD_mercenary__warrior6_miner1 = CardDef(
     column_ranks={'warrior': (6,), 'miner': (1,)},
     source='rules/thingvellir/mercenaries.yaml:20:5',
     layers=('thingvellir',),
+    text=CardText(class_label='Warrior or Miner', ranks_label='Warrior 6 / Miner 1', text=('In your Warrior column: 1 Warrior rank, worth 6 Bravery Points.', 'In your Miner column: 1 Miner rank, worth 1 Bravery Point.')),
 )
 
 
@@ -1376,6 +1450,7 @@ _CARD_mercenary__blacksmith_explorer8 = CardDef(
     column_ranks={'blacksmith': (0,), 'explorer': (8,)},
     source='rules/thingvellir/mercenaries.yaml:22:5',
     layers=('thingvellir',),
+    text=CardText(class_label='Blacksmith or Explorer', ranks_label='Blacksmith / Explorer 8', text=('In your Blacksmith column: 1 Blacksmith rank.', 'In your Explorer column: 1 Explorer rank, worth 8 Bravery Points.')),
 )
 
 
@@ -1390,6 +1465,7 @@ _CARD_mercenary__warrior6_hunter = CardDef(
     column_ranks={'warrior': (6,), 'hunter': (0,)},
     source='rules/thingvellir/mercenaries.yaml:24:5',
     layers=('thingvellir',),
+    text=CardText(class_label='Warrior or Hunter', ranks_label='Warrior 6 / Hunter', text=('In your Warrior column: 1 Warrior rank, worth 6 Bravery Points.', 'In your Hunter column: 1 Hunter rank.')),
 )
 
 
@@ -1404,6 +1480,7 @@ _CARD_mercenary__explorer8_miner1 = CardDef(
     column_ranks={'explorer': (8,), 'miner': (1,)},
     source='rules/thingvellir/mercenaries.yaml:26:5',
     layers=('thingvellir',),
+    text=CardText(class_label='Explorer or Miner', ranks_label='Explorer 8 / Miner 1', text=('In your Explorer column: 1 Explorer rank, worth 8 Bravery Points.', 'In your Miner column: 1 Miner rank, worth 1 Bravery Point.')),
 )
 
 
@@ -1422,6 +1499,7 @@ _CARD_durathor = CardDef(
     mods=(Modifier(param='dagda_discards', op='-', amount=_durathor_0),),
     source='rules/idavoll/mythology.yaml:6:5',
     layers=('idavoll',),
+    text=CardText(class_label='Hunter', ranks_label='Ranks: 1', text=('1 Hunter rank.', 'While you hold this card, the number of cards Dagda the Explosive discards is reduced by 1.')),
 )
 
 
@@ -1445,6 +1523,7 @@ _CARD_garm = CardDef(
     mods=(Modifier(param='explorer_draw', op='=', amount=_garm_1),),
     source='rules/idavoll/mythology.yaml:14:5',
     layers=('idavoll',),
+    text=CardText(class_label='Explorer', ranks_label='Ranks: 2, worth 9, 0', text=('2 Explorer ranks, worth 9 and 0 Bravery Points.', 'Scores the number of your Explorer ranks.', 'While you hold this card, the number of cards the Pioneer of the Kingdom draws is 6.')),
 )
 
 
@@ -1469,6 +1548,7 @@ _CARD_hreasvelg = CardDef(
     when={'taken': (_hreasvelg_0,)},
     source='rules/idavoll/mythology.yaml:25:5',
     layers=('idavoll',),
+    text=CardText(class_label='Blacksmith', ranks_label='Ranks: 1', text=('1 Blacksmith rank.', 'When you take this card: place Gullinbursti in a column of your choice.')),
 )
 
 
@@ -1482,6 +1562,7 @@ _CARD_gullinbursti = CardDef(
     ranks=(0,),
     source='rules/idavoll/mythology.yaml:33:5',
     layers=('idavoll',),
+    text=CardText(class_label='neutral', ranks_label='Ranks: 1', text=('1 rank, of the class of the column it stands in.',)),
 )
 
 
@@ -1500,6 +1581,7 @@ _CARD_nidhogg = CardDef(
     score=_nidhogg_0,
     source='rules/idavoll/mythology.yaml:39:5',
     layers=('idavoll',),
+    text=CardText(class_label='Warrior', ranks_label='Ranks: 1, worth 5', text=('1 Warrior rank, worth 5 Bravery Points.', 'Scores 2 × the number of your Warrior ranks.')),
 )
 
 
@@ -1518,6 +1600,7 @@ _CARD_ratatosk = CardDef(
     mods=(Modifier(param='miner_zero_pairs', op='+', amount=_ratatosk_0),),
     source='rules/idavoll/mythology.yaml:47:5',
     layers=('idavoll',),
+    text=CardText(class_label='Miner', ranks_label='Ranks: 1, worth 2', text=('1 Miner rank, worth 2 Bravery Points.', 'While you hold this card, each pair of 0-point ranks in your Miner column adds 1 to the Miner sum before it is multiplied by the ranks.')),
 )
 
 
@@ -1552,6 +1635,7 @@ _CARD_frigg = CardDef(
     instead_any={'picked': (_frigg_0,)},
     source='rules/idavoll/mythology.yaml:57:5',
     layers=('idavoll',),
+    text=CardText(class_label='neutral', ranks_label='Points: 12', text=('Adds 12 to your Final Bravery Value from the command zone.', "Once per game. Instead of taking the card you choose in a tavern, if that card is a dwarf or royal offering card: you may put that card under the current age's deck; draw 3 cards from the current age's deck, keep 1 and put the others under it in the order of your choice.")),
 )
 
 
@@ -1580,6 +1664,7 @@ _CARD_thor = CardDef(
     instead_any={'discarded': (_thor_0,)},
     source='rules/idavoll/mythology.yaml:66:5',
     layers=('idavoll',),
+    text=CardText(class_label='neutral', ranks_label='Points: 8', text=('Adds 8 to your Final Bravery Value from the command zone.', 'Once per game. When one of your cards is about to be discarded: you may cancel that discard (the card stays where it is).')),
 )
 
 
@@ -1609,6 +1694,7 @@ _CARD_freya = CardDef(
     when={'dwarves-entered': (_freya_0,)},
     source='rules/idavoll/mythology.yaml:73:5',
     layers=('idavoll',),
+    text=CardText(class_label='neutral', ranks_label='Points: 15', text=('Adds 15 to your Final Bravery Value from the command zone.', "Once per game. At the end of the dwarves' entry: you may swap a card of one tavern with a card of another tavern.")),
 )
 
 
@@ -1638,6 +1724,7 @@ _CARD_loki = CardDef(
     when={'reservations': (_loki_0,)},
     source='rules/idavoll/mythology.yaml:80:5',
     layers=('idavoll',),
+    text=CardText(class_label='neutral', ranks_label='Points: 8', text=('Adds 8 to your Final Bravery Value from the command zone.', "Once per game. At the end of the dwarves' entry, when tavern cards are reserved (before the other effects of that moment): you may reserve a tavern card of your choice for this turn (no one but you may take it).")),
 )
 
 
@@ -1668,6 +1755,7 @@ _CARD_odin = CardDef(
     when={'turn-end': (_odin_0,)},
     source='rules/idavoll/mythology.yaml:87:5',
     layers=('idavoll',),
+    text=CardText(class_label='neutral', text=('Once per game. At the end of each turn: you may put one of your neutral heroes back among the available heroes; if you do, recruit a neutral hero other than the one put back, which does not count against your complete lines.',)),
 )
 
 
@@ -1715,6 +1803,7 @@ _CARD_skymir = CardDef(
     instead_any={'taken': (_skymir_0_capture,)},
     source='rules/idavoll/mythology.yaml:96:5',
     layers=('idavoll',),
+    text=CardText(class_label='neutral', text=("The next Hunter dwarf card you take, you may capture instead (it goes under this card and this card's capture effect applies); if you place it in your army instead, turn this card face down: its power is spent.", 'When this card captures a card: draw 5 cards from the mythology deck, keep 2 and put the others under it in the order of your choice.')),
 )
 
 
@@ -1760,6 +1849,7 @@ _CARD_surt = CardDef(
     score=_surt_1,
     source='rules/idavoll/mythology.yaml:103:5',
     layers=('idavoll',),
+    text=CardText(class_label='neutral', text=("The next Warrior dwarf card you take, you may capture instead (it goes under this card and this card's capture effect applies); if you place it in your army instead, turn this card face down: its power is spent.", 'Scores the value of your highest coin if this card has captured a card, else 0.')),
 )
 
 
@@ -1805,6 +1895,7 @@ _CARD_gymir = CardDef(
     score=_gymir_1,
     source='rules/idavoll/mythology.yaml:110:5',
     layers=('idavoll',),
+    text=CardText(class_label='neutral', text=("The next Explorer dwarf card you take, you may capture instead (it goes under this card and this card's capture effect applies); if you place it in your army instead, turn this card face down: its power is spent.", 'Scores 3 × the Bravery Points of the card this card captured.')),
 )
 
 
@@ -1853,6 +1944,7 @@ _CARD_hrungnir = CardDef(
     instead_any={'taken': (_hrungnir_0_capture,)},
     source='rules/idavoll/mythology.yaml:117:5',
     layers=('idavoll',),
+    text=CardText(class_label='neutral', text=("The next Miner dwarf card you take, you may capture instead (it goes under this card and this card's capture effect applies); if you place it in your army instead, turn this card face down: its power is spent.", 'When this card captures a card: add 2 to each of your coins in board order (taverns, then pouch), transforming them one after another.')),
 )
 
 
@@ -1900,6 +1992,7 @@ _CARD_thrivaldi = CardDef(
     instead_any={'taken': (_thrivaldi_0_capture,)},
     source='rules/idavoll/mythology.yaml:126:5',
     layers=('idavoll',),
+    text=CardText(class_label='neutral', text=("The next Blacksmith dwarf card you take, you may capture instead (it goes under this card and this card's capture effect applies); if you place it in your army instead, turn this card face down: its power is spent.", 'When this card captures a card: recruit a hero that does not count against your complete lines.')),
 )
 
 
@@ -1926,6 +2019,7 @@ _CARD_brynhildr = CardDef(
     score=_brynhildr_1,
     source='rules/idavoll/mythology.yaml:135:5',
     layers=('idavoll',),
+    text=CardText(class_label='neutral', text=('Strength track: 0 – 3 – 6 – 10 – 16.', "Each time you win a bid and choose first: move this card's token one notch along its track.", 'Scores the value of the notch its token stands on.')),
 )
 
 
@@ -1952,6 +2046,7 @@ _CARD_hildr = CardDef(
     score=_hildr_1,
     source='rules/idavoll/mythology.yaml:143:5',
     layers=('idavoll',),
+    text=CardText(class_label='neutral', text=('Strength track: 0 – 8 – 16 – 0.', "Each time you win a distinction: move this card's token one notch along its track.", 'Scores the value of the notch its token stands on.')),
 )
 
 
@@ -1988,6 +2083,7 @@ _CARD_olrun = CardDef(
     score=_olrun_2,
     source='rules/idavoll/mythology.yaml:151:5',
     layers=('idavoll',),
+    text=CardText(class_label='neutral', text=('Strength track: 0 – 3 – 6 – 10 – 16.', 'When you take this card: choose a class.', "Each time a card joins your army, if that card has at least one rank of the chosen class: move this card's token one notch along its track.", 'Scores the value of the notch its token stands on.')),
 )
 
 
@@ -2014,6 +2110,7 @@ _CARD_sigrdrifa = CardDef(
     score=_sigrdrifa_1,
     source='rules/idavoll/mythology.yaml:160:5',
     layers=('idavoll',),
+    text=CardText(class_label='neutral', text=('Strength track: 0 – 0 – 8 – 16.', "Each time you recruit a hero: move this card's token one notch along its track.", 'Scores the value of the notch its token stands on.')),
 )
 
 
@@ -2040,22 +2137,23 @@ _CARD_svafa = CardDef(
     score=_svafa_1,
     source='rules/idavoll/mythology.yaml:168:5',
     layers=('idavoll',),
+    text=CardText(class_label='neutral', text=('Strength track: 0 – 4 – 8 – 16.', "Each time a trade or transformation betters your coins: move this card's token along its track as many notches as the number of points gained.", 'Scores the value of the notch its token stands on.')),
 )
 
 
 RULES = RuleSet(
     content_hash=CONTENT_HASH,
     layers=(
-        Layer(id='base', name='Nidavellir', description='', source='003_87e0c83f3aec659f.txt', variant=False),
-        Layer(id='thingvellir', name='Thingvellir', description='The Camp, 12 artifacts, 12 mercenaries and 6 heroes.', source='002_3fed4e836b428413.txt', variant=False),
-        Layer(id='idavoll', name='Idavoll', description='The mythology deck - animals, gods, giants and valkyries.', source='001_b589e44fbbff9743.txt', variant=False),
+        Layer(id='base', name='Nidavellir', source='003_87e0c83f3aec659f.txt'),
+        Layer(id='thingvellir', name='Thingvellir', description='The Camp, 12 artifacts, 12 mercenaries and 6 heroes.', source='002_3fed4e836b428413.txt'),
+        Layer(id='idavoll', name='Idavoll', description='The mythology deck - animals, gods, giants and valkyries.', source='001_b589e44fbbff9743.txt'),
     ),
     players=(2, 5),
     cards_per_tavern={2: 3, 3: 3, 4: 4, 5: 5},
     taverns=(
-        Tavern(id='laughing-goblin', name='the Laughing Goblin', draws=()),
+        Tavern(id='laughing-goblin', name='the Laughing Goblin'),
         Tavern(id='dancing-dragon', name='the Dancing Dragon', draws=(TavernDraw(zone='mythology', turns=(1, 2, 3), ages=(1,)),)),
-        Tavern(id='shining-horse', name='the Shining Horse', draws=()),
+        Tavern(id='shining-horse', name='the Shining Horse'),
     ),
     ages=(1, 2),
     classes=(
@@ -2067,10 +2165,10 @@ RULES = RuleSet(
     ),
     basic_coins=(
         BasicCoin(value=0, trading=True),
-        BasicCoin(value=2, trading=False),
-        BasicCoin(value=3, trading=False),
-        BasicCoin(value=4, trading=False),
-        BasicCoin(value=5, trading=False),
+        BasicCoin(value=2),
+        BasicCoin(value=3),
+        BasicCoin(value=4),
+        BasicCoin(value=5),
     ),
     special_coins=(SpecialCoin(id='hunter-3', value=3, trading=True, name='special coin 3 (Hunting Master)'),),
     treasure={
@@ -2134,7 +2232,7 @@ RULES = RuleSet(
         Step(id='turn-end', window='turn-end', source='rules/base/game.yaml:87:14'),
     ),
     age_end=(
-        Step(id='enlistment', do='place-held', source='rules/thingvellir/game.yaml:46:14', kind='mercenary', order=Order(by='most', kind='mercenary', leader_chooses=True)),
+        Step(id='enlistment', do='place-held', source='rules/thingvellir/game.yaml:46:14', kind='mercenary', order=Order(by='most', kind='mercenary')),
         Step(id='age-end', window='age-end', source='rules/base/game.yaml:95:14'),
         Step(id='troop-evaluation', do='troop-evaluation', ages=(1,), source='rules/base/game.yaml:96:14'),
         Step(id='camp-discarded', do='clear', ages=(1,), source='rules/thingvellir/game.yaml:47:14', zone='camp', into='camp-discard'),
@@ -2245,26 +2343,26 @@ RULES = RuleSet(
     },
     decks={
         1: (
-            DeckEntry(card='blacksmith', count=8, min_players=0),
-            DeckEntry(card='hunter', count=6, min_players=0),
-            DeckEntry(card='explorer:5', count=1, min_players=0),
-            DeckEntry(card='explorer:6', count=1, min_players=0),
-            DeckEntry(card='explorer:7', count=1, min_players=0),
-            DeckEntry(card='explorer:8', count=1, min_players=0),
-            DeckEntry(card='explorer:9', count=1, min_players=0),
-            DeckEntry(card='explorer:10', count=1, min_players=0),
-            DeckEntry(card='explorer:11', count=1, min_players=0),
-            DeckEntry(card='warrior:3', count=1, min_players=0),
-            DeckEntry(card='warrior:4', count=1, min_players=0),
-            DeckEntry(card='warrior:5', count=1, min_players=0),
-            DeckEntry(card='warrior:6', count=2, min_players=0),
-            DeckEntry(card='warrior:7', count=1, min_players=0),
-            DeckEntry(card='warrior:8', count=1, min_players=0),
-            DeckEntry(card='warrior:9', count=1, min_players=0),
-            DeckEntry(card='miner:0', count=2, min_players=0),
-            DeckEntry(card='miner:1', count=2, min_players=0),
-            DeckEntry(card='miner:2', count=2, min_players=0),
-            DeckEntry(card='royal-offering:3', count=1, min_players=0),
+            DeckEntry(card='blacksmith', count=8),
+            DeckEntry(card='hunter', count=6),
+            DeckEntry(card='explorer:5', count=1),
+            DeckEntry(card='explorer:6', count=1),
+            DeckEntry(card='explorer:7', count=1),
+            DeckEntry(card='explorer:8', count=1),
+            DeckEntry(card='explorer:9', count=1),
+            DeckEntry(card='explorer:10', count=1),
+            DeckEntry(card='explorer:11', count=1),
+            DeckEntry(card='warrior:3', count=1),
+            DeckEntry(card='warrior:4', count=1),
+            DeckEntry(card='warrior:5', count=1),
+            DeckEntry(card='warrior:6', count=2),
+            DeckEntry(card='warrior:7', count=1),
+            DeckEntry(card='warrior:8', count=1),
+            DeckEntry(card='warrior:9', count=1),
+            DeckEntry(card='miner:0', count=2),
+            DeckEntry(card='miner:1', count=2),
+            DeckEntry(card='miner:2', count=2),
+            DeckEntry(card='royal-offering:3', count=1),
             DeckEntry(card='blacksmith', count=2, min_players=5),
             DeckEntry(card='hunter', count=2, min_players=5),
             DeckEntry(card='explorer:12', count=1, min_players=5),
@@ -2274,26 +2372,26 @@ RULES = RuleSet(
             DeckEntry(card='royal-offering:3', count=1, min_players=5),
         ),
         2: (
-            DeckEntry(card='blacksmith', count=8, min_players=0),
-            DeckEntry(card='hunter', count=6, min_players=0),
-            DeckEntry(card='explorer:5', count=1, min_players=0),
-            DeckEntry(card='explorer:6', count=1, min_players=0),
-            DeckEntry(card='explorer:7', count=1, min_players=0),
-            DeckEntry(card='explorer:8', count=1, min_players=0),
-            DeckEntry(card='explorer:9', count=1, min_players=0),
-            DeckEntry(card='explorer:10', count=1, min_players=0),
-            DeckEntry(card='explorer:11', count=1, min_players=0),
-            DeckEntry(card='warrior:3', count=1, min_players=0),
-            DeckEntry(card='warrior:4', count=1, min_players=0),
-            DeckEntry(card='warrior:5', count=1, min_players=0),
-            DeckEntry(card='warrior:6', count=2, min_players=0),
-            DeckEntry(card='warrior:7', count=1, min_players=0),
-            DeckEntry(card='warrior:8', count=1, min_players=0),
-            DeckEntry(card='warrior:9', count=1, min_players=0),
-            DeckEntry(card='miner:0', count=2, min_players=0),
-            DeckEntry(card='miner:1', count=2, min_players=0),
-            DeckEntry(card='miner:2', count=2, min_players=0),
-            DeckEntry(card='royal-offering:5', count=2, min_players=0),
+            DeckEntry(card='blacksmith', count=8),
+            DeckEntry(card='hunter', count=6),
+            DeckEntry(card='explorer:5', count=1),
+            DeckEntry(card='explorer:6', count=1),
+            DeckEntry(card='explorer:7', count=1),
+            DeckEntry(card='explorer:8', count=1),
+            DeckEntry(card='explorer:9', count=1),
+            DeckEntry(card='explorer:10', count=1),
+            DeckEntry(card='explorer:11', count=1),
+            DeckEntry(card='warrior:3', count=1),
+            DeckEntry(card='warrior:4', count=1),
+            DeckEntry(card='warrior:5', count=1),
+            DeckEntry(card='warrior:6', count=2),
+            DeckEntry(card='warrior:7', count=1),
+            DeckEntry(card='warrior:8', count=1),
+            DeckEntry(card='warrior:9', count=1),
+            DeckEntry(card='miner:0', count=2),
+            DeckEntry(card='miner:1', count=2),
+            DeckEntry(card='miner:2', count=2),
+            DeckEntry(card='royal-offering:5', count=2),
             DeckEntry(card='blacksmith', count=2, min_players=5),
             DeckEntry(card='hunter', count=2, min_players=5),
             DeckEntry(card='explorer:12', count=1, min_players=5),
@@ -2359,7 +2457,6 @@ RULES = RuleSet(
         Interpretation(id='reserved-card-bound', text="Loki's reservation binds the card where it lies for the turn: only its reserver may take it, and no effect or rule moves it otherwise. Freya cannot swap it; with Thingvellir and 2 players a top bidder who goes to the Camp discards another tavern card.", source='DESIGN §9 (Where the powers meet) - "Loki\'s reservation binds the card where it lies: Freya cannot swap a reserved card"; 001 "Loki" - "No one but you can recruit this card".', layer='idavoll'),
         Interpretation(id='discarded-animals', text='An animal discarded from the army (Höfud may take Nidhogg) leaves the game like untaken mythology cards.', source='002 "Höfud" - "any card in the Warrior column except a Hero card"; DESIGN §9.', layer='idavoll'),
     ),
-    warnings=(),
     flow_source='rules/idavoll/game.yaml:43:7',
     kinds={
         'animal': 'own column',
@@ -2386,43 +2483,43 @@ RULES = RuleSet(
         'valkyrie': 'box',
     },
     zones=(
-        Zone(id='camp', name='the Camp', per_age=False, explored=True),
+        Zone(id='camp', name='the Camp'),
         Zone(id='camp-deck', name='the Camp deck', per_age=True, explored=False),
-        Zone(id='camp-discard', name='the camp discard', per_age=False, explored=False),
-        Zone(id='mythology', name='the mythology deck', per_age=False, explored=False),
+        Zone(id='camp-discard', name='the camp discard', explored=False),
+        Zone(id='mythology', name='the mythology deck', explored=False),
     ),
     zone_decks={
         'camp-deck': {
             1: (
-                DeckEntry(card='fafnir-baleygr', count=1, min_players=0),
-                DeckEntry(card='draupnir', count=1, min_players=0),
-                DeckEntry(card='vegvisir', count=1, min_players=0),
-                DeckEntry(card='svalinn', count=1, min_players=0),
-                DeckEntry(card='megingjord', count=1, min_players=0),
-                DeckEntry(card='vidofnir-vedrfolnir', count=1, min_players=0),
-                DeckEntry(card='mercenary:warrior6-explorer8', count=1, min_players=0),
-                DeckEntry(card='mercenary:warrior6-blacksmith', count=1, min_players=0),
-                DeckEntry(card='mercenary:hunter-explorer8', count=1, min_players=0),
-                DeckEntry(card='mercenary:hunter-miner1', count=1, min_players=0),
-                DeckEntry(card='mercenary:blacksmith-miner1', count=1, min_players=0),
-                DeckEntry(card='mercenary:warrior9-explorer11', count=1, min_players=0),
+                DeckEntry(card='fafnir-baleygr', count=1),
+                DeckEntry(card='draupnir', count=1),
+                DeckEntry(card='vegvisir', count=1),
+                DeckEntry(card='svalinn', count=1),
+                DeckEntry(card='megingjord', count=1),
+                DeckEntry(card='vidofnir-vedrfolnir', count=1),
+                DeckEntry(card='mercenary:warrior6-explorer8', count=1),
+                DeckEntry(card='mercenary:warrior6-blacksmith', count=1),
+                DeckEntry(card='mercenary:hunter-explorer8', count=1),
+                DeckEntry(card='mercenary:hunter-miner1', count=1),
+                DeckEntry(card='mercenary:blacksmith-miner1', count=1),
+                DeckEntry(card='mercenary:warrior9-explorer11', count=1),
             ),
             2: (
-                DeckEntry(card='brisingamens', count=1, min_players=0),
-                DeckEntry(card='mjollnir', count=1, min_players=0),
-                DeckEntry(card='hofud', count=1, min_players=0),
-                DeckEntry(card='hrafnsmerki', count=1, min_players=0),
-                DeckEntry(card='jarnglofi', count=1, min_players=0),
-                DeckEntry(card='gjallarhorn', count=1, min_players=0),
-                DeckEntry(card='mercenary:hunter-blacksmith', count=1, min_players=0),
-                DeckEntry(card='mercenary:warrior6-miner1', count=1, min_players=0),
-                DeckEntry(card='mercenary:blacksmith-explorer8', count=1, min_players=0),
-                DeckEntry(card='mercenary:warrior6-hunter', count=1, min_players=0),
-                DeckEntry(card='mercenary:explorer8-miner1', count=1, min_players=0),
-                DeckEntry(card='mercenary:warrior9-explorer11', count=1, min_players=0),
+                DeckEntry(card='brisingamens', count=1),
+                DeckEntry(card='mjollnir', count=1),
+                DeckEntry(card='hofud', count=1),
+                DeckEntry(card='hrafnsmerki', count=1),
+                DeckEntry(card='jarnglofi', count=1),
+                DeckEntry(card='gjallarhorn', count=1),
+                DeckEntry(card='mercenary:hunter-blacksmith', count=1),
+                DeckEntry(card='mercenary:warrior6-miner1', count=1),
+                DeckEntry(card='mercenary:blacksmith-explorer8', count=1),
+                DeckEntry(card='mercenary:warrior6-hunter', count=1),
+                DeckEntry(card='mercenary:explorer8-miner1', count=1),
+                DeckEntry(card='mercenary:warrior9-explorer11', count=1),
             ),
         },
-        'mythology': {1: (DeckEntry(card='durathor', count=1, min_players=0), DeckEntry(card='garm', count=1, min_players=0), DeckEntry(card='hreasvelg', count=1, min_players=0), DeckEntry(card='nidhogg', count=1, min_players=0), DeckEntry(card='ratatosk', count=1, min_players=0), DeckEntry(card='frigg', count=1, min_players=0), DeckEntry(card='thor', count=1, min_players=0), DeckEntry(card='freya', count=1, min_players=0), DeckEntry(card='loki', count=1, min_players=0), DeckEntry(card='odin', count=1, min_players=0), DeckEntry(card='skymir', count=1, min_players=0), DeckEntry(card='surt', count=1, min_players=0), DeckEntry(card='gymir', count=1, min_players=0), DeckEntry(card='hrungnir', count=1, min_players=0), DeckEntry(card='thrivaldi', count=1, min_players=0), DeckEntry(card='brynhildr', count=1, min_players=0), DeckEntry(card='hildr', count=1, min_players=0), DeckEntry(card='olrun', count=1, min_players=0), DeckEntry(card='sigrdrifa', count=1, min_players=0), DeckEntry(card='svafa', count=1, min_players=0))},
+        'mythology': {1: (DeckEntry(card='durathor', count=1), DeckEntry(card='garm', count=1), DeckEntry(card='hreasvelg', count=1), DeckEntry(card='nidhogg', count=1), DeckEntry(card='ratatosk', count=1), DeckEntry(card='frigg', count=1), DeckEntry(card='thor', count=1), DeckEntry(card='freya', count=1), DeckEntry(card='loki', count=1), DeckEntry(card='odin', count=1), DeckEntry(card='skymir', count=1), DeckEntry(card='surt', count=1), DeckEntry(card='gymir', count=1), DeckEntry(card='hrungnir', count=1), DeckEntry(card='thrivaldi', count=1), DeckEntry(card='brynhildr', count=1), DeckEntry(card='hildr', count=1), DeckEntry(card='olrun', count=1), DeckEntry(card='sigrdrifa', count=1), DeckEntry(card='svafa', count=1))},
     },
     tavern=(
         Step(id='late-bids', do='late-bids', source='rules/base/game.yaml:90:14'),
@@ -2431,8 +2528,7 @@ RULES = RuleSet(
         Step(id='leftovers', do='clear', source='rules/base/game.yaml:93:14', zone='tavern', into='discard'),
     ),
     pick_sources=(
-        PickSource(id='tavern', zone='tavern', name='the tavern', who='any', also=None, discard=0, discard_players=()),
+        PickSource(id='tavern', zone='tavern', name='the tavern'),
         PickSource(id='camp', zone='camp', name='the Camp', who='top-bidder', also='camp_access', discard=1, discard_players=(2,)),
     ),
-    loops=(),
 )

@@ -1,10 +1,10 @@
 """`nidavellir build`: generated/ from the compiler and the docs back end together (the compiled
-rule sets' modules, and the base game's references). The docs depend on the compiler, never the
+rule sets' modules with their cards' English texts, and the base game's references). The docs depend on the compiler, never the
 reverse, so the step that needs both lives here, above them."""
 from __future__ import annotations
 
 from nidavellir.compiler.build import compile_specs
-from nidavellir.compiler.docs import default_docs
+from nidavellir.compiler.docs import default_docs, described
 from nidavellir.compiler.sources import DEFAULT_SETS, generated_dir, layer_specs
 
 
@@ -14,7 +14,7 @@ def build(check: bool = False) -> list[str]:
     stale = []
     out = generated_dir()
     for name, expansions in DEFAULT_SETS.items():
-        compiled = compile_specs(layer_specs(expansions))
+        compiled = described(compile_specs(layer_specs(expansions)))
         files = {f"{name}.py": compiled.source}
         if not expansions:
             files.update(default_docs(compiled))

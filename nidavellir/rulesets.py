@@ -57,7 +57,9 @@ def load_rules(expansions: tuple[str, ...] = (), variants: tuple[str, ...] = ())
         return _memory[chash]
     rules = _committed(expansions, variants, chash) or _cached(chash)
     if rules is None:
-        compiled = compile_specs(specs)
+        from nidavellir.compiler.docs import described
+
+        compiled = described(compile_specs(specs))  # (the cards' texts for the seats, as generated/ has them)
         chash = compiled.content_hash
         _store(chash, compiled.source)
         rules = rules_of(module_from_source(compiled.source, chash), chash)

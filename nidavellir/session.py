@@ -61,9 +61,8 @@ def play_game(session: Session, players: int, seed: int, bots: list[str], human:
     seats = [make_bot(bots[i % len(bots)], bot_seed(seed, i)) for i in range(players)]
     terminal = None
     if human is not None:
-        from .terminal import TerminalSeat, card_texts
-        terminal = TerminalSeat(sys.stdin, prompts or sys.stdout,
-                                texts=lambda: card_texts(session.expansions, session.variants))
+        from .terminal import TerminalSeat
+        terminal = TerminalSeat(sys.stdin, prompts or sys.stdout)
         seats[human - 1] = terminal
     seat_names = [("human" if human == i + 1 else bots[i % len(bots)]) for i in range(players)]
     if log and resume is None:

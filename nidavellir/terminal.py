@@ -25,13 +25,12 @@ from __future__ import annotations
 import re
 import textwrap
 import unicodedata
-from collections.abc import Callable, Mapping, Sequence, Set as AbstractSet
-from functools import lru_cache
+from collections.abc import Sequence, Set as AbstractSet
 from typing import Any, BinaryIO, TextIO
 
 from nidavellir.errors import NidavellirError, count_of, visible
 from nidavellir.interface.decisions import CardChoice, CoinChoice
-from nidavellir.interface.rules import Zone
+from nidavellir.interface.rules import CardText, Zone
 from nidavellir.narrate import YOU, Narrator
 from nidavellir.runtime.decisions import Decision, Option
 from nidavellir.runtime.engine import Engine
@@ -54,7 +53,6 @@ SCREEN = 21          # lines of one screen (a 24-line terminal, less a blank lin
 TRADING = "*"        # the mark of a trading coin
 LONG_LIST = 12       # more options than this are listed in two columns, in short
 
-CardText = Mapping[str, Any]   # a card as the rule reference shows it (compiler/docs card_views)
 HELP = """\
 Commands (at any prompt):
   a number      choose that option (or type the option's text exactly)
@@ -158,41 +156,16 @@ def wrap(text: str, width: int = WIDTH, indent: str = "", rest: str | None = Non
 
 # -- the rule reference's card texts --------------------------------------------------------------
 
-def rules_layers(rules: Rules) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The expansions and shipped variants of a rule set, by id (as `load_rules` takes them)."""
-    from nidavellir.compiler.sources import EXPANSIONS
-
-    layers = rules.ruleset.layers
-    expansions = tuple(layer.id for layer in layers[1:] if not layer.variant and layer.id in EXPANSIONS)
-    return expansions, tuple(layer.id for layer in layers if layer.variant)
-
-
-@lru_cache(maxsize=8)
-def card_texts(expansions: tuple[str, ...], variants: tuple[str, ...]) -> dict[str, CardText]:
-    """Every card as the rule reference shows it (name, class, ranks and the rule text generated
-    from its effects), by id: compiled once per rule set (it takes a moment)."""
-    from nidavellir.compiler.docs.model import card_views
-    from nidavellir.compiler.docs.render import compile_rules, load_catalog
-
-    return {str(v["id"]): v for v in card_views(compile_rules(expansions, variants), load_catalog("en"))}
-
-
 class Cards:
-    """What a card means, for a person: from the rule reference (loaded when first asked), else
-    from the rules data alone."""
+    """What a card means, for a person: the rule reference's English text the compiled rules hold
+    (`CardDef.text`), else the rules data alone."""
 
-    def __init__(self, rules: Rules, texts: Callable[[], Mapping[str, CardText]] | None = None):
+    def __init__(self, rules: Rules):
         self.rules = rules
-        self._load = texts or (lambda: card_texts(*rules_layers(rules)))
-        self._texts: Mapping[str, CardText] | None = None
 
-    def texts(self) -> Mapping[str, CardText]:
-        if self._texts is None:
-            try:
-                self._texts = self._load()
-            except NidavellirError:  # (a variant read from a file is not found by id: the rules' words)
-                self._texts = {}
-        return self._texts
+    def view(self, cid: str) -> CardText | None:
+        d = self.rules.cards.get(cid)
+        return d.text if d is not None else None
 
     def name(self, cid: str) -> str:
         d = self.rules.cards.get(cid)
@@ -200,7 +173,7 @@ class Cards:
 
     def what(self, cid: str) -> str:
         """The card's class (or kind) and ranks or points: "Warrior, ranks: 1, worth 9"."""
-        view = self.texts().get(cid)
+        view = self.view(cid)
         d = self.rules.cards.get(cid)
         kind = (d.kind if d is not None else "card").replace("-", " ")
         if view is None:
@@ -209,9 +182,9 @@ class Cards:
             ranks = f", ranks {' '.join(str(r) for r in d.ranks)}" if d.ranks else ""
             points = f", {d.points} points" if d.points else ""
             return f"{kind}{ranks}{points}"
-        label = str(view.get("class_label") or "")
+        label = view.class_label
         who = label if kind == "dwarf" else f"{label or 'neutral'} {kind}"
-        ranks = str(view.get("ranks_label") or "").replace("; Points", "; points")
+        ranks = view.ranks_label.replace("; Points", "; points")
         if ranks.startswith(("Ranks", "Points")):
             ranks = ranks[:1].lower() + ranks[1:]
         if d is not None and ranks in d.name:  # (a mercenary's name says its sides)
@@ -220,12 +193,12 @@ class Cards:
 
     def rule(self, cid: str) -> list[str]:
         """The card's rule text, sentence by sentence, without the sentences its ranks already say."""
-        view = self.texts().get(cid)
+        view = self.view(cid)
         if view is None:
             return []
         d = self.rules.cards.get(cid)
         plain = d is not None and d.kind == "dwarf" and not (d.when or d.whenever or d.instead or d.score)
-        text = [str(t) for t in view.get("text", ())]
+        text = view.text
         said = (r"^\d+ (\w+ )?ranks?\b", r"^Adds \d+ to your Final Bravery Value from the command zone\.$")
         return [] if plain else [t for t in text if not any(re.match(pattern, t) for pattern in said)]
 
@@ -235,8 +208,8 @@ class Cards:
         if d is None or d.kind == "dwarf":
             return self.name(cid)
         first = d.name.split(" ", 1)[0] if len(d.name) > 14 else d.name
-        view = self.texts().get(cid)
-        label = str(view.get("class_label") or "") if view is not None else ""
+        view = self.view(cid)
+        label = view.class_label if view is not None else ""
         if label and label != "neutral" and d.ranks:
             ranks = f"×{len(d.ranks)}" if not any(d.ranks) else " ".join(str(r) for r in d.ranks)
             return f"{first} · {label} {ranks}"
@@ -254,16 +227,14 @@ class Cards:
 
 class TerminalSeat:
     """A seat played at the terminal: it tells what happened since its last decision (the
-    observation's `happened`). `texts` gives the rule reference's card texts (default: compiled
-    from the rules' layers when first needed)."""
+    observation's `happened`), and what a card means in the rule reference's words."""
 
-    def __init__(self, stdin: TextIO, stdout: TextIO, texts: Callable[[], Mapping[str, CardText]] | None = None):
+    def __init__(self, stdin: TextIO, stdout: TextIO):
         self.stdin, self.out = stdin, stdout
         # Lines are read as bytes where the stream has them (this seat is its only reader), so
         # that a line that is not text is refused alone (a text stream stops after one).
         self.raw: BinaryIO | None = getattr(stdin, "buffer", None)
         self.encoding = getattr(stdin, "encoding", None) or "utf-8"
-        self._texts = texts
         self._cards: Cards | None = None
         self.since: list[str] = []       # what happened since the last decision, in words
         self.player: int | None = None
@@ -299,7 +270,7 @@ class TerminalSeat:
 
     def cards(self, rules: Rules) -> Cards:
         if self._cards is None or self._cards.rules is not rules:
-            self._cards = Cards(rules, self._texts)
+            self._cards = Cards(rules)
         return self._cards
 
     # -- what happened -----------------------------------------------------------------------
@@ -887,7 +858,6 @@ __all__ = [
     "InputEnded",
     "SeatLeft",
     "TerminalSeat",
-    "card_texts",
     "fit",
     "read_bid",
     "read_choice",

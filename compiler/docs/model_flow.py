@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from nidavellir.interface.rules import Order
+
 from ..yamlload import JsonDict
 from .model_base import ModelBase, _capital, _per
 from .views import AgeSteps, AgeTurns, Elsewhere, PickSourceView, Step, StepFacts
@@ -14,10 +16,12 @@ class FlowModel(ModelBase):
 
     def steps(self, part: str, marks_by_step: dict[str, list[str]]) -> list[Step]:
         """The steps of a part of the flow the reference lists (a window no card acts at is left out)."""
-        return [self.step_view(step, marks_by_step.get(step["id"], [])) for step in self.game["flow"].get(part, [])
+        built = getattr(self.c.ruleset, part)
+        return [self.step_view(step, order, marks_by_step.get(step["id"], []))
+                for step, order in zip(self.game["flow"].get(part, []), (s.order for s in built), strict=True)
                 if self.shown_step(step)]
 
-    def step_view(self, step: JsonDict, changed: list[str]) -> Step:
+    def step_view(self, step: JsonDict, order: Order, changed: list[str]) -> Step:
         """A flow step with the names its catalog text may use: zones, count, kind, player order."""
         window = step.get("window")
         return {
@@ -34,21 +38,20 @@ class FlowModel(ModelBase):
             "into": self.zone_ref(step.get("into")),
             "count": int(step.get("count", 0)),
             "kind": self.kind_name(step["kind"]) if "kind" in step else "",
-            "order": self.order_text(step),
+            "order": self.order_text(order, step.get("do")),
             "draws": self.draws() if step.get("do") == "enter-dwarves" else [],
             "age_turns": self.age_turns() if step.get("do") == "enter-dwarves" else [],
             "elsewhere": self.elsewhere(step),
         }
 
-    def order_text(self, step: JsonDict) -> str:
+    def order_text(self, order: Order, do: str | None) -> str:
         """A step's player order: most cards of a kind first (its leader may go last), or by gem."""
-        order = step.get("order")
-        if isinstance(order, dict):
-            text = self.t("ref.order.most", kind=self.kind_name(order["most"]))
-            return self.t("ref.order.leader", order=text) if order["leader_chooses"] else text
-        if order == "bid":
+        if order.by == "most":
+            text = self.t("ref.order.most", kind=self.kind_name(order.kind or ""))
+            return self.t("ref.order.leader", order=text) if order.leader_chooses else text
+        if order.by == "bid":
             return self.t("ref.order.bid")
-        return self.t("ref.order.gem") if step.get("do") == "place-held" else ""
+        return self.t("ref.order.gem") if do == "place-held" else ""
 
     def age_turns(self) -> list[AgeTurns]:
         """How many turns each age with tavern draws lasts, per player count: an age ends with the turn

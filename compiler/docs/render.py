@@ -11,6 +11,8 @@ from typing import Any
 import jinja2
 from markupsafe import Markup, escape
 
+from nidavellir.interface.rules import CardText
+
 from ..build import compile_specs, layer_specs, validate_expansions
 from ..compile import Compiled
 from ..diagnostics import Diagnostic
@@ -26,7 +28,7 @@ FORMATS = ("md", "html", "pdf")
 DEFAULT_LANGS = ("en", "be")        # committed references of the base game (generated/docs/<lang>/)
 DEFAULT_FORMATS = ("md", "html")
 
-__all__ = ["FORMATS", "LANGS", "DocsError", "card_views", "render", "render_all", "default_docs", "write",
+__all__ = ["FORMATS", "LANGS", "DocsError", "card_views", "described", "render", "render_all", "default_docs", "write",
            "compile_rules"]
 
 
@@ -112,6 +114,14 @@ def _tidy(text: str, fmt: str) -> str:
 def compile_rules(expansions: tuple[str, ...] = (), variants: tuple[str, ...] = ()) -> Compiled:
     validate_expansions(expansions)
     return compile_specs(layer_specs(tuple(expansions), tuple(variants)))
+
+
+def described(compiled: Compiled) -> Compiled:
+    """The compiled rules with each card's English text as the reference prints it in their tables
+    (`CardDef.text`: what a seat shows of a card, without compiling anything while it plays)."""
+    views = card_views(compiled, load_catalog("en"))
+    return compiled.with_texts({str(v["id"]): CardText(str(v["class_label"]), str(v["ranks_label"]),
+                                                        tuple(str(t) for t in v["text"])) for v in views})
 
 
 def load_catalog(lang: str) -> Catalog:

@@ -70,6 +70,15 @@ class Capture:
 
 
 @dataclass(frozen=True, slots=True)
+class CardText:
+    """A card as the rule reference shows it in English (compiler/docs `card_views`): its class or
+    classes, its ranks and points, and its rule text sentence by sentence (what a seat shows)."""
+    class_label: str = ""
+    ranks_label: str = ""
+    text: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class CardDef:
     id: str
     name: str
@@ -98,6 +107,7 @@ class CardDef:
     mods: tuple[Modifier, ...] = ()
     source: str = ""                           # file:line:col of its definition
     layers: tuple[str, ...] = ()               # the layers that defined or changed it
+    text: CardText | None = None               # the reference's English text (None: not described)
     nranks: int = field(init=False, default=0)
     rank_points: int = field(init=False, default=0)
     zero_ranks: int = field(init=False, default=0)
@@ -165,10 +175,10 @@ class Order:
     """The player order of a step: `gem` (highest first), `bid` (the bidders of the tavern being
     resolved, highest bid first), or `most` — the players holding cards of `kind` in their command
     zone, most first (ties by higher gem, no gem trade), the first of them choosing to go first or
-    last (`leader_chooses`)."""
+    last (`leader_chooses`, which only `most` reads)."""
     by: str = "gem"
     kind: str | None = None
-    leader_chooses: bool = False
+    leader_chooses: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,9 +259,9 @@ class Layer:
 @dataclass(frozen=True, slots=True)
 class Interpretation:
     id: str
-    text: str
-    source: str
-    layer: str
+    text: str = ""
+    source: str = ""
+    layer: str = ""
 
 
 @dataclass(frozen=True, slots=True)
