@@ -33,7 +33,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '4d376e7f44267e2c6e26f63e671ebc6959850e97e92ce65a6b706e20014267bb'
+CONTENT_HASH = 'bb6d58ab2eb6f3606a9b0199f67d317eef1d4b1563761c5bac2460d26c61eb07'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

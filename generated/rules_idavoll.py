@@ -35,7 +35,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '84359a484fafd24b1b90ea2f05ae164cd21ae35f7e9758d6458bede73d5672b5'
+CONTENT_HASH = 'c89464bcc4d99d2ce6916f2e41e4da4aa5aa8f52931f51a70b4c1ca38ec1ca3f'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

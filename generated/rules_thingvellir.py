@@ -37,7 +37,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'be7ae4c674b06d37a4e9129906ccd8bc5d8c72eb28c870da7fb8bdfd2c158a94'
+CONTENT_HASH = '7c72402e985b30b4aec98f3162e1d4afd7e2e576c869e9dbb6d4f4421501ef73'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

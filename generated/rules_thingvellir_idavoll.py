@@ -39,7 +39,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'f1d5a2d724f7ee62df4500d510278f714fbcef76f32f20dc9a9ba8477bdc263d'
+CONTENT_HASH = '0ea4f3efec2da216a400aec0cc1d92ce8839c7ca0ca7395ec73e14d3121a3f09'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

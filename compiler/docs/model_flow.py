@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from nidavellir.interface.mechanisms import step_spec
+
 from ..yamlload import JsonDict
 from .model_base import ModelBase, _capital, _per
 from .views import AgeSteps, AgeTurns, Elsewhere, PickSourceView, Step, StepFacts
@@ -20,9 +22,11 @@ class FlowModel(ModelBase):
     def step_view(self, step: JsonDict, changed: list[str]) -> Step:
         """A flow step with the names its catalog text may use: zones, count, kind, player order."""
         window = step.get("window")
+        spec = step_spec(step.get("do"))
         return {
             "id": step["id"],
             "do": step.get("do"),
+            "message": spec.message if spec else "ref.step.window",
             "window": window,
             "window_name": _capital(self.cat.t(f"ref.window.{window}", default=window)) if window else "",
             "ages": list(step.get("ages", [])),
@@ -35,8 +39,8 @@ class FlowModel(ModelBase):
             "count": int(step.get("count", 0)),
             "kind": self.kind_name(step["kind"]) if "kind" in step else "",
             "order": self.order_text(step),
-            "draws": self.draws() if step.get("do") == "enter-dwarves" else [],
-            "age_turns": self.age_turns() if step.get("do") == "enter-dwarves" else [],
+            "draws": self.draws() if spec and spec.draws else [],
+            "age_turns": self.age_turns() if spec and spec.draws else [],
             "elsewhere": self.elsewhere(step),
         }
 
@@ -48,7 +52,8 @@ class FlowModel(ModelBase):
             return self.t("ref.order.leader", order=text) if order["leader_chooses"] else text
         if order == "bid":
             return self.t("ref.order.bid")
-        return self.t("ref.order.gem") if step.get("do") == "place-held" else ""
+        spec = step_spec(step.get("do"))
+        return self.t("ref.order.gem") if spec and spec.ordered else ""
 
     def age_turns(self) -> list[AgeTurns]:
         """How many turns each age with tavern draws lasts, per player count: an age ends with the turn
