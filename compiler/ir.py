@@ -224,7 +224,7 @@ class Tokens(Node):
 
 @dataclass(frozen=True)
 class Simple(Node):
-    """An action with no operand: swap (tavern cards), capture, cancel, face-down."""
+    """An action with no operand of its own, one of interface/mechanisms.py ACTION_SPECS."""
     name: str
 
 

@@ -33,7 +33,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'bb6d58ab2eb6f3606a9b0199f67d317eef1d4b1563761c5bac2460d26c61eb07'
+CONTENT_HASH = 'f559fb3c6242a4de72a0b6946db5792f47cdbb481191b620239f0e5c7226552b'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

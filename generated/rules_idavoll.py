@@ -35,7 +35,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'c89464bcc4d99d2ce6916f2e41e4da4aa5aa8f52931f51a70b4c1ca38ec1ca3f'
+CONTENT_HASH = '3b3b33be131bd12c05778387b8544cbc2242d855b5ad3064dc1fb1ab8f914908'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

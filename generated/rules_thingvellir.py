@@ -37,7 +37,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '7c72402e985b30b4aec98f3162e1d4afd7e2e576c869e9dbb6d4f4421501ef73'
+CONTENT_HASH = 'ebf6b041ca883608487521fca39133b40373b5f2427a3b11c2f0977f63f8340d'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

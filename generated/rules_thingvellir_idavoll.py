@@ -39,7 +39,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '0ea4f3efec2da216a400aec0cc1d92ce8839c7ca0ca7395ec73e14d3121a3f09'
+CONTENT_HASH = '0ca7e556a2c2e94b56270fc51225051b45dd98e2bfa1a47da657081711263b39'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -6,16 +6,23 @@ the emitter, the rule text and the LSP's completion")."""
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import pytest
 from nidavellir.compiler.docs.text import Catalog
 from nidavellir.compiler.schema import load_schema
+from nidavellir.compiler.sources import grammar_text
 from nidavellir.runtime.flow import STEP_FUNCTIONS, TAVERN_STEP_FUNCTIONS
 
+from nidavellir.interface.engine import EngineAPI
 from nidavellir.interface.mechanisms import (
+    ACTION_SPECS,
+    CARD,
     FLOW_PARTS,
     OPERANDS,
+    PLAYER,
     STEP_SPECS,
+    SUBJECT,
     TAVERN,
     steps_of,
 )
@@ -37,6 +44,19 @@ def test_every_step_spec_has_its_reference_text_in_each_language(lang):
     """The reference prints each step by its spec's catalog key (`deal` once had none)."""
     cat = Catalog.load(lang)
     assert [s.name for s in STEP_SPECS.values() if s.message not in cat.messages] == []
+    assert [s.name for s in ACTION_SPECS.values() if s.message not in cat.messages] == []
+
+
+def test_every_action_spec_is_a_grammar_rule_and_calls_the_engine_interface():
+    """An action spec's phrase is a rule of the grammar (by its alias), and the methods its call and
+    its guard name are members of EngineAPI, the interface generated code is checked against."""
+    grammar = grammar_text()
+    members = set(vars(EngineAPI))
+    for spec in ACTION_SPECS.values():
+        assert re.search(rf"->\s*{spec.rule}\b", grammar), spec.name
+        called = re.findall(r"\bg\.([a-z_]+)\(", spec.call + (spec.guard or ""))
+        assert set(called) <= members and (spec.method is None) == (not called), spec.name
+        assert set(spec.needs) <= {PLAYER, CARD, SUBJECT}, spec.name
 
 
 def test_step_operands_are_the_compiled_steps_fields_and_the_schemas_keys():

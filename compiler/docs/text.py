@@ -17,6 +17,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from nidavellir.interface.mechanisms import ACTION_SPECS
+
 from .. import ir
 from ..messages import catalog_messages as _messages
 from ..names import FUNCTIONS, VARIABLES
@@ -488,7 +490,7 @@ def action_text(a: ir.Action, cx: Context) -> str:
                                     "token", cx)
             return t(key, **counted)
         case ir.Simple():
-            return t(f"act.{a.name}")
+            return t(ACTION_SPECS[a.name].message)
         case ir.EachOther():
             return t("act.each_other", action=action_text(a.action, cx))
         case _:

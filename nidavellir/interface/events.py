@@ -114,8 +114,7 @@ ACTION_EVENTS: dict[str, tuple[Fires, ...]] = {
                      Fires("covered", ARMY, HEROES, LANDS), Fires("recruited", HERO, LINES),
                      Fires("joined", HERO, LINES, JOINS)),
     "discard_card": (Fires("discarded", CARD),),   # (only `instead of` it: the card stays, nothing is used up)
-    "capture": (Fires("captured", OWN),),
-}
+}  # (and the fixed-phrase actions' own, interface/mechanisms.py ACTION_SPECS)
 ACTION_USES: dict[str, str] = {"supply_card": SUPPLY}   # actions that use something up and fire nothing
 ACTION_GIVES_BACK: dict[str, str] = {"return_hero": HEROES, "discard_card": PILES, "discard_top": PILES,
                                      "put_under_deck": DECKS}

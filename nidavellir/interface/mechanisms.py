@@ -1,12 +1,18 @@
 """The mechanisms rules data may name, each declared once: the flow steps (`do:`) the runtime
-implements. A spec gives a step's typed operands, the flow parts it may stand in, what it does
-to the cards (draws from the age deck, moves only shared zones), its catalog key and a one-line
-text. The compiler checks the flow data against the specs, the reference renders a step by its
-catalog key, the LSP offers the specs' names, and runtime/flow.py binds one function to each
-(a test checks both ways)."""
+implements, and the engine actions of the effect DSL's fixed phrases. A step's spec gives its typed
+operands, the flow parts it may stand in, what it does to the cards (draws from the age deck, moves
+only shared zones), its catalog key and a one-line text; an action's gives its phrase, what it
+needs, the call it emits, its guard, the events it fires and its catalog key. The compiler checks
+the flow data and the effects against the specs, the emitter and the rule text read them, the LSP
+offers the steps' names, and runtime/flow.py binds one function to each step (a test checks both
+ways)."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+
+from .events import ACTION_EVENTS as EVENT_ACTIONS
+from .events import OWN, Fires
 
 # The parts of the flow data: a turn's steps, an age's end, a tavern's resolution.
 TURN, AGE_END, TAVERN = "turn", "age_end", "tavern"
@@ -90,3 +96,53 @@ def steps_of(part: str) -> dict[str, StepSpec]:
 def steps_with(key: str, value: str | None = None) -> list[str]:
     """The steps taking the operand `key` (naming `value`, if given), in declaration order."""
     return [n for n, s in STEP_SPECS.items() if key in dict(s.operands) and value in (None, s.operand(key))]
+
+
+# -- actions -------------------------------------------------------------------------------------
+# What an action needs of its effect's scope (compiler/names.py's names for them).
+PLAYER, CARD, SUBJECT = "player", "card", "subject"
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    """An engine action that a DSL phrase of fixed words runs: what it acts on is its effect's own
+    player, card or event subject. `rule`: the phrase's alias in grammar/effects.lark; `phrase`: how
+    diagnostics quote it; `call`: the Python it runs (names of the scope in braces: `{p}`, `{card}`,
+    `{ev}`), through an EngineAPI method; `needs`: what its scope must have; `instead_only`: only an
+    `instead of` effect may do it; `guard`: the EngineAPI test of whether it finds something to act
+    on (compiler/emit.py `_can_act`); `fires`: the events its method fires (compiler/cycles.py);
+    `marks`: the position-format keys of the state it leaves on its card; `message`: the catalog key
+    of its rule text."""
+    name: str
+    rule: str
+    phrase: str
+    call: str
+    message: str
+    needs: frozenset[str] = frozenset()
+    instead_only: bool = False
+    guard: str | None = None
+    fires: tuple[Fires, ...] = ()
+    marks: tuple[str, ...] = ()
+
+    @property
+    def method(self) -> str | None:
+        """The EngineAPI method it calls (None: it calls none)."""
+        found = re.search(r"\bg\.([a-z_]+)\(", self.call)
+        return found.group(1) if found else None
+
+
+ACTION_SPECS: dict[str, ActionSpec] = {s.name: s for s in (
+    ActionSpec("swap", "swap_tavern", "swap", "yield from g.swap_tavern_cards({p})", "act.swap",
+               frozenset({PLAYER}), guard="g.can_swap({p})"),
+    ActionSpec("reserve", "reserve", "reserve", "yield from g.reserve_tavern_card({p})", "act.reserve",
+               frozenset({PLAYER}), guard="g.can_reserve({p})"),
+    ActionSpec("capture", "capture", "capture", "yield from g.capture({p}, {card}, {ev}.subject)", "act.capture",
+               frozenset({PLAYER, SUBJECT}), instead_only=True, fires=(Fires("captured", OWN),)),
+    ActionSpec("cancel", "cancel", "cancel", "pass  # the event does not happen", "act.cancel", instead_only=True),
+    ActionSpec("face-down", "face_down", "turn face down", "g.turn_face_down({card})", "act.face-down",
+               marks=("face_down", "used")),
+)}
+
+# The events each engine action fires, by EngineAPI method: interface/events.py's and the specs'.
+ACTION_EVENTS: dict[str, tuple[Fires, ...]] = {
+    **EVENT_ACTIONS, **{m: s.fires for s in ACTION_SPECS.values() if s.fires and (m := s.method) is not None}}
