@@ -86,8 +86,6 @@ def marks(effects: Iterable[ir.Effect]) -> tuple[str, ...]:
         for node in ir.walk(effect):
             if isinstance(node, ir.Tokens):
                 found.add("tokens")
-            elif isinstance(node, ir.ChooseClass):
-                found.add("class")
             elif isinstance(node, ir.Simple):
                 found |= set(ACTION_SPECS[node.name].marks)
     return tuple(m for m in ("tokens", "class", "face_down", "used") if m in found)

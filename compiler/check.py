@@ -379,8 +379,6 @@ class Checker:
                 self.need(a, player, "`return`")
                 if a.cls not in self.names.classes | {"neutral"}:
                     self.fail(a, f"unknown class `{a.cls}`", suggest(a.cls, self.names.classes | {"neutral"}), True)
-            case ir.ChooseClass():
-                self.need(a, player, "`choose class`")
             case ir.AdvanceTrack():
                 if a.steps is not None:
                     self.expr(a.steps, INT)

@@ -364,7 +364,7 @@ def _can_act(a: ir.Action, sc: PyScope) -> str | None:
         case ir.Simple():
             guard = ACTION_SPECS[a.name].guard
             return None if guard is None else expand(guard, sc.names())
-        case ir.PlaceUnder() | ir.GainGem() | ir.ChooseClass() | ir.EachOther():
+        case ir.PlaceUnder() | ir.GainGem() | ir.EachOther():
             return None  # (each other player: acts for each of them as it can)
         case _:
             assert_never(a)
@@ -466,8 +466,6 @@ def action(w: Writer, a: ir.Action, sc: PyScope, locate: Callable[[int], str]) -
             w.line(f"if (yield from {_cost(a.first, sc, a.rest)}):")
             w.indent += 1
             action(w, a.rest, sc, locate)
-        case ir.ChooseClass():
-            w.line(f"yield from g.choose_class({sc.p}, {sc.card})")
         case ir.AdvanceTrack():
             w.line(f"g.advance_track({sc.card}, {expr(a.steps, sc) if a.steps is not None else 1})")
         case ir.Tokens():

@@ -33,7 +33,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'f559fb3c6242a4de72a0b6946db5792f47cdbb481191b620239f0e5c7226552b'
+CONTENT_HASH = '215b40cc31920c144da9db64f6a6bec948e35ac0790d5279c42afdbae140e41b'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -35,7 +35,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '3b3b33be131bd12c05778387b8544cbc2242d855b5ad3064dc1fb1ab8f914908'
+CONTENT_HASH = '7e19e81abfb88d456836a436e5a3ded5846755d9b2beca0a6b720ae0bbfa3bc0'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

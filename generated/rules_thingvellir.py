@@ -37,7 +37,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'ebf6b041ca883608487521fca39133b40373b5f2427a3b11c2f0977f63f8340d'
+CONTENT_HASH = '736eaa32ce16290a1678413c109a723905418df40d80ad2f79f0555e7703b385'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

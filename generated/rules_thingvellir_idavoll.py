@@ -39,7 +39,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '0ca7e556a2c2e94b56270fc51225051b45dd98e2bfa1a47da657081711263b39'
+CONTENT_HASH = '794ad75ef2e00d00ffc785a80b12f7f51e035352080263bf459b50dd8ee36b81'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

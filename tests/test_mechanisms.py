@@ -82,3 +82,23 @@ def test_the_editor_completes_a_flow_steps_do_from_the_specs():
     items = complete(Vocabulary(), where, False)
     assert [i.label for i in items] == ["resolve-taverns", "refill"]
     assert items[1].detail == STEP_SPECS["refill"].text
+
+
+def test_choose_class_is_one_action_spec_read_by_every_stage():
+    """Ölrun's class token (DESIGN §9, 001 "Ölrun: choose a class"): `choose class` parses to its
+    spec's action, leaves the position's `class` mark on the card, emits the spec's engine call and
+    reads as its catalog text."""
+    from nidavellir.compiler import ir
+    from nidavellir.compiler.build import compile_specs, layer_specs
+    from nidavellir.compiler.card_facts import marks
+    from nidavellir.compiler.docs.text import action_text, context_of
+    from nidavellir.compiler.dsl import parse_effect
+    from nidavellir.compiler.emit import PyScope, Writer, action
+
+    effect = parse_effect("when taken: choose class")
+    assert effect.actions == (ir.Simple("choose-class"),)
+    assert marks([effect]) == ("class",)
+    w = Writer()
+    action(w, effect.actions[0], PyScope(), lambda pos: "<rules>")
+    assert "yield from g.choose_class(p, card)" in "\n".join(w.lines)
+    assert action_text(effect.actions[0], context_of(compile_specs(layer_specs(())).data, Catalog.load("en"))) == "choose a class"

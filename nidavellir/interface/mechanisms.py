@@ -139,6 +139,8 @@ ACTION_SPECS: dict[str, ActionSpec] = {s.name: s for s in (
     ActionSpec("capture", "capture", "capture", "yield from g.capture({p}, {card}, {ev}.subject)", "act.capture",
                frozenset({PLAYER, SUBJECT}), instead_only=True, fires=(Fires("captured", OWN),)),
     ActionSpec("cancel", "cancel", "cancel", "pass  # the event does not happen", "act.cancel", instead_only=True),
+    ActionSpec("choose-class", "choose_class", "choose class", "yield from g.choose_class({p}, {card})",
+               "act.choose_class", frozenset({PLAYER}), marks=("class",)),
     ActionSpec("face-down", "face_down", "turn face down", "g.turn_face_down({card})", "act.face-down",
                marks=("face_down", "used")),
 )}
