@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+from nidavellir.interface.mechanisms import ACTION_SPECS
 from nidavellir.interface.rules import PLACED_SELF, PLACED_SUBJECT, Capture, Placing
 
 from . import ir
@@ -85,10 +86,8 @@ def marks(effects: Iterable[ir.Effect]) -> tuple[str, ...]:
         for node in ir.walk(effect):
             if isinstance(node, ir.Tokens):
                 found.add("tokens")
-            elif isinstance(node, ir.ChooseClass):
-                found.add("class")
-            elif isinstance(node, ir.Simple) and node.name == "face-down":
-                found |= {"face_down", "used"}
+            elif isinstance(node, ir.Simple):
+                found |= set(ACTION_SPECS[node.name].marks)
     return tuple(m for m in ("tokens", "class", "face_down", "used") if m in found)
 
 

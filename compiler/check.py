@@ -13,6 +13,7 @@ from nidavellir.interface.events import (
     WHENEVER,
     EventSpec,
 )
+from nidavellir.interface.mechanisms import ACTION_SPECS
 
 from . import ir
 from .bounds import constant
@@ -378,20 +379,17 @@ class Checker:
                 self.need(a, player, "`return`")
                 if a.cls not in self.names.classes | {"neutral"}:
                     self.fail(a, f"unknown class `{a.cls}`", suggest(a.cls, self.names.classes | {"neutral"}), True)
-            case ir.ChooseClass():
-                self.need(a, player, "`choose class`")
             case ir.AdvanceTrack():
                 if a.steps is not None:
                     self.expr(a.steps, INT)
             case ir.Tokens():
                 self.expr(a.amount, INT)
             case ir.Simple():
-                if a.name in ("cancel", "capture") and not self.scope.replacement:
-                    self.fail(a, f"`{a.name}` only makes sense in an `instead of` effect")
-                if a.name == "capture":
-                    self.need(a, frozenset({PLAYER, SUBJECT}), "`capture`")
-                elif a.name in ("swap", "reserve"):
-                    self.need(a, player, f"`{a.name}`")
+                spec = ACTION_SPECS[a.name]
+                if spec.instead_only and not self.scope.replacement:
+                    self.fail(a, f"`{spec.phrase}` only makes sense in an `instead of` effect")
+                if spec.needs:
+                    self.need(a, spec.needs, f"`{spec.phrase}`")
             case ir.EachOther():
                 self.need(a, player, "`each other player`")
                 self.action(a.action)

@@ -23,9 +23,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from nidavellir.interface.events import ACTION_EVENTS, ACTION_GIVES_BACK, ACTION_USES, CARD, ENTERED, EVENTS, HERO
+from nidavellir.interface.events import ACTION_GIVES_BACK, ACTION_USES, CARD, ENTERED, EVENTS, HERO
 from nidavellir.interface.events import ARMY as NEXT_TO, IN_ARMY, INSTEAD, INSTEAD_ANY, JOINS, LANDS, NO_CARD, OUTSIDE
 from nidavellir.interface.events import OWN, PILE, HEROES, SUPPLY, USED_UP, WHEN, WHENEVER, Fires
+from nidavellir.interface.mechanisms import ACTION_EVENTS, ACTION_SPECS
 from nidavellir.interface.rules import LoopWarning
 
 from . import ir
@@ -154,7 +155,7 @@ def value_graph(cards: dict[str, CardFacts], places: Places, values: Values) -> 
 # -- the event graph ------------------------------------------------------------------------------
 
 _VERBS = {ir.Transform: "transform", ir.TransformSpread: "transform", ir.PlaceCard: "place", ir.TakeFrom: "take",
-          ir.Look: "look at", ir.RecruitHero: "recruit", ir.Discard: "discard", ir.Simple: "capture"}
+          ir.Look: "look at", ir.RecruitHero: "recruit", ir.Discard: "discard"}
 _CALL = re.compile(r"\bg\.([a-z_]+)\(")
 
 
@@ -420,7 +421,8 @@ def _fire(g: Graph, node: Node, eff: _Effect, leaf: ir.Action, fired: Fires, use
             subjects = move.joining(subjects)
         if subjects is not ANY and not subjects:
             return new  # (a card already in the army moves within it; one that lands in no column joins nothing)
-    verb = _VERBS.get(type(leaf), type(leaf).__name__.lower())
+    verb = (ACTION_SPECS[leaf.name].phrase if isinstance(leaf, ir.Simple) else
+            _VERBS.get(type(leaf), type(leaf).__name__.lower()))
     uses = fired.uses or (next(iter(sorted(used))) if used else None)
     stops: tuple[str, ...] = ()
     if fired.about == NEXT_TO and isinstance(leaf, ir.PlaceCard) and leaf.place.mode in ("chosen", "another", "among"):

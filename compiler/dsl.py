@@ -10,6 +10,7 @@ from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.tree import Meta
 
+from nidavellir.interface.mechanisms import ACTION_SPECS
 from nidavellir.interface.numbers import MAX_TEXT, NumberError, parse_int
 
 from . import ir
@@ -71,6 +72,7 @@ def _coin(mode: str) -> Callable[..., ir.CoinSel]:
 
 
 def _simple(name: str) -> Callable[..., ir.Simple]:
+    """The callback of a fixed-phrase action's grammar rule (interface/mechanisms.py ACTION_SPECS)."""
     def f(self: _ToIR, meta: Meta, *tokens: Token) -> ir.Simple:  # (`swap chosen tavern CARDS` keeps CARDS)
         return ir.Simple(name, pos=_pos(meta))
     return f
@@ -239,9 +241,6 @@ class _ToIR(Transformer[Token, ir.Effect]):
     def return_hero(self, meta: Meta, cls: Token) -> ir.ReturnHero:
         return ir.ReturnHero(str(cls), pos=_pos(meta), arg_pos=_pos(cls))
 
-    def choose_class(self, meta: Meta) -> ir.ChooseClass:
-        return ir.ChooseClass(pos=_pos(meta))
-
     def advance_track(self, meta: Meta, steps: ir.Expr | None = None) -> ir.AdvanceTrack:
         return ir.AdvanceTrack(steps, pos=_pos(meta))
 
@@ -250,10 +249,6 @@ class _ToIR(Transformer[Token, ir.Effect]):
 
     def remove_tokens(self, meta: Meta, amount: ir.Expr, tokens: Token) -> ir.Tokens:
         return ir.Tokens(-1, amount, pos=_pos(meta))
-
-    swap_tavern, capture, cancel, face_down = _simple("swap"), _simple("capture"), _simple("cancel"), \
-        _simple("face-down")
-    reserve = _simple("reserve")
 
     def each_other(self, meta: Meta, action: ir.Action) -> ir.EachOther:
         return ir.EachOther(action, pos=_pos(meta))
@@ -314,6 +309,8 @@ class _ToIR(Transformer[Token, ir.Effect]):
         return ir.Enters(place, pos=_pos(meta))
 
 
+for _spec in ACTION_SPECS.values():  # (set after the class's own v_args: each wrapped alike here)
+    setattr(_ToIR, _spec.rule, v_args(meta=True, inline=True)(_simple(_spec.name)))
 _TRANSFORMER = _ToIR()
 
 # Example bad inputs mapped to messages a designer can act on (after Lark's match_examples).

@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import MISSING, dataclass, field, fields, is_dataclass, replace
 from typing import Any
 
+from nidavellir.interface.mechanisms import ACTION_SPECS
 from nidavellir.interface.rules import EMPTY, SOURCE_MARKER, Modifier
 
 from . import ir
@@ -384,8 +385,9 @@ def _can_act(a: ir.Action, sc: PyScope) -> str | None:
         case ir.PlaceCard():
             return f"g.in_supply({a.card.card!r})" if not a.card.subject and a.card.card is not None else None
         case ir.Simple():
-            return {"swap": f"g.can_swap({p})", "reserve": f"g.can_reserve({p})"}.get(a.name)
-        case ir.PlaceUnder() | ir.GainGem() | ir.ChooseClass() | ir.EachOther():
+            guard = ACTION_SPECS[a.name].guard
+            return None if guard is None else expand(guard, sc.names())
+        case ir.PlaceUnder() | ir.GainGem() | ir.EachOther():
             return None  # (each other player: acts for each of them as it can)
         case _:
             assert_never(a)
@@ -487,18 +489,12 @@ def action(w: Writer, a: ir.Action, sc: PyScope, locate: Callable[[int], str]) -
             w.line(f"if (yield from {_cost(a.first, sc, a.rest)}):")
             w.indent += 1
             action(w, a.rest, sc, locate)
-        case ir.ChooseClass():
-            w.line(f"yield from g.choose_class({sc.p}, {sc.card})")
         case ir.AdvanceTrack():
             w.line(f"g.advance_track({sc.card}, {expr(a.steps, sc) if a.steps is not None else 1})")
         case ir.Tokens():
             w.line(f"g.{'add' if a.sign > 0 else 'remove'}_tokens({sc.card}, {expr(a.amount, sc)})")
         case ir.Simple():
-            w.line({"swap": f"yield from g.swap_tavern_cards({sc.p})",
-                    "capture": f"yield from g.capture({sc.p}, {sc.card}, {sc.ev}.subject)",
-                    "cancel": "pass  # the event does not happen",
-                    "face-down": f"g.turn_face_down({sc.card})",
-                    "reserve": f"yield from g.reserve_tavern_card({sc.p})"}[a.name])
+            w.line(expand(ACTION_SPECS[a.name].call, sc.names()))
         case ir.EachOther():
             other = sc.fresh("player")
             w.line(f"for {other} in g.other_players({sc.p}):")

@@ -15,7 +15,7 @@ ages
     (E, the schema and layers.py: the other would be ignored).
 parts
   - `enter-dwarves`, `bids` and `resolve-taverns` are steps of a turn, `final-scoring` of an age's
-    end (E; interface/events.py STEP_PARTS).
+    end (E; interface/mechanisms.py, a step spec's `home`).
   - `order: bid` is the bid order of the tavern being resolved: only in `flow.tavern` (E, the schema).
 flow.turn
   - a step draws from the age deck in every age (E, structure.py), else the age never ends.
@@ -37,7 +37,7 @@ flow.tavern
 flow.age_end
   - `final-scoring` runs once, at the end of the last age (E when it runs in another age or twice),
     and nothing that may change what a player holds runs after it there (E: it would not be counted;
-    steps that only move cards between shared zones may, SHARED_ZONE_STEPS). Without one the game is
+    steps that only move cards between shared zones may, a step spec's `shared`). Without one the game is
     scored at the end of the flow (R, runtime/flow.py).
   - `before_scoring` names windows of the flow (E, compile.py) that open at the end of the last age
     before the final scoring (E: `score` would apply a step that the game does not take before
@@ -50,7 +50,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from nidavellir.interface.events import DRAWING_STEPS, SHARED_ZONE_STEPS, STEP_PARTS
+from nidavellir.interface.mechanisms import step_spec
 
 from .diagnostics import Diagnostics, Location
 from .layers import Merged
@@ -64,6 +64,11 @@ PART_NAMES = {"turn": "a turn (`flow.turn`)", "age_end": "an age's end (`flow.ag
 def runs_in(step: Step, age: int) -> bool:
     ages = step.get("ages")
     return ages is None or age in ages
+
+
+def _draws(do: object) -> bool:
+    spec = step_spec(do)
+    return spec is not None and spec.draws
 
 
 def _name(step: Step) -> str:
@@ -123,7 +128,7 @@ class FlowOrder:
                                                                   "(`ages: []`)", "list the ages it runs in, "
                                      "or leave `ages` out for every age, or remove the step (`remove: true`)")
                 do = step.get("do")
-                home = STEP_PARTS.get(do) if isinstance(do, str) else None
+                home = spec.home if (spec := step_spec(do)) is not None else None
                 if home is not None and part != home:
                     self.diags.error(self.at(part, step, "do"), f"`{do}` is a step of {PART_NAMES[home]}, "
                                                                 f"not of {PART_NAMES[part]}",
@@ -152,9 +157,9 @@ class FlowOrder:
             self.diags.warning(self.later("turn", "do", resolve, bids),
                                "the taverns are resolved before the turn's bids: with the bids of the turn before "
                                "(none in the first turn)", "place `bids` before `resolve-taverns`")
-        dealt = any(d in DRAWING_STEPS for d in does[:first])
-        if not dealt and any(d in DRAWING_STEPS for d in does) and self.once("undealt", resolve):
-            deal = next(st for st in steps if st.get("do") in DRAWING_STEPS)
+        dealt = any(_draws(d) for d in does[:first])
+        if not dealt and any(_draws(d) for d in does) and self.once("undealt", resolve):
+            deal = next(st for st in steps if _draws(st.get("do")))
             self.diags.warning(self.later("turn", "do", resolve, deal),
                                "the taverns are resolved before any card enters them in the turn: the cards wait "
                                "for the next turn, and the last turn's are never taken",
@@ -269,7 +274,7 @@ class FlowOrder:
                                                                  f"{last} (first by {_name(first)}, at "
                                                                  f"{self.at('age_end', first, 'do')})",
                                  "keep one `final-scoring` step")
-            elif step.get("do") not in SHARED_ZONE_STEPS:
+            elif (spec := step_spec(step.get("do"))) is None or not spec.shared:
                 self.diags.error(self.at("age_end", step, "id"), f"{_name(step)} runs after the final scoring "
                                                                  f"({_name(first)}) at the end of Age {last}: "
                                                                  "what it does would not be counted",

@@ -7,12 +7,19 @@ from collections.abc import Callable
 from typing import Any
 
 from nidavellir.errors import suggest
-from nidavellir.interface.events import (
-    BUILTIN_ZONES,
-    ORDERS,
-    PICK_WHO,
-    STEPS,
-    TAVERN_STEPS,
+from nidavellir.interface.events import BUILTIN_ZONES, ORDERS, PICK_WHO
+from nidavellir.interface.mechanisms import (
+    COUNT,
+    DECKS,
+    FACE_UP,
+    FILLED,
+    FLOW_PARTS,
+    KIND,
+    OPERANDS,
+    STEP_SPECS,
+    TAVERN,
+    steps_of,
+    steps_with,
 )
 from nidavellir.interface.rules import (
     DeckEntry,
@@ -27,14 +34,6 @@ from .box_cards import card_hint
 from .diagnostics import Diagnostics, Location
 from .layers import Merged, Origin
 from .util import from_data
-
-FLOW_PARTS = ("turn", "age_end", "tavern")
-
-# The operands each step takes, all of them required (besides id, do/window, ages, order); any
-# other is refused.
-OPERANDS: dict[str, tuple[str, ...]] = {"refill": ("zone", "deck", "count"), "deal": ("zone", "deck", "count"),
-                                        "clear": ("zone", "into"), "place-held": ("kind",)}
-ALL_OPERANDS = ("zone", "deck", "into", "count", "kind")
 
 # What a rule set that says nothing of them gets: the base game's tavern resolution (003 "Taverns
 # Resolution") and its one pick source, the tavern.
@@ -125,7 +124,7 @@ class FlowData:
     def zone_ref(self, name: str, where: Origin | None, tavern_ok: bool, what: str) -> None:
         if self.zones.get(name, {}).get("per_age"):
             self.err(where, f"`{name}` holds a deck per age, not cards face up ({what})",
-                     "name it as the `deck:` of a `refill` or `deal` step")
+                     "name it as the `deck:` of a " + " or ".join(f"`{d}`" for d in steps_with("deck")) + " step")
             return
         known = {z for z, spec in self.zones.items() if not spec.get("per_age")} | {"discard", "box"} | (
             {"tavern"} if tavern_ok else set())
@@ -151,45 +150,51 @@ class FlowData:
             self.err(at("window"), f"flow step `{sid}` has both `do: {do}` and a `window`",
                      "a step runs a runtime step or opens a window, not both (an earlier layer may have given the other)")
             return
-        table = TAVERN_STEPS if part == "tavern" else STEPS
+        table = steps_of(part)
         if do is not None and do not in table:
-            other = "a turn or age-end step" if part == "tavern" else "a step of `flow.tavern`"
-            elsewhere = (STEPS if part == "tavern" else TAVERN_STEPS)
-            hint = f"`{do}` is {other}" if do in elsewhere else suggest(do, table)
+            other = "a turn or age-end step" if part == TAVERN else "a step of `flow.tavern`"
+            hint = f"`{do}` is {other}" if do in STEP_SPECS else suggest(do, table)
             self.err(at("do"), f"unknown flow step `{do}`", hint or "steps: " + ", ".join(table))
             return
-        allowed = OPERANDS.get(do or "", ())
-        for key in ALL_OPERANDS:
+        spec = STEP_SPECS.get(do or "")
+        allowed = dict(spec.operands) if spec else {}
+        for key in OPERANDS:
             if key in step and key not in allowed:
                 what = f"a `{do}` step" if do else "a window"
                 self.err(at(key), f"`{key}` means nothing on {what}",
-                         f"`{key}` is an operand of: " + ", ".join(f"`{d}`" for d, ops in OPERANDS.items() if key in ops))
+                         f"`{key}` is an operand of: " + ", ".join(f"`{d}`" for d in steps_with(key)))
         for key in allowed:
             if key not in step:
-                self.err(at("id"), f"the `{do}` step `{sid}` needs `{key}`", STEPS.get(do or "") or TAVERN_STEPS.get(do or ""))
+                self.err(at("id"), f"the `{do}` step `{sid}` needs `{key}`", spec.text if spec else None)
         if "order" in step:
-            if part == "tavern" and do is not None:
+            if part == TAVERN and do is not None:
                 self.err(at("order"), "a tavern's steps follow the bid order", "`order` applies to its windows")
-            elif do not in (None, "place-held"):
-                self.err(at("order"), f"a `{do}` step has no player order", "`order` applies to windows and place-held")
+            elif spec is not None and not spec.ordered:
+                ordered = " and ".join(n for n, s in STEP_SPECS.items() if s.ordered)
+                self.err(at("order"), f"a `{do}` step has no player order", f"`order` applies to windows and {ordered}")
             order = step["order"]
             if isinstance(order, dict) and order["most"] not in self.kinds:
                 self.err(at("order"), f"unknown kind `{order['most']}`", suggest(order["most"], self.kinds))
-        tavern_ok = part == "tavern"
-        if "zone" in step:
-            self.zone_ref(step["zone"], at("zone"), tavern_ok, f"the `{do}` step `{sid}`")
-            if do in ("refill", "deal") and step["zone"] in self.zones and self.zones[step["zone"]].get("per_age"):
-                self.err(at("zone"), f"`{step['zone']}` holds decks: refill a face-up zone from it", None)
-        if "into" in step:
-            self.zone_ref(step["into"], at("into"), tavern_ok, f"the `{do}` step `{sid}`")
-        if "deck" in step:
-            deck = step["deck"]
-            if deck not in self.zones:
-                self.err(at("deck"), f"unknown zone `{deck}`", suggest(deck, self.zones))
-            elif not self.zones[deck].get("per_age"):
-                self.err(at("deck"), f"zone `{deck}` holds no decks", "declare it with `per_age: true`")
-        if "kind" in step and step["kind"] not in self.kinds:
-            self.err(at("kind"), f"unknown kind `{step['kind']}`", suggest(step["kind"], self.kinds))
+        for key in OPERANDS:
+            if key in step:
+                self.operand(spec.operand(key) if spec else OPERANDS[key], step[key], at(key), part,
+                             f"the `{do}` step `{sid}`")
+
+    def operand(self, names: str, value: Any, where: Origin | None, part: str, what: str) -> None:
+        """Whether a step's operand names what it should (`names`: a value kind of the step specs)."""
+        if names in (FACE_UP, FILLED):
+            self.zone_ref(value, where, part == TAVERN, what)
+            if names == FILLED and self.zones.get(value, {}).get("per_age"):
+                self.err(where, f"`{value}` holds decks: refill a face-up zone from it", None)
+        elif names == DECKS:
+            if value not in self.zones:
+                self.err(where, f"unknown zone `{value}`", suggest(value, self.zones))
+            elif not self.zones[value].get("per_age"):
+                self.err(where, f"zone `{value}` holds no decks", "declare it with `per_age: true`")
+        elif names == KIND and value not in self.kinds:
+            self.err(where, f"unknown kind `{value}`", suggest(value, self.kinds))
+        else:
+            assert names in (KIND, COUNT)  # (a count's type is the schema's)
 
     def source(self, src: dict[str, Any], params: set[str]) -> None:
         def at(key: str) -> Origin | None:
@@ -216,7 +221,7 @@ class FlowData:
                 given["order"] = Order(by="bid")
             elif isinstance(order, dict):
                 given["order"] = from_data(Order, order, ("leader_chooses",), by="most", kind=order["most"])
-            out.append(from_data(Step, s, ("id", "do", "window", "ages", *ALL_OPERANDS), **given))
+            out.append(from_data(Step, s, ("id", "do", "window", "ages", *OPERANDS), **given))
         return tuple(out)
 
     def tavern_draws(self, tavern: dict[str, Any]) -> tuple[TavernDraw, ...]:

@@ -207,11 +207,6 @@ class ReturnHero(Node):
 
 
 @dataclass(frozen=True)
-class ChooseClass(Node):
-    pass
-
-
-@dataclass(frozen=True)
 class AdvanceTrack(Node):
     steps: Expr | None
 
@@ -224,7 +219,7 @@ class Tokens(Node):
 
 @dataclass(frozen=True)
 class Simple(Node):
-    """An action with no operand: swap (tavern cards), capture, cancel, face-down."""
+    """An action with no operand of its own, one of interface/mechanisms.py ACTION_SPECS."""
     name: str
 
 
@@ -242,7 +237,7 @@ class EachOther(Node):
 
 
 Action = Union[Transform, TransformSpread, Exchange, GainGem, PlaceCard, Discard, DiscardTop, Look, RecruitHero, PlaceUnder,
-               DiscardCoin, TakeFrom, ReturnHero, ChooseClass, AdvanceTrack, Tokens, Simple, EachOther, Then]
+               DiscardCoin, TakeFrom, ReturnHero, AdvanceTrack, Tokens, Simple, EachOther, Then]
 
 
 # -- effects -----------------------------------------------------------------------

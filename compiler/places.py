@@ -9,6 +9,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from nidavellir.interface.mechanisms import FILLED, steps_with
+
 from . import ir
 
 ANY = None  # a set of every card (or every column)
@@ -85,8 +87,9 @@ class Places:
         # Face-up zones: what their steps fill them with, or clear into them
         self.zone_cards: dict[str, Cards] = {}
         self._kinds = kinds
+        filling = steps_with("zone", FILLED)
         for s in steps:
-            if s.get("do") in ("refill", "deal") and s.get("zone"):
+            if s.get("do") in filling and s.get("zone"):
                 self._into(s["zone"], self.zone_decks.get(s.get("deck", ""), frozenset()))
         for s in steps:
             if s.get("do") == "clear" and s.get("into"):

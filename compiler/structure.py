@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from nidavellir.errors import count_of
-from nidavellir.interface.events import DRAWING_STEPS
+from nidavellir.interface.mechanisms import STEP_SPECS
 from nidavellir.interface.numbers import key_int
 
 MAX_COIN = 1_000_000  # as a number written in an effect (compiler/check.py MAX_NUMBER)
@@ -60,13 +60,14 @@ def check_structure(m: Merged, diags: Diagnostics) -> None:
                     f"a player bids one on each tavern and keeps two in the pouch for a coin trade ({need} in all)",
                     'the Nidavellir rulebook, "Bids" and "Trading Coins"')
     turn = g.get("flow", {}).get("turn", [])
-    steps = ", ".join(f"`{s}`" for s in sorted(DRAWING_STEPS))
-    if not any(step.get("do") in DRAWING_STEPS for step in turn):
+    drawing = {name for name, spec in STEP_SPECS.items() if spec.draws}
+    steps = ", ".join(f"`{s}`" for s in sorted(drawing))
+    if not any(step.get("do") in drawing for step in turn):
         diags.error(_loc(m, "flow", "turn"), "no step of a turn draws from the age deck, so no age could ever end",
                     f"add a step that does: {steps}")
     else:
         for age in g.get("ages", []):
-            if not any(step.get("do") in DRAWING_STEPS and age in step.get("ages", [age]) for step in turn):
+            if not any(step.get("do") in drawing and age in step.get("ages", [age]) for step in turn):
                 diags.error(_loc(m, "flow", "turn"), f"no step of a turn draws from the deck in Age {age}, "
                                                      "so that age could never end",
                             f"let a step that draws ({steps}) run in Age {age}")

@@ -34,7 +34,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'c478303ddf949600fffdb4ae2da5345db721d36eae2a381a1231a951c528eabf'
+CONTENT_HASH = '1b80c95880e3d4e04f54e91db4c5019e23117dd458701907ac94529e11d6103d'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -36,7 +36,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '7611cbf8340dee16ff32b7bfd0b67f1d3413cb8f0ee46a8c681f426ad96e0e3a'
+CONTENT_HASH = '0fd265ce8811decf36f2b9aa2e27afff539f2cc5987960cf7c5e2fe677469053'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

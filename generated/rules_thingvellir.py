@@ -38,7 +38,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '68eaf3e932151b6f60aa3458f1c76d79cbdf429ce117a8a420813d771731d775'
+CONTENT_HASH = '136b1642771b0c678d9b79b1f1d2988847b951268fe08badb8c4429964246f11'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

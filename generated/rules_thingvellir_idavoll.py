@@ -40,7 +40,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'b439683f8e826bea9a875dfecc01f327c72332b7bd77f757a4a1e05866b39d8e'
+CONTENT_HASH = 'c789833bdd10e953c5e84525deca7ccc510c17ccb43d45e1e998152d8c5b8895'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -7,7 +7,8 @@ from itertools import permutations
 from nidavellir.errors import NidavellirError, count_of
 from nidavellir.interface.decisions import CardChoice, CoinChoice, Decision, Option
 from nidavellir.interface.engine import Gen
-from nidavellir.interface.events import MAX_TURNS_PER_AGE, STEPS, TAVERN_STEPS
+from nidavellir.interface.events import MAX_TURNS_PER_AGE
+from nidavellir.interface.mechanisms import STEP_SPECS, TAVERN
 from nidavellir.interface.rules import PickSource, Step
 
 from .card_actions import card_choice
@@ -551,6 +552,7 @@ def _plain(f: Callable[[Engine], Gen[None]]) -> StepFunction:
     return run
 
 
+# One function per step spec (nidavellir/interface/mechanisms.py), `flow.tavern`'s among them.
 STEP_FUNCTIONS: dict[str, StepFunction] = {
     "enter-dwarves": _plain(enter_dwarves),
     "bids": _plain(bids),
@@ -561,15 +563,12 @@ STEP_FUNCTIONS: dict[str, StepFunction] = {
     "deal": deal,
     "clear": clear,
     "place-held": place_held,
-}
-TAVERN_STEP_FUNCTIONS: dict[str, StepFunction] = {
     "late-bids": late_bids,
     "picks": picks,
     "gem-trades": gem_trades,
-    "clear": clear,
 }
-assert set(STEP_FUNCTIONS) == set(STEPS), "runtime steps and their declarations differ"
-assert set(TAVERN_STEP_FUNCTIONS) == set(TAVERN_STEPS), "tavern steps and their declarations differ"
+assert set(STEP_FUNCTIONS) == set(STEP_SPECS), "runtime steps and their specs differ"
+TAVERN_STEP_FUNCTIONS = {name: f for name, f in STEP_FUNCTIONS.items() if TAVERN in STEP_SPECS[name].parts}
 
 
 def run_steps(e: Engine, steps: Sequence[Step], turn: bool = False) -> Gen[None]:

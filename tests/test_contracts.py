@@ -20,9 +20,8 @@ from nidavellir.compiler.docs.text import Catalog
 from nidavellir.compiler.names import FUNCTIONS, VARIABLES
 from nidavellir.errors import NidavellirError
 from nidavellir.interface.engine import EngineAPI
-from nidavellir.interface.events import EVENTS, INSTEAD, INSTEAD_ANY, RUNTIME_PARAMS, STEPS, WHEN, WHENEVER
+from nidavellir.interface.events import EVENTS, INSTEAD, INSTEAD_ANY, RUNTIME_PARAMS, WHEN, WHENEVER
 from nidavellir.runtime.engine import Engine
-from nidavellir.runtime.flow import STEP_FUNCTIONS
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNTIME = ROOT / "runtime"
@@ -104,10 +103,6 @@ def test_params_the_runtime_reads_are_declared():
     read = {call.args[1].value for _, call in _calls(RUNTIME, {"param"})
             if len(call.args) >= 2 and isinstance(call.args[1], ast.Constant)}
     assert read == set(RUNTIME_PARAMS)
-
-
-def test_the_runtime_implements_every_declared_step():
-    assert set(STEP_FUNCTIONS) == set(STEPS)
 
 
 def _protocol_members() -> dict[str, inspect.Signature | None]:

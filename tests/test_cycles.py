@@ -21,8 +21,9 @@ from nidavellir.compiler import ir
 from nidavellir.compiler.cycles import engine_calls
 from nidavellir.compiler.dsl import parse_effect
 from nidavellir.interface.engine import EngineAPI
-from nidavellir.interface.events import ACTION_EVENTS, ACTION_GIVES_BACK, ACTION_USES, EVENTS
+from nidavellir.interface.events import ACTION_GIVES_BACK, ACTION_USES, EVENTS
 from nidavellir.interface.events import HERO as HERO_
+from nidavellir.interface.mechanisms import ACTION_EVENTS
 
 RUNTIME = ROOT / "runtime"
 PARAMS = "game: {params: {a: 0, b: 0}}\n"

@@ -6,13 +6,14 @@ import re
 import unicodedata
 from typing import Any, TypeVar
 
+from nidavellir.interface.mechanisms import step_spec
 from nidavellir.interface.rules import card_marks
 
 from .. import ir
 from ..compile import Compiled
 from ..layers import Origin
 from ..yamlload import JsonDict
-from .model_sections import PARAM_SECTIONS, STEP_PARAMS
+from .model_sections import PARAM_SECTIONS
 from .text import Catalog, Context, context_of
 from .views import DrawView, Link, ZoneRef
 
@@ -219,9 +220,11 @@ class ModelBase:
 
     # -- flow steps ------------------------------------------------------------------------------------
     def shown_step(self, step: JsonDict) -> bool:
-        """A flow step the reference lists: one that does something in this rule set, or a window a
-        card acts at."""
-        param = STEP_PARAMS.get(str(step.get("do")))
+        """A flow step the reference lists: one that does something in this rule set (a step acting only
+        while its spec's param is on is left out with the param off and no card turning it on), or a
+        window a card acts at."""
+        spec = step_spec(step.get("do"))
+        param = spec.param if spec else None
         if param is not None:
             return bool(self.d["params"].get(param)) or bool(self.cards_modifying({param}))
         return bool(step.get("do")) or bool(step.get("window") and self.reacting(step["window"]))

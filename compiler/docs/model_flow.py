@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from nidavellir.interface.mechanisms import step_spec
 from nidavellir.interface.rules import Order
 
 from ..yamlload import JsonDict
@@ -24,9 +25,11 @@ class FlowModel(ModelBase):
     def step_view(self, step: JsonDict, order: Order, changed: list[str]) -> Step:
         """A flow step with the names its catalog text may use: zones, count, kind, player order."""
         window = step.get("window")
+        spec = step_spec(step.get("do"))
         return {
             "id": step["id"],
             "do": step.get("do"),
+            "message": spec.message if spec else "ref.step.window",
             "window": window,
             "window_name": _capital(self.cat.t(f"ref.window.{window}", default=window)) if window else "",
             "ages": list(step.get("ages", [])),
@@ -39,8 +42,8 @@ class FlowModel(ModelBase):
             "count": int(step.get("count", 0)),
             "kind": self.kind_name(step["kind"]) if "kind" in step else "",
             "order": self.order_text(order, step.get("do")),
-            "draws": self.draws() if step.get("do") == "enter-dwarves" else [],
-            "age_turns": self.age_turns() if step.get("do") == "enter-dwarves" else [],
+            "draws": self.draws() if spec and spec.draws else [],
+            "age_turns": self.age_turns() if spec and spec.draws else [],
             "elsewhere": self.elsewhere(step),
         }
 
@@ -51,7 +54,8 @@ class FlowModel(ModelBase):
             return self.t("ref.order.leader", order=text) if order.leader_chooses else text
         if order.by == "bid":
             return self.t("ref.order.bid")
-        return self.t("ref.order.gem") if do == "place-held" else ""
+        spec = step_spec(do)
+        return self.t("ref.order.gem") if spec and spec.ordered else ""
 
     def age_turns(self) -> list[AgeTurns]:
         """How many turns each age with tavern draws lasts, per player count: an age ends with the turn

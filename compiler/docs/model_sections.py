@@ -20,9 +20,6 @@ SETTING_SECTIONS = {
 # The section whose rule a game param changes (cards that modify it are listed there).
 PARAM_SECTIONS = {"bid_from_hand": "bids", "transform_bonus": "coins", "trade_lower": "coins",
                   "recruit_by_lines": "heroes"}
-# Runtime steps that act only while a game param is on (nidavellir/interface/events.py RUNTIME_PARAMS):
-# with the param off and no card turning it on, the reference leaves the step out.
-STEP_PARAMS = {"late-bids": "bid_from_hand"}
 # Sections whose source note may gain a box's own sources (`<key>.<layer id>` in the catalog): the
 # catalog key of the note -> the section's anchor (the appendix lists them).
 SOURCE_KEYS = {"ref.setup.source": "setup", "ref.zones.source": "zones", "ref.turn.source": "turn",

@@ -17,6 +17,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from nidavellir.interface.mechanisms import ACTION_SPECS
+
 from .. import ir
 from ..messages import catalog_messages as _messages
 from ..names import FUNCTIONS, VARIABLES
@@ -476,8 +478,6 @@ def action_text(a: ir.Action, cx: Context) -> str:
             return t("act.then", first=action_text(a.first, cx), rest=action_text(a.rest, cx))
         case ir.ReturnHero():
             return t("act.return_hero", cls=cx.cls(a.cls) if a.cls != "neutral" else t("class.neutral"))
-        case ir.ChooseClass():
-            return t("act.choose_class")
         case ir.AdvanceTrack():
             if a.steps is None:
                 return t("act.advance")
@@ -488,7 +488,7 @@ def action_text(a: ir.Action, cx: Context) -> str:
                                     "token", cx)
             return t(key, **counted)
         case ir.Simple():
-            return t(f"act.{a.name}")
+            return t(ACTION_SPECS[a.name].message)
         case ir.EachOther():
             return t("act.each_other", action=action_text(a.action, cx))
         case _:

@@ -142,6 +142,7 @@ class Elsewhere(TypedDict):
 class Step(TypedDict):
     id: str
     do: str | None
+    message: str                # the catalog key of its text (a step spec's, or a window's)
     window: str | None
     window_name: str
     ages: list[int]
@@ -154,8 +155,8 @@ class Step(TypedDict):
     count: int
     kind: str
     order: str
-    draws: list[DrawView]       # enter-dwarves: taverns filled from a zone's deck in some turns
-    age_turns: list[AgeTurns]   # enter-dwarves: how long the ages with such turns last
+    draws: list[DrawView]       # a drawing step: taverns filled from a zone's deck in some turns
+    age_turns: list[AgeTurns]   # a drawing step: how long the ages with such turns last
     elsewhere: list[Elsewhere]  # clear into the discard pile: kinds whose discards go to another zone
 
 

@@ -1,5 +1,5 @@
-"""What the runtime does that rules data may name: the events it fires, in which forms, the flow
-steps it implements and the params it reads.
+"""What the runtime does that rules data may name: the events it fires, in which forms, and the
+params it reads (the flow steps it implements are interface/mechanisms.py's).
 
 This is the one place these are declared. The checker refuses an effect on an event in a form
 the runtime never fires (so no rule compiles that cannot act), and a test checks every `emit` /
@@ -114,8 +114,7 @@ ACTION_EVENTS: dict[str, tuple[Fires, ...]] = {
                      Fires("covered", ARMY, HEROES, LANDS), Fires("recruited", HERO, LINES),
                      Fires("joined", HERO, LINES, JOINS)),
     "discard_card": (Fires("discarded", CARD),),   # (only `instead of` it: the card stays, nothing is used up)
-    "capture": (Fires("captured", OWN),),
-}
+}  # (and the fixed-phrase actions' own, interface/mechanisms.py ACTION_SPECS)
 ACTION_USES: dict[str, str] = {"supply_card": SUPPLY}   # actions that use something up and fire nothing
 ACTION_GIVES_BACK: dict[str, str] = {"return_hero": HEROES, "discard_card": PILES, "discard_top": PILES,
                                      "put_under_deck": DECKS}
@@ -125,30 +124,6 @@ def window_spec(name: str) -> EventSpec:
     """A flow window as an event: every player's cards, no subject card, never replaced."""
     return EventSpec(name, f"the flow window `{name}`", frozenset({WHEN, WHENEVER}), subject=False)
 
-
-# The steps the runtime implements, named by the flow data's `do:` (`turn` and `age_end` parts).
-STEPS: dict[str, str] = {
-    "enter-dwarves": "cards of the current age's deck are put face up in each tavern",
-    "bids": "each player bids one coin on each tavern",
-    "resolve-taverns": "the taverns are resolved in order, each by the steps of `flow.tavern`",
-    "troop-evaluation": "the distinctions are awarded to the strict majority of each class",
-    "final-scoring": "the Final Bravery Value of every player is counted",
-    "refill": "`zone` is refilled to `count` face-up cards from the current age's deck of `deck`",
-    "deal": "`count` cards of the current age's deck of `deck` are put face up in `zone`",
-    "clear": "every card of `zone` goes to `into`",
-    "place-held": "in the step's player order, each player places every card of `kind` from their command "
-                  "zone into one of its columns, in the order they choose; a hero a placement recruits "
-                  "comes before the next placement",
-}
-
-# The steps of one tavern's resolution (`flow.tavern`); `tavern` there names the tavern resolving.
-TAVERN_STEPS: dict[str, str] = {
-    "late-bids": "players who bid from their hand place a coin on the tavern, the others' bids revealed",
-    "picks": "each bidder in bid order takes a card from a pick source they may use, then trades a "
-             "trading coin bid here",
-    "gem-trades": "players tied on a bid trade gems",
-    "clear": "every card of `zone` goes to `into`",
-}
 
 # Who may use a pick source (`who:`).
 PICK_WHO: dict[str, str] = {
@@ -170,23 +145,6 @@ BUILTIN_ZONES: dict[str, str] = {
     "box": "the box: cards out of the game",
     "tavern": "the tavern being resolved (in `flow.tavern` and pick sources)",
 }
-
-# Steps that put cards from the current age's deck into play: a turn without one never ends its age.
-DRAWING_STEPS = frozenset({"enter-dwarves"})
-
-# The flow part a step belongs to, for the steps that belong to one (`turn` or `age_end`; the others
-# may run in either): the turn's cycle of cards entering, bids and their resolution, and the final
-# scoring, which ends the game.
-STEP_PARTS: dict[str, str] = {
-    "enter-dwarves": "turn",
-    "bids": "turn",
-    "resolve-taverns": "turn",
-    "final-scoring": "age_end",
-}
-
-# Steps that only move cards between the shared zones (never what a player holds): they may follow
-# the final scoring without changing it.
-SHARED_ZONE_STEPS = frozenset({"refill", "deal", "clear"})
 
 # Params the runtime itself reads (with the value it assumes when the rules give none).
 RUNTIME_PARAMS: dict[str, tuple[int, str]] = {

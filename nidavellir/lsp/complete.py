@@ -1,5 +1,5 @@
 """Completion inside effect DSL strings (a card's `effects:` entries, a class's `score:` formula)
-and of the values of `class:`, `kind:` and `card:` keys.
+and of the values of `class:`, `kind:`, `card:` and `do:` keys (a flow step's, from the step specs).
 
 What is offered: the word under the cursor is completed from the names its place in the grammar
 takes, when the words before it say which (`when ` / `whenever ` → events the runtime fires in that
@@ -16,15 +16,16 @@ from dataclasses import dataclass
 
 from nidavellir.compiler.names import FUNCTIONS
 from nidavellir.interface.events import INSTEAD, INSTEAD_ANY, WHEN, WHENEVER
+from nidavellir.interface.mechanisms import STEP_SPECS
 
 from .vocabulary import Vocabulary, dsl_words
 
 TRIGGERS = [" ", "(", ","]
 
 # kinds of name, in the order a list shows them when the place does not say which
-WORD, CLASS, EVENT, PARAM, ZONE, DECK, COIN, KIND, CARD = (
-    "word", "class", "event", "param", "zone", "deck", "coin", "kind", "card")
-_RANK = {WORD: 0, CLASS: 1, EVENT: 2, PARAM: 3, ZONE: 4, DECK: 4, COIN: 5, KIND: 6, CARD: 7}
+WORD, CLASS, EVENT, PARAM, ZONE, DECK, COIN, KIND, CARD, STEP = (
+    "word", "class", "event", "param", "zone", "deck", "coin", "kind", "card", "step")
+_RANK = {WORD: 0, CLASS: 1, EVENT: 2, PARAM: 3, ZONE: 4, DECK: 4, COIN: 5, KIND: 6, CARD: 7, STEP: 8}
 
 _STARTERS = ("when", "whenever", "may", "once", "instead", "modify", "requires", "score", "enters", "capture")
 _TOKEN = re.compile(r"[a-z][a-z0-9_]*(?:[-:][a-z0-9_]+)*|\d+|[^\s\w]")
@@ -33,7 +34,7 @@ _ITEM = re.compile(r"^([ \t]*)-[ \t]+")
 _EFFECTS_FLOW = re.compile(r"\beffects[ \t]*:[ \t]*\[")  # (also inside a flow mapping `{id: x, effects: [`)
 _SCORE = re.compile(r"^[ \t]*(?:-[ \t]+)?score[ \t]*:[ \t]*")
 _EFFECTS_KEY = re.compile(r"^[ \t]*(?:-[ \t]+)?effects[ \t]*:[ \t]*(?:#.*)?$")
-_VALUE_KEY = re.compile(r"^[ \t]*(?:-[ \t]+)?(?:\{[^}]*?)?\b(class|kind|card)[ \t]*:[ \t]*([a-z0-9_:\-]*)\Z")
+_VALUE_KEY = re.compile(r"^[ \t]*(?:-[ \t]+)?(?:\{[^}]*?)?\b(class|kind|card|do)[ \t]*:[ \t]*([a-z0-9_:\-]*)\Z")
 _REMOVE = re.compile(r"^[ \t]*remove[ \t]*:[ \t]*\[[^\]]*?([a-z0-9_:\-]*)\Z")
 
 
@@ -215,7 +216,8 @@ def complete(v: Vocabulary, where: Spot, triggered: bool) -> list[Item]:
     editor asked because a trigger character was typed)."""
     if where.key is not None:
         names = {"class": _classes(v, neutral=True), "kind": [(k, KIND, d) for k, d in v.kinds.items()],
-                 "card": [(c, CARD, n) for c, n in v.cards.items()]}[where.key]
+                 "card": [(c, CARD, n) for c, n in v.cards.items()],
+                 "do": [(n, STEP, spec.text) for n, spec in STEP_SPECS.items()]}[where.key]
     else:
         dsl = where.dsl or ""
         if not re.fullmatch(r"(?:[a-z][a-z0-9_:\-]*)?", where.prefix):

@@ -51,7 +51,7 @@ _KINDS = {"word": lsp.CompletionItemKind.Keyword, "class": lsp.CompletionItemKin
           "event": lsp.CompletionItemKind.Event, "param": lsp.CompletionItemKind.Variable,
           "zone": lsp.CompletionItemKind.Folder, "deck": lsp.CompletionItemKind.Folder,
           "coin": lsp.CompletionItemKind.Constant, "kind": lsp.CompletionItemKind.Enum,
-          "card": lsp.CompletionItemKind.Value}
+          "card": lsp.CompletionItemKind.Value, "step": lsp.CompletionItemKind.Function}
 
 
 @dataclass

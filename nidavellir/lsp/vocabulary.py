@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from nidavellir.compiler.flowdata import FLOW_PARTS
 from nidavellir.compiler.names import FUNCTIONS, VARIABLES, keywords
 from nidavellir.interface.events import (
     BUILTIN_ZONES,
@@ -15,6 +14,7 @@ from nidavellir.interface.events import (
     EventSpec,
     window_spec,
 )
+from nidavellir.interface.mechanisms import FLOW_PARTS
 
 if TYPE_CHECKING:
     from nidavellir.compiler.compile import Compiled

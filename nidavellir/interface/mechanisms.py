@@ -1,0 +1,150 @@
+"""The mechanisms rules data may name, each declared once: the flow steps (`do:`) the runtime
+implements, and the engine actions of the effect DSL's fixed phrases. A step's spec gives its typed
+operands, the flow parts it may stand in, what it does to the cards (draws from the age deck, moves
+only shared zones), its catalog key and a one-line text; an action's gives its phrase, what it
+needs, the call it emits, its guard, the events it fires and its catalog key. The compiler checks
+the flow data and the effects against the specs, the emitter and the rule text read them, the LSP
+offers the steps' names, and runtime/flow.py binds one function to each step (a test checks both
+ways)."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .events import ACTION_EVENTS as EVENT_ACTIONS
+from .events import OWN, Fires
+
+# The parts of the flow data: a turn's steps, an age's end, a tavern's resolution.
+TURN, AGE_END, TAVERN = "turn", "age_end", "tavern"
+FLOW_PARTS = (TURN, AGE_END, TAVERN)
+
+# What an operand's value names (the checker's test of it).
+FACE_UP = "face-up zone"                  # a zone of cards face up (the tavern too, in `flow.tavern`)
+FILLED = "face-up zone filled from decks" # a face-up zone a step fills from a zone's deck
+DECKS = "zone of decks"                   # a zone holding one deck per age (`per_age: true`)
+COUNT = "number"
+KIND = "kind of card"
+
+# The operands a step may take (fields of interface/rules.py `Step`), each with the value it names
+# unless a spec says otherwise, in the order of the compiled tables.
+OPERANDS: dict[str, str] = {"zone": FACE_UP, "deck": DECKS, "into": FACE_UP, "count": COUNT, "kind": KIND}
+
+
+@dataclass(frozen=True)
+class StepSpec:
+    """A flow step the runtime implements. `operands`: the keys it requires (any other is refused)
+    with the value each names; `parts`: where it may stand; `home`: the part it belongs to, if one
+    (the others may run in either of a turn and an age's end); `draws`: it puts cards of the
+    current age's deck into play (a turn without one never ends its age); `shared`: it only moves
+    cards between shared zones, so it may follow the final scoring; `ordered`: it takes a player
+    order (`order:`; by gem without one); `param`: the runtime param without which it does nothing."""
+    name: str
+    text: str
+    operands: tuple[tuple[str, str], ...] = ()
+    parts: frozenset[str] = frozenset({TURN, AGE_END})
+    home: str | None = None
+    draws: bool = False
+    shared: bool = False
+    ordered: bool = False
+    param: str | None = None
+
+    @property
+    def message(self) -> str:
+        """The catalog key of the step's text in the reference."""
+        return f"ref.step.{self.name}"
+
+    def operand(self, key: str) -> str:
+        """What the value of `key` names on this step."""
+        return dict(self.operands).get(key, OPERANDS[key])
+
+
+_TAVERN = frozenset({TAVERN})
+# (in the order the checker's hints list them: a turn's steps, then a tavern's)
+STEP_SPECS: dict[str, StepSpec] = {s.name: s for s in (
+    StepSpec("enter-dwarves", "cards of the current age's deck are put face up in each tavern", home=TURN, draws=True),
+    StepSpec("bids", "each player bids one coin on each tavern", home=TURN),
+    StepSpec("resolve-taverns", "the taverns are resolved in order, each by the steps of `flow.tavern`", home=TURN),
+    StepSpec("troop-evaluation", "the distinctions are awarded to the strict majority of each class"),
+    StepSpec("final-scoring", "the Final Bravery Value of every player is counted", home=AGE_END),
+    StepSpec("refill", "`zone` is refilled to `count` face-up cards from the current age's deck of `deck`",
+             (("zone", FILLED), ("deck", DECKS), ("count", COUNT)), shared=True),
+    StepSpec("deal", "`count` cards of the current age's deck of `deck` are put face up in `zone`",
+             (("zone", FILLED), ("deck", DECKS), ("count", COUNT)), shared=True),
+    StepSpec("late-bids", "players who bid from their hand place a coin on the tavern, the others' bids revealed",
+             parts=_TAVERN, param="bid_from_hand"),
+    StepSpec("picks", "each bidder in bid order takes a card from a pick source they may use, then trades a "
+                      "trading coin bid here", parts=_TAVERN),
+    StepSpec("gem-trades", "players tied on a bid trade gems", parts=_TAVERN),
+    StepSpec("clear", "every card of `zone` goes to `into`", (("zone", FACE_UP), ("into", FACE_UP)),
+             parts=frozenset(FLOW_PARTS), shared=True),
+    StepSpec("place-held", "in the step's player order, each player places every card of `kind` from their command "
+                           "zone into one of its columns, in the order they choose; a hero a placement recruits "
+                           "comes before the next placement", (("kind", KIND),), ordered=True),
+)}
+
+
+def step_spec(do: object) -> StepSpec | None:
+    """The spec a flow step's `do:` value names, if any."""
+    return STEP_SPECS.get(do) if isinstance(do, str) else None
+
+
+def steps_of(part: str) -> dict[str, StepSpec]:
+    """The steps that may stand in a part of the flow, by name."""
+    return {n: s for n, s in STEP_SPECS.items() if part in s.parts}
+
+
+def steps_with(key: str, value: str | None = None) -> list[str]:
+    """The steps taking the operand `key` (naming `value`, if given), in declaration order."""
+    return [n for n, s in STEP_SPECS.items() if key in dict(s.operands) and value in (None, s.operand(key))]
+
+
+# -- actions -------------------------------------------------------------------------------------
+# What an action needs of its effect's scope (compiler/names.py's names for them).
+PLAYER, CARD, SUBJECT = "player", "card", "subject"
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    """An engine action that a DSL phrase of fixed words runs: what it acts on is its effect's own
+    player, card or event subject. `rule`: the phrase's alias in grammar/effects.lark; `phrase`: how
+    diagnostics quote it; `call`: the Python it runs (names of the scope in braces: `{p}`, `{card}`,
+    `{ev}`), through an EngineAPI method; `needs`: what its scope must have; `instead_only`: only an
+    `instead of` effect may do it; `guard`: the EngineAPI test of whether it finds something to act
+    on (compiler/emit.py `_can_act`); `fires`: the events its method fires (compiler/cycles.py);
+    `marks`: the position-format keys of the state it leaves on its card; `message`: the catalog key
+    of its rule text."""
+    name: str
+    rule: str
+    phrase: str
+    call: str
+    message: str
+    needs: frozenset[str] = frozenset()
+    instead_only: bool = False
+    guard: str | None = None
+    fires: tuple[Fires, ...] = ()
+    marks: tuple[str, ...] = ()
+
+    @property
+    def method(self) -> str | None:
+        """The EngineAPI method it calls (None: it calls none)."""
+        found = re.search(r"\bg\.([a-z_]+)\(", self.call)
+        return found.group(1) if found else None
+
+
+ACTION_SPECS: dict[str, ActionSpec] = {s.name: s for s in (
+    ActionSpec("swap", "swap_tavern", "swap", "yield from g.swap_tavern_cards({p})", "act.swap",
+               frozenset({PLAYER}), guard="g.can_swap({p})"),
+    ActionSpec("reserve", "reserve", "reserve", "yield from g.reserve_tavern_card({p})", "act.reserve",
+               frozenset({PLAYER}), guard="g.can_reserve({p})"),
+    ActionSpec("capture", "capture", "capture", "yield from g.capture({p}, {card}, {ev}.subject)", "act.capture",
+               frozenset({PLAYER, SUBJECT}), instead_only=True, fires=(Fires("captured", OWN),)),
+    ActionSpec("cancel", "cancel", "cancel", "pass  # the event does not happen", "act.cancel", instead_only=True),
+    ActionSpec("choose-class", "choose_class", "choose class", "yield from g.choose_class({p}, {card})",
+               "act.choose_class", frozenset({PLAYER}), marks=("class",)),
+    ActionSpec("face-down", "face_down", "turn face down", "g.turn_face_down({card})", "act.face-down",
+               marks=("face_down", "used")),
+)}
+
+# The events each engine action fires, by EngineAPI method: interface/events.py's and the specs'.
+ACTION_EVENTS: dict[str, tuple[Fires, ...]] = {
+    **EVENT_ACTIONS, **{m: s.fires for s in ACTION_SPECS.values() if s.fires and (m := s.method) is not None}}

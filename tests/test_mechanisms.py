@@ -1,0 +1,104 @@
+"""Each mechanism is declared once (nidavellir/interface/mechanisms.py) and every stage reads that
+declaration: the runtime binds one function to each spec, each spec's text is in every catalog, its
+operands are the compiled step's fields and the schema's keys, and the editor offers its name
+(issue 19 §2: "a spec ... declared in `interface/`, implemented by the runtime, read by the checker,
+the emitter, the rule text and the LSP's completion")."""
+from __future__ import annotations
+
+import dataclasses
+import re
+
+import pytest
+from nidavellir.compiler.docs.text import Catalog
+from nidavellir.compiler.schema import load_schema
+from nidavellir.compiler.sources import grammar_text
+from nidavellir.runtime.flow import STEP_FUNCTIONS, TAVERN_STEP_FUNCTIONS
+
+from nidavellir.interface.engine import EngineAPI
+from nidavellir.interface.mechanisms import (
+    ACTION_SPECS,
+    CARD,
+    FLOW_PARTS,
+    OPERANDS,
+    PLAYER,
+    STEP_SPECS,
+    SUBJECT,
+    TAVERN,
+    steps_of,
+)
+from nidavellir.interface.rules import Step
+from nidavellir.lsp.complete import complete, spot
+from nidavellir.lsp.vocabulary import Vocabulary
+
+
+def test_every_step_spec_has_one_runtime_function_and_no_function_lacks_a_spec():
+    """A step the flow data may name is one the runtime runs, and the runtime runs no step the
+    checker would refuse; a tavern's resolution binds the functions of the specs allowed there."""
+    assert set(STEP_FUNCTIONS) == set(STEP_SPECS)
+    assert set(TAVERN_STEP_FUNCTIONS) == set(steps_of(TAVERN))
+    assert len({id(f) for f in STEP_FUNCTIONS.values()}) == len(STEP_FUNCTIONS)
+
+
+@pytest.mark.parametrize("lang", ["en", "be"])
+def test_every_step_spec_has_its_reference_text_in_each_language(lang):
+    """The reference prints each step by its spec's catalog key (`deal` once had none)."""
+    cat = Catalog.load(lang)
+    assert [s.name for s in STEP_SPECS.values() if s.message not in cat.messages] == []
+    assert [s.name for s in ACTION_SPECS.values() if s.message not in cat.messages] == []
+
+
+def test_every_action_spec_is_a_grammar_rule_and_calls_the_engine_interface():
+    """An action spec's phrase is a rule of the grammar (by its alias), and the methods its call and
+    its guard name are members of EngineAPI, the interface generated code is checked against."""
+    grammar = grammar_text()
+    members = set(vars(EngineAPI))
+    for spec in ACTION_SPECS.values():
+        assert re.search(rf"->\s*{spec.rule}\b", grammar), spec.name
+        called = re.findall(r"\bg\.([a-z_]+)\(", spec.call + (spec.guard or ""))
+        assert set(called) <= members and (spec.method is None) == (not called), spec.name
+        assert set(spec.needs) <= {PLAYER, CARD, SUBJECT}, spec.name
+
+
+def test_step_operands_are_the_compiled_steps_fields_and_the_schemas_keys():
+    """An operand a spec requires is a field of the compiled `Step` and a key the layer schema lets
+    a flow step have; each spec stands in a part of the flow, and its own part among them."""
+    fields = {f.name for f in dataclasses.fields(Step)}
+    assert set(OPERANDS) <= fields
+    flow = load_schema("layer")["properties"]["game"]["properties"]["flow"]["properties"]
+    for spec in STEP_SPECS.values():
+        assert {key for key, _ in spec.operands} <= set(OPERANDS), spec.name
+        assert spec.parts and spec.parts <= set(FLOW_PARTS), spec.name
+        assert spec.home is None or spec.home in spec.parts, spec.name
+    for part in FLOW_PARTS:
+        keys = set(flow[part]["items"]["properties"])
+        assert {"do", "window"} <= keys
+        assert {key for spec in steps_of(part).values() for key, _ in spec.operands} <= keys, part
+
+
+def test_the_editor_completes_a_flow_steps_do_from_the_specs():
+    """Typing a step's `do:` offers the steps the runtime implements, each with what it does."""
+    where = spot(["    - {id: x, do: re"], 0, len("    - {id: x, do: re"))
+    assert where is not None
+    items = complete(Vocabulary(), where, False)
+    assert [i.label for i in items] == ["resolve-taverns", "refill"]
+    assert items[1].detail == STEP_SPECS["refill"].text
+
+
+def test_choose_class_is_one_action_spec_read_by_every_stage():
+    """Ölrun's class token (DESIGN §9, 001 "Ölrun: choose a class"): `choose class` parses to its
+    spec's action, leaves the position's `class` mark on the card, emits the spec's engine call and
+    reads as its catalog text."""
+    from nidavellir.compiler import ir
+    from nidavellir.compiler.build import compile_specs, layer_specs
+    from nidavellir.compiler.card_facts import marks
+    from nidavellir.compiler.docs.text import action_text, context_of
+    from nidavellir.compiler.dsl import parse_effect
+    from nidavellir.compiler.emit import PyScope, Writer, action
+
+    effect = parse_effect("when taken: choose class")
+    assert effect.actions == (ir.Simple("choose-class"),)
+    assert marks([effect]) == ("class",)
+    w = Writer()
+    action(w, effect.actions[0], PyScope(), lambda pos: "<rules>")
+    assert "yield from g.choose_class(p, card)" in "\n".join(w.lines)
+    assert action_text(effect.actions[0], context_of(compile_specs(layer_specs(())).data, Catalog.load("en"))) == "choose a class"
