@@ -1,6 +1,7 @@
 """Final Bravery Value: class formulas, the command zone, coins and special gems."""
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, TypedDict
 
 if TYPE_CHECKING:
@@ -22,35 +23,55 @@ class Scores(TypedDict):
 def player_score(e: Engine, p: int) -> PlayerScore:
     """Class formulas, then what command-zone cards score (in `heroes`, or the part their kind names:
     a kind's `breakdown`, DESIGN §8), then coins with the special gem's bonus."""
-    pl = e.s.players[p]
     breakdown: dict[str, int] = {}
     for cls in e.rules.classes:
-        breakdown[cls] = int(e.rules.class_score[cls](e, p, cls))
-    parts = e.rules.ruleset.score_parts
+        breakdown[cls] = 0
     breakdown["heroes"] = 0
-    for part in parts.values():
+    for part in e.rules.ruleset.score_parts.values():
         breakdown[part] = 0
+    for part, value in _card_parts(e, p):
+        breakdown[part] += value
+    breakdown["coins"] = coins_part(e, p)
+    return {"name": e.s.players[p].name, "total": sum(breakdown.values()), "breakdown": breakdown}
+
+
+def cards_total(e: Engine, p: int) -> int:
+    """What p's cards score: the total without the coins part (which no card changes)."""
+    return sum(value for _, value in _card_parts(e, p))
+
+
+def coins_part(e: Engine, p: int) -> int:
+    """The coin total with the special gem's bonus: it reads p's coins and gem, no card."""
+    gem = e.rules.special_gems.get(e.s.players[p].gem)
+    return e.coins_total(p) + (gem.points if gem is not None else 0)
+
+
+def _card_parts(e: Engine, p: int) -> Iterator[tuple[str, int]]:
+    """(part, value) of each class formula, then of each command-zone card's points and score, then of
+    the once-per-set scores of army cards (a part may come more than once: its values add up)."""
+    pl = e.s.players[p]
+    defs = e.defs
+    class_score = e.rules.class_score
+    for cls in e.rules.classes:
+        yield cls, int(class_score[cls](e, p, cls))
+    parts = e.rules.ruleset.score_parts
     seen_once: set[str] = set()
     for card in pl.command:
-        d = e.defs[card]
+        d = defs[card]
         part = parts.get(d.kind, "heroes")
-        breakdown[part] += d.points
+        yield part, d.points
         if d.score is not None:
             if d.score_once:
                 if d.id in seen_once:
                     continue
                 seen_once.add(d.id)
-            breakdown[part] += e.card_score(p, card)
+            yield part, e.card_score(p, card)
     for cls in e.rules.classes:  # once-per-set scores of army cards go with the command zone's
         for card in pl.army.get(cls, ()):
-            d = e.defs[card]
+            d = defs[card]
             if d.score is not None and d.score_once and d.id not in seen_once:
                 seen_once.add(d.id)
-                breakdown[parts.get(d.kind, "heroes")] += e.card_score(p, card)
-    gem = e.rules.special_gems.get(pl.gem)
-    gem_bonus = gem.points if gem is not None else 0
-    breakdown["coins"] = e.coins_total(p) + gem_bonus
-    return {"name": pl.name, "total": sum(breakdown.values()), "breakdown": breakdown}
+                yield parts.get(d.kind, "heroes"), e.card_score(p, card)
 
 
 def final_scores(e: Engine) -> Scores:

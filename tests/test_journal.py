@@ -7,6 +7,7 @@ record of it only when asked; each record says who may know it (`seen_by`).
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections import Counter
@@ -295,3 +296,26 @@ def test_game_copy_keeps_a_copy_of_the_journal():
     assert again.engine.journal == twin.engine.journal
     assert game.copy(journal=False).engine.journal is None
     assert Game(BASE, 2, 1).copy().engine.journal is None
+
+
+@pytest.mark.parametrize("kind", sorted(j.KINDS.values(), key=lambda k: k.kind), ids=lambda k: k.kind)
+def test_every_record_kind_is_built_as_its_fields_say_and_stays_frozen(kind):
+    """The journal's contract: "each record is a small frozen dataclass with the age and turn it
+    happened in, the player who did it, the card whose effect did it" — made by a quicker `__init__`
+    than the dataclass's (journal.py `_quick_init`), it takes age and turn by position and the rest by
+    name, keeps each value given, fills the declared defaults, refuses a missing field, and is frozen."""
+    fields = dataclasses.fields(kind)
+    required = {f.name: f"v-{f.name}" for f in fields if f.kw_only and f.default is dataclasses.MISSING}
+    record = kind(3, 5, cause="grid", **required)
+    for f in fields:
+        expected = {"age": 3, "turn": 5, "cause": "grid", **required}.get(f.name, f.default)
+        assert getattr(record, f.name) == expected, f.name
+    assert record == kind(3, 5, cause="grid", **required) and hash(record) == hash(kind(3, 5, cause="grid", **required))
+    assert dataclasses.replace(record, turn=6).turn == 6
+    with pytest.raises(AttributeError):  # (dataclasses.FrozenInstanceError is one)
+        record.age = 4  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        kind(3, 5, 7, **required)  # (the player is given by name)
+    if required:
+        with pytest.raises(TypeError):
+            kind(3, 5)

@@ -23,7 +23,7 @@ from nidavellir.runtime.journal import (
     Took,
     TurnStarted,
 )
-from nidavellir.runtime.scoring import player_score
+from nidavellir.runtime.scoring import cards_total
 from nidavellir.stats import shares
 
 if TYPE_CHECKING:
@@ -96,9 +96,10 @@ def held_points(e: Engine, p: int) -> dict[str, list[int]]:
     """What player p would lose without each card they hold (by card id, one value per copy, in the
     order the copies lie: army columns bottom to top, then the command zone). Each card steps out
     through the engine's own detach/attach (which keep its rank index) and back to its place;
-    copies of one card in one column, without marks, are worth the same and scored once."""
+    copies of one card in one column, without marks, are worth the same and scored once. (The coins
+    part, which no card changes, is left out of both sides.)"""
     pl = e.s.players[p]
-    total = player_score(e, p)["total"]
+    total = cards_total(e, p)
     out: dict[str, list[int]] = defaultdict(list)
     marks = e.s.marks
     for column, place in [*pl.army.items(), (None, pl.command)]:
@@ -117,7 +118,7 @@ def held_points(e: Engine, p: int) -> dict[str, list[int]]:
 def _score_without(e: Engine, p: int, card: int, column: str | None, place: list[int], i: int) -> int:
     e.detach(card)
     try:
-        return player_score(e, p)["total"]
+        return cards_total(e, p)
     finally:
         e.attach(p, card, column)
         place.insert(i, place.pop())  # back where it lay
