@@ -101,8 +101,8 @@ def copier(cls: type[T], nested: Mapping[str, Callable[[Any], Any]] | None = Non
     annotations; `nested` gives the copy functions of the other classes its fields hold."""
     nested = dict(nested or {})
     names = {name: f"_copy_{name}" for name in nested}
-    args = ", ".join(_expr(_parse(str(f.type)), f"s.{f.name}", names) for f in fields(cls))  # type: ignore[arg-type]
-    source = f"def copy(s):\n    return cls({args})\n"
+    args = ", ".join(_expr(_parse(str(f.type)), f"old.{f.name}", names) for f in fields(cls))  # type: ignore[arg-type]
+    source = f"def copy(old):\n    return cls({args})\n"
     namespace: dict[str, Any] = {"cls": cls, "_any": _any, **{names[n]: fn for n, fn in nested.items()}}
     exec(compile(source, f"<copy of {cls.__name__}>", "exec"), namespace)
     fn: Callable[[T], T] = namespace["copy"]

@@ -30,7 +30,7 @@ from idavoll_helpers import (
     steps,
     tavern,
 )
-from nidavellir.runtime.flow import TAVERN_STEP_FUNCTIONS, resolve_taverns, run_steps
+from nidavellir.runtime.flow import resolve_taverns, run_steps
 from nidavellir.runtime.position import position_of
 from nidavellir.runtime.scoring import player_score
 from thingvellir_helpers import camp, enlist, resolve_tavern
@@ -53,8 +53,8 @@ def bids(e, *slots_and_pouches):
 
 def resolve_taverns_one(e, t):
     """The tavern steps of the flow for tavern t alone (bids as they lie on the boards)."""
-    e.tavern, e.revealed = t, None
-    return run_steps(e, e.rules.ruleset.tavern, TAVERN_STEP_FUNCTIONS)
+    e.s.tavern, e.s.revealed = t, None
+    return run_steps(e, e.rules.ruleset.tavern)
 
 
 def window(e, name, *answers):

@@ -6,7 +6,7 @@ from collections.abc import Callable, Generator
 from typing import Any
 
 from harness import THINGVELLIR, give, new_engine, pull, run_log
-from nidavellir.runtime.flow import TAVERN_STEP_FUNCTIONS, run_steps
+from nidavellir.runtime.flow import run_steps
 from nidavellir.runtime.scoring import player_score
 
 AGE_1_CAMP = ["fafnir-baleygr", "draupnir", "vegvisir", "svalinn", "megingjord", "vidofnir-vedrfolnir",
@@ -81,8 +81,8 @@ def steps(e, *names, part: str = "turn"):
 
 def resolve_tavern(e, t: int, *answers, check=None):
     """Resolve tavern t alone by the flow's tavern steps (bids as they lie on the boards)."""
-    e.tavern, e.revealed = t, None
-    gen = run_steps(e, e.rules.ruleset.tavern, TAVERN_STEP_FUNCTIONS)
+    e.s.tavern, e.s.revealed = t, None
+    gen = run_steps(e, e.rules.ruleset.tavern)
     return run_log(gen if check is None else watch(gen, check), *answers)
 
 
