@@ -207,6 +207,11 @@ class Game:
         self.engine.saved = saved
         self._checkpoint = (saved, answers)
 
+    def forget_turns(self) -> None:
+        """Keep no state at turns' starts from now on (a world played out and dropped: nothing
+        copies it at an effect's decision); a later `copy` or `checkpoint` replays from the start."""
+        self.engine.saving, self.engine.saved, self._checkpoint = False, None, None
+
     def begin(self, flow: Gen[None]) -> None:
         """(For copies and sampled worlds.) Run `flow` up to its first decision."""
         self._gen = flow

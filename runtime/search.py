@@ -208,6 +208,7 @@ class Search:
             return False
         self.failures = 0
         self.done += 1
+        world.forget_turns()
         world.answer(d.options[index])
         playout(world, self.rng)
         reward = reward_of(world, self.decision.player)

@@ -148,3 +148,26 @@ def test_a_copy_at_the_flows_own_decision_replays_nothing(boxes, monkeypatch):
             assert twin.engine.journal == game.engine.journal
             assert twin.engine.s == game.engine.s
     assert copies >= 10
+
+
+@pytest.mark.parametrize("boxes", BOXES, ids=IDS)
+def test_a_game_that_forgets_its_turns_still_copies_true(boxes):
+    """A world played out and dropped keeps no state at its turns' starts (`forget_turns`, as the
+    search bot's playouts do); if it is copied all the same, at any decision, the copy is the same
+    game: answered alike, the same log, scores and final state."""
+    for seed in range(1, 4):
+        game = Game(RULES[boxes], 3, seed)
+        rng = random.Random(seed)
+        _play(game, rng, 40)
+        game.forget_turns()
+        assert game.engine.saving is False and game.engine.saved is None
+        _play(game, rng, 25)
+        assert game.engine.saved is None, "a game that forgot its turns saved one"
+        twin = game.copy()
+        assert twin.pending == game.pending and twin.engine.s == game.engine.s
+        while game.pending is not None:
+            answer = rng.choice(game.pending.options)
+            twin.answer(answer)
+            game.answer(answer)
+        assert twin.pending is None and twin.log == game.log and twin.scores() == game.scores()
+        assert twin.engine.s == game.engine.s
