@@ -364,7 +364,8 @@ def play_simulated(rules: Any, players: int, seeds: range, bare_first: bool) -> 
     sim/worker.py's `play` of the same seed and bots (the game with the journal simulate keeps, to
     its record: facts, marginal points). The two alternate game by game, so that a burst of load hits
     both alike; `bare_first` says which of them the first seed starts with. Each game's record is
-    given as a digest (a record must not change). {"na": why} on a revision without them."""
+    given as a digest (a record must not change), without its `content_hash`: that names the compiled
+    module, whose text a compiler change rewrites. {"na": why} on a revision without them."""
     api = simulate_api()
     if isinstance(api, str):
         return {"na": api}
@@ -394,7 +395,8 @@ def play_simulated(rules: Any, players: int, seeds: range, bare_first: bool) -> 
         else:
             sim_s += simulated(index, seed)
             bare_s += bare(seed)
-    return {"bare_seconds": bare_s, "sim_seconds": sim_s, "records": [digest(r) for r in records]}
+    return {"bare_seconds": bare_s, "sim_seconds": sim_s,
+            "records": [digest({**r, "content_hash": ""}) for r in records]}
 
 
 def digest(value: Any) -> str:

@@ -38,6 +38,7 @@ from .flow_order import check_flow_order, scoring_windows
 from .flowdata import FLOW_PARTS, FlowData
 from .layers import Layer, Merged, Origin, load_layer, merge
 from .names import CLASS_RESERVED, reserved_words, what_it_is
+from .reads import formula_reads
 from .places import CardFacts, Places
 from .sources import COMPILER_VERSION, grammar_text
 from .structure import check_structure, players
@@ -325,7 +326,8 @@ class _Compiler:
         for cls, name, expr, loc, text, locate in self.formulas:
             _, lines = class_formula(cls["id"], expr, loc, text, locate, _column_guard(values, cls["id"]))
             self.class_blocks.append(lines)
-            self.class_tables.append(ClassDef(cls["id"], cls.get("name", cls["id"]), text, Ref(name), loc))
+            reads = formula_reads(cls["id"], expr, [c["id"] for c in self.m.game["classes"]])
+            self.class_tables.append(ClassDef(cls["id"], cls.get("name", cls["id"]), text, Ref(name), loc, reads))
 
     def value_items(self) -> list[Item]:
         """Every effect and class formula that compiled, for the checks of values."""

@@ -27,6 +27,11 @@ PLAYER, CARD, COLUMN, SUBJECT, AMOUNT = "player", "card", "column", "subject", "
 PROVIDES = {PLAYER: "a player", CARD: "a card", COLUMN: "the column a class formula scores",
             SUBJECT: "the card of an event", AMOUNT: "the amount of an event"}
 
+# What a name's value reads of the players' cards (compiler/reads.py: what a class formula reads):
+# the column the formula scores, the column its first argument names, no card at all (coins, the
+# age, its arguments alone), or anything (the default: nothing is promised).
+SCORED_COLUMN, ARG_COLUMN, NO_CARD, ANYTHING = "scored column", "argument's column", "no card", "anything"
+
 
 @dataclass(frozen=True)
 class Builtin:
@@ -36,27 +41,28 @@ class Builtin:
     emit: str
     message: str                          # its catalog key ("": phrased as its value, as `param(x)` is)
     args: tuple[str, ...] | None = None   # None: a variable; else a function's argument types
+    reads: str = ANYTHING                 # what its value reads of the cards (above)
 
 
-def _var(name: str, type_: str, needs: set[str], emit: str) -> Builtin:
-    return Builtin(name, type_, frozenset(needs), emit, f"var.{name}")
+def _var(name: str, type_: str, needs: set[str], emit: str, reads: str = ANYTHING) -> Builtin:
+    return Builtin(name, type_, frozenset(needs), emit, f"var.{name}", reads=reads)
 
 
 def _fn(name: str, args: tuple[str, ...], type_: str, needs: set[str], emit: str,
-        message: str | None = None) -> Builtin:
-    return Builtin(name, type_, frozenset(needs), emit, f"call.{name}" if message is None else message, args)
+        message: str | None = None, reads: str = ANYTHING) -> Builtin:
+    return Builtin(name, type_, frozenset(needs), emit, f"call.{name}" if message is None else message, args, reads)
 
 
 VARIABLES: dict[str, Builtin] = {b.name: b for b in (
-    _var("ranks", INT, {PLAYER, COLUMN}, "g.ranks({p}, {col})"),
-    _var("points", INT, {PLAYER, COLUMN}, "g.points({p}, {col})"),
-    _var("zero_ranks", INT, {PLAYER, COLUMN}, "g.zero_ranks({p}, {col})"),
-    _var("highest_coin", INT, {PLAYER}, "g.highest_coin({p})"),
-    _var("lowest_coin", INT, {PLAYER}, "g.lowest_coin({p})"),
-    _var("coins_total", INT, {PLAYER}, "g.coins_total({p})"),
+    _var("ranks", INT, {PLAYER, COLUMN}, "g.ranks({p}, {col})", SCORED_COLUMN),
+    _var("points", INT, {PLAYER, COLUMN}, "g.points({p}, {col})", SCORED_COLUMN),
+    _var("zero_ranks", INT, {PLAYER, COLUMN}, "g.zero_ranks({p}, {col})", SCORED_COLUMN),
+    _var("highest_coin", INT, {PLAYER}, "g.highest_coin({p})", NO_CARD),
+    _var("lowest_coin", INT, {PLAYER}, "g.lowest_coin({p})", NO_CARD),
+    _var("coins_total", INT, {PLAYER}, "g.coins_total({p})", NO_CARD),
     _var("heroes", INT, {PLAYER}, "g.heroes({p})"),
-    _var("trading_in_pouch", BOOL, {PLAYER}, "g.trading_in_pouch({p})"),
-    _var("age", INT, set(), "g.age"),
+    _var("trading_in_pouch", BOOL, {PLAYER}, "g.trading_in_pouch({p})", NO_CARD),
+    _var("age", INT, set(), "g.age", NO_CARD),
     _var("copies", INT, {PLAYER, CARD}, "g.copies({p}, {card})"),
     _var("column", CLASS, {CARD}, "g.column_of({card})"),
     _var("tokens", INT, {CARD}, "g.tokens({card})"),
@@ -72,18 +78,18 @@ VARIABLES: dict[str, Builtin] = {b.name: b for b in (
 )}
 
 FUNCTIONS: dict[str, Builtin] = {b.name: b for b in (
-    _fn("ranks", (CLASS,), INT, {PLAYER}, "g.ranks({p}, {0})"),
-    _fn("points", (CLASS,), INT, {PLAYER}, "g.points({p}, {0})"),
-    _fn("zero_ranks", (CLASS,), INT, {PLAYER}, "g.zero_ranks({p}, {0})"),
-    _fn("most_ranks", (CLASS,), BOOL, {PLAYER}, "g.most_ranks({p}, {0})"),
-    _fn("strict_most_ranks", (CLASS,), BOOL, {PLAYER}, "g.strict_most_ranks({p}, {0})"),
-    _fn("coins_at_least", (INT,), INT, {PLAYER}, "g.coins_at_least({p}, {0})"),
+    _fn("ranks", (CLASS,), INT, {PLAYER}, "g.ranks({p}, {0})", reads=ARG_COLUMN),
+    _fn("points", (CLASS,), INT, {PLAYER}, "g.points({p}, {0})", reads=ARG_COLUMN),
+    _fn("zero_ranks", (CLASS,), INT, {PLAYER}, "g.zero_ranks({p}, {0})", reads=ARG_COLUMN),
+    _fn("most_ranks", (CLASS,), BOOL, {PLAYER}, "g.most_ranks({p}, {0})", reads=ARG_COLUMN),
+    _fn("strict_most_ranks", (CLASS,), BOOL, {PLAYER}, "g.strict_most_ranks({p}, {0})", reads=ARG_COLUMN),
+    _fn("coins_at_least", (INT,), INT, {PLAYER}, "g.coins_at_least({p}, {0})", reads=NO_CARD),
     _fn("cards", (KIND,), INT, {PLAYER}, "g.cards_of_kind({p}, {0})"),
     _fn("param", (PARAM,), INT, {PLAYER}, "g.param({p}, {0})", message=""),  # the text shows its value
     _fn("subject_ranks", (CLASS,), INT, {SUBJECT}, "g.ranks_of({ev}.subject, {0})"),
-    _fn("lookup", (INT, INT, VARIADIC), INT, set(), "_lookup({0}, ({rest},))", message="lookup"),
-    _fn("max", (INT, INT, VARIADIC), INT, set(), "max({args})"),
-    _fn("min", (INT, INT, VARIADIC), INT, set(), "min({args})"),
+    _fn("lookup", (INT, INT, VARIADIC), INT, set(), "_lookup({0}, ({rest},))", message="lookup", reads=NO_CARD),
+    _fn("max", (INT, INT, VARIADIC), INT, set(), "max({args})", reads=NO_CARD),
+    _fn("min", (INT, INT, VARIADIC), INT, set(), "min({args})", reads=NO_CARD),
 )}
 
 # Names a class may never have (besides the keywords): what a column holds when it holds none.

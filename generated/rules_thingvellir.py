@@ -38,7 +38,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '136b1642771b0c678d9b79b1f1d2988847b951268fe08badb8c4429964246f11'
+CONTENT_HASH = '4bd5ab4d09758ea0343b8e05abb7c302bc74d1c05d3629641db94df4d85ebba3'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -1497,11 +1497,11 @@ RULES = RuleSet(
     ),
     ages=(1, 2),
     classes=(
-        ClassDef(id='warrior', name='Warriors', formula='points + (highest_coin if most_ranks(warrior) else 0)', score=_class_warrior, source='rules/base/game.yaml:27:14'),
-        ClassDef(id='hunter', name='Hunters', formula='ranks * ranks', score=_class_hunter, source='rules/base/game.yaml:30:14'),
-        ClassDef(id='miner', name='Miners', formula='points * ranks', score=_class_miner, source='rules/base/game.yaml:33:14'),
-        ClassDef(id='blacksmith', name='Blacksmiths', formula='ranks * (ranks + 5) / 2', score=_class_blacksmith, source='rules/base/game.yaml:36:14'),
-        ClassDef(id='explorer', name='Explorers', formula='points', score=_class_explorer, source='rules/base/game.yaml:39:14'),
+        ClassDef(id='warrior', name='Warriors', formula='points + (highest_coin if most_ranks(warrior) else 0)', score=_class_warrior, source='rules/base/game.yaml:27:14', reads=('warrior',)),
+        ClassDef(id='hunter', name='Hunters', formula='ranks * ranks', score=_class_hunter, source='rules/base/game.yaml:30:14', reads=('hunter',)),
+        ClassDef(id='miner', name='Miners', formula='points * ranks', score=_class_miner, source='rules/base/game.yaml:33:14', reads=('miner',)),
+        ClassDef(id='blacksmith', name='Blacksmiths', formula='ranks * (ranks + 5) / 2', score=_class_blacksmith, source='rules/base/game.yaml:36:14', reads=('blacksmith',)),
+        ClassDef(id='explorer', name='Explorers', formula='points', score=_class_explorer, source='rules/base/game.yaml:39:14', reads=('explorer',)),
     ),
     basic_coins=(
         BasicCoin(value=0, trading=True),

@@ -40,7 +40,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'c789833bdd10e953c5e84525deca7ccc510c17ccb43d45e1e998152d8c5b8895'
+CONTENT_HASH = '4ed56eb2cc6eacf9f984066f81924e3e385310c24e90be06c2d08d2b5ee72aa7'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -2157,11 +2157,11 @@ RULES = RuleSet(
     ),
     ages=(1, 2),
     classes=(
-        ClassDef(id='warrior', name='Warriors', formula='points + (highest_coin if most_ranks(warrior) else 0)', score=_class_warrior, source='rules/base/game.yaml:27:14'),
-        ClassDef(id='hunter', name='Hunters', formula='ranks * ranks', score=_class_hunter, source='rules/base/game.yaml:30:14'),
+        ClassDef(id='warrior', name='Warriors', formula='points + (highest_coin if most_ranks(warrior) else 0)', score=_class_warrior, source='rules/base/game.yaml:27:14', reads=('warrior',)),
+        ClassDef(id='hunter', name='Hunters', formula='ranks * ranks', score=_class_hunter, source='rules/base/game.yaml:30:14', reads=('hunter',)),
         ClassDef(id='miner', name='Miners', formula='(points + param(miner_zero_pairs) * (zero_ranks / 2)) * ranks', score=_class_miner, source='rules/idavoll/game.yaml:37:14'),
-        ClassDef(id='blacksmith', name='Blacksmiths', formula='ranks * (ranks + 5) / 2', score=_class_blacksmith, source='rules/base/game.yaml:36:14'),
-        ClassDef(id='explorer', name='Explorers', formula='points', score=_class_explorer, source='rules/base/game.yaml:39:14'),
+        ClassDef(id='blacksmith', name='Blacksmiths', formula='ranks * (ranks + 5) / 2', score=_class_blacksmith, source='rules/base/game.yaml:36:14', reads=('blacksmith',)),
+        ClassDef(id='explorer', name='Explorers', formula='points', score=_class_explorer, source='rules/base/game.yaml:39:14', reads=('explorer',)),
     ),
     basic_coins=(
         BasicCoin(value=0, trading=True),

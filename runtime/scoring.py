@@ -35,11 +35,6 @@ def player_score(e: Engine, p: int) -> PlayerScore:
     return {"name": e.s.players[p].name, "total": sum(breakdown.values()), "breakdown": breakdown}
 
 
-def cards_total(e: Engine, p: int) -> int:
-    """What p's cards score: the total without the coins part (which no card changes)."""
-    return sum(value for _, value in _card_parts(e, p))
-
-
 def coins_part(e: Engine, p: int) -> int:
     """The coin total with the special gem's bonus: it reads p's coins and gem, no card."""
     gem = e.rules.special_gems.get(e.s.players[p].gem)
@@ -49,11 +44,20 @@ def coins_part(e: Engine, p: int) -> int:
 def _card_parts(e: Engine, p: int) -> Iterator[tuple[str, int]]:
     """(part, value) of each class formula, then of each command-zone card's points and score, then of
     the once-per-set scores of army cards (a part may come more than once: its values add up)."""
-    pl = e.s.players[p]
-    defs = e.defs
     class_score = e.rules.class_score
     for cls in e.rules.classes:
         yield cls, int(class_score[cls](e, p, cls))
+    yield from _command_parts(e, p)
+
+
+def command_total(e: Engine, p: int) -> int:
+    """What p's cards score besides the class formulas (the command zone, once-per-set scores)."""
+    return sum(value for _, value in _command_parts(e, p))
+
+
+def _command_parts(e: Engine, p: int) -> Iterator[tuple[str, int]]:
+    pl = e.s.players[p]
+    defs = e.defs
     parts = e.rules.ruleset.score_parts
     seen_once: set[str] = set()
     for card in pl.command:

@@ -132,6 +132,7 @@ class ClassDef:
     formula: str            # the DSL text of its scoring formula
     score: ClassScore
     source: str = ""
+    reads: tuple[str, ...] | None = None  # the columns its formula reads, of any player (None: anything)
 
 
 @dataclass(frozen=True, slots=True)

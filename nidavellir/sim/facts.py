@@ -23,7 +23,7 @@ from nidavellir.runtime.journal import (
     Took,
     TurnStarted,
 )
-from nidavellir.runtime.scoring import cards_total
+from nidavellir.runtime.scoring import command_total
 from nidavellir.stats import shares
 
 if TYPE_CHECKING:
@@ -97,28 +97,49 @@ def held_points(e: Engine, p: int) -> dict[str, list[int]]:
     order the copies lie: army columns bottom to top, then the command zone). Each card steps out
     through the engine's own detach/attach (which keep its rank index) and back to its place;
     copies of one card in one column, without marks, are worth the same and scored once. (The coins
-    part, which no card changes, is left out of both sides.)"""
+    part, which no card changes, is left out of both sides; so is a class formula the card's leaving
+    cannot change: see `_rescored`.)"""
     pl = e.s.players[p]
-    total = cards_total(e, p)
+    class_score = e.rules.class_score
+    scored = {cls: int(class_score[cls](e, p, cls)) for cls in e.rules.classes}
+    total = sum(scored.values()) + command_total(e, p)
     out: dict[str, list[int]] = defaultdict(list)
     marks = e.s.marks
     for column, place in [*pl.army.items(), (None, pl.command)]:
         known: dict[str, int] = {}
+        rescored = _rescored(e, p, column)
         for i, card in enumerate(place):
             cid = e.s.cards[card]
             value = known.get(cid) if card not in marks else None
             if value is None:
-                value = total - _score_without(e, p, card, column, place, i)
+                every = rescored if not e.defs[card].mods else list(scored)
+                value = total - _score_without(e, p, card, column, place, i, scored, every)
                 if card not in marks:
                     known[cid] = value
             out[cid].append(value)
     return out
 
 
-def _score_without(e: Engine, p: int, card: int, column: str | None, place: list[int], i: int) -> int:
+def _rescored(e: Engine, p: int, column: str | None) -> list[str]:
+    """The classes whose formula may score otherwise once a card (without modifiers) leaves p's
+    `column` (None: the command zone): a formula that may read anything, or reads that column, or a
+    column of p's where a card's own score (in its column's points) may read anything."""
+    defs = e.defs
+    army = e.s.players[p].army
+    loose = {cls for cls, cards in army.items()
+             if any(defs[c].score is not None and not defs[c].score_once for c in cards)}
+    return [c.id for c in e.rules.ruleset.classes
+            if c.reads is None or column in c.reads or not loose.isdisjoint(c.reads)]
+
+
+def _score_without(e: Engine, p: int, card: int, column: str | None, place: list[int], i: int,
+                   scored: dict[str, int], rescored: list[str]) -> int:
+    """p's cards' total with `card` out (the classes not `rescored` keep their `scored` values)."""
+    class_score = e.rules.class_score
     e.detach(card)
     try:
-        return cards_total(e, p)
+        again = {cls: int(class_score[cls](e, p, cls)) for cls in rescored}
+        return sum(again.get(cls, value) for cls, value in scored.items()) + command_total(e, p)
     finally:
         e.attach(p, card, column)
         place.insert(i, place.pop())  # back where it lay

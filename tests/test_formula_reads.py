@@ -1,0 +1,95 @@
+"""What a class formula reads (compiler/reads.py), and the marginal points that trust it.
+
+A simulation's record gives each card "what its owner would lose at the end without it" (DESIGN
+§10, sim/facts.py): the owner's Final Bravery Value minus the same with that one card out. Only the
+formulas a card's leaving can change are scored again; these tests hold that to scoring everything
+again, over whole games of every box combination."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from checking import write
+from nidavellir.compiler.dsl import parse_expr
+from nidavellir.compiler.reads import formula_reads
+from nidavellir.rulesets import load_rules
+from nidavellir.runtime.game import Game
+from nidavellir.runtime.scoring import player_score
+from nidavellir.sim.facts import held_points
+
+CLASSES = ("warrior", "hunter", "miner", "blacksmith", "explorer")
+
+
+@pytest.mark.parametrize("text, reads", [
+    ("ranks * ranks", ("hunter",)),                                   # its own column
+    ("points + (highest_coin if most_ranks(warrior) else 0)", ("hunter", "warrior")),
+    ("ranks(explorer) + lookup(ranks, 0, 3, 5)", ("explorer", "hunter")),
+    ("max(coins_total, age) * 2", ()),                                # coins and the age: no card
+    ("ranks + param(miner_zero_pairs)", None),                        # a param a card may change
+    ("ranks + heroes", None),                                         # the command zone's heroes
+    ("ranks + cards(hero)", None),
+    ("5 if column is warrior else 0", None),
+])
+def test_a_formula_reads_the_columns_its_names_read(text, reads):
+    """003 "Determining the Bravery Value of Each Class": a class is scored from its column ("the
+    number of Hunters squared"); a formula that names another class, a param or the heroes reads
+    those, and one whose names promise nothing may read anything (None)."""
+    assert formula_reads("hunter", parse_expr(text), CLASSES) == reads
+
+
+def _lose_without(game: Game, p: int) -> dict[str, list[int]]:
+    """Each held card's loss, every formula scored again (the definition, spelled out)."""
+    e = game.engine
+    pl = e.s.players[p]
+    total = player_score(e, p)["total"]
+    out: dict[str, list[int]] = {}
+    for column, place in [*pl.army.items(), (None, pl.command)]:
+        for i, card in enumerate(place):
+            e.detach(card)
+            without = player_score(e, p)["total"]
+            e.attach(p, card, column)
+            place.insert(i, place.pop())
+            out.setdefault(e.s.cards[card], []).append(total - without)
+    return out
+
+
+def _all_alike(rules, seeds: range) -> int:
+    """Play `seeds` at random; every held card's marginal points as scored both ways; the cards."""
+    cards = 0
+    for seed in seeds:
+        game = Game(rules, 2 + seed % 4, seed)
+        rng = random.Random(seed)
+        while game.pending is not None:
+            game.answer(rng.choice(game.pending.options))
+        for p in range(game.engine.n):
+            expected = _lose_without(game, p)
+            assert held_points(game.engine, p) == expected
+            cards += sum(map(len, expected.values()))
+    return cards
+
+
+@pytest.mark.parametrize("boxes", [(), ("thingvellir",), ("idavoll",), ("thingvellir", "idavoll")],
+                         ids=["base", "thingvellir", "idavoll", "both"])
+def test_marginal_points_equal_scoring_everything_again(boxes):
+    """A card's points are its holder's total minus the total without it, every other card kept:
+    scoring only the formulas its leaving can change gives the same, card for card."""
+    assert _all_alike(load_rules(boxes), range(1, 13)) > 300
+
+
+def test_a_card_scored_in_its_column_reads_what_its_score_reads(tmp_path: Path):
+    """003: "Warriors: the sum of their ranks" — a column's points count each card's own score too,
+    so a Warrior that scores the Explorers' ranks makes the Warriors read the Explorers (its
+    column's formula reads only `points`); an Explorer leaving changes the Warriors' score."""
+    v = write(tmp_path / "v.yaml", """
+        layer: {id: v, name: V}
+        cards:
+          - id: "warrior:3"
+            effects:
+              - "score 3 * ranks(explorer)"
+          - id: "warrior:4"
+            effects:
+              - "score 2 * heroes"
+        """)
+    assert _all_alike(load_rules((), (str(v),)), range(1, 25)) > 300
