@@ -30,7 +30,7 @@ SAMPLES: dict[str, Any] = {
     "Capture": model.Capture("dwarf", "warrior", once=True),
     "CardDef": CARD,
     "CardText": model.CardText("Warrior or Hunter", "Ranks: 2", ("When you take it: add 2.", "Adds 7.")),
-    "ClassDef": model.ClassDef("warrior", "Warriors", "ranks", H, source="f:5:6"),
+    "ClassDef": model.ClassDef("warrior", "Warriors", "ranks", H, source="f:5:6", reads=("warrior",)),
     "DeckEntry": model.DeckEntry("hunter", 2, min_players=5),
     "Interpretation": model.Interpretation("i", text="t", source="s", layer="base"),
     "Layer": model.Layer("base", "Base", description="d", source="s", variant=True),
