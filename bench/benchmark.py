@@ -168,7 +168,8 @@ t2 = time.perf_counter()
 compiled = build.compile_specs(specs)
 t3 = time.perf_counter()
 print(json.dumps({"import_s": t1 - t0, "compile_s": t3 - t2, "expansions": list(expansions),
-                  "cards": len(compiled.data["cards"]), "source_chars": len(compiled.source)}))
+                  "cards": len(compiled.ruleset.cards if hasattr(compiled, "ruleset") else compiled.data["cards"]),
+                  "source_chars": len(compiled.source)}))
 """
 
 CACHED_CODE = r"""

@@ -61,12 +61,17 @@ GAME_KEYS = ("players", "cards_per_tavern", "taverns", "ages", "classes", "coins
 class Compiled:
     source: str               # the module's Python source
     content_hash: str         # hash of the compiler, grammar and every rules source
-    data: dict[str, Any]      # the rule set as plain data (for the docs)
+    data: dict[str, Any]      # the rules data's `game` and `classes` as written (the docs' wording)
     effects: dict[str, list[tuple[str, ir.Effect]]]  # card id -> (text, IR) for the docs
     merged: Merged
     ruleset: RuleSet          # the typed rule set the module builds (handlers as `Ref`s to its functions)
     write: Callable[[RuleSet], str]  # the module's source for a rule set of these cards
     warnings: list[Diagnostic] = field(default_factory=list)
+    card_order: tuple[str, ...] = ()  # the card ids in the order the rules data lists them (the docs')
+
+    def cards(self) -> dict[str, CardDef]:
+        """The rule set's cards in the order the rules data lists them."""
+        return {cid: self.ruleset.cards[cid] for cid in self.card_order}
 
     def with_texts(self, texts: Mapping[str, CardText]) -> Compiled:
         """The same rules with each card's English text (`CardDef.text`) in its table and module."""
@@ -171,20 +176,9 @@ class _Compiler:
         self.emit(values)
         warnings = list(self.diags.warnings)
         ruleset = self.ruleset(chash, params, decks, warnings)
-        data = {
-            "layers": [{"id": lay.id, "name": lay.name, "description": lay.description, "source": lay.source,
-                        "variant": lay.is_variant} for lay in m.layers],
-            "game": {k: v for k, v in game.items() if k != "classes"},
-            "classes": classes,
-            "cards": {cid: _card_data(card) for cid, card in self.cards.items()},
-            "decks": {age: _deck_data(entries) for age, entries in decks.items()},
-            "zone_decks": {zone: {age: [{"card": e.card, "count": e.count, "min_players": e.min_players}
-                                        for e in entries] for age, entries in by_age.items()}
-                           for zone, by_age in ruleset.zone_decks.items()},
-            "params": params,
-            "interpretations": list(m.interpretations.values()),
-        }
-        return Compiled(self.source(ruleset), chash, data, self.effects, m, ruleset, self.source, warnings)
+        data = {"game": {k: v for k, v in game.items() if k != "classes"}, "classes": classes}
+        return Compiled(self.source(ruleset), chash, data, self.effects, m, ruleset, self.source, warnings,
+                        tuple(self.cards))
 
     def _first_origin(self) -> Origin | None:
         return Origin(self.m.sources[0], ()) if self.m.sources else None
@@ -566,19 +560,6 @@ def _column_guard(values: Values, column: str) -> Callable[[ir.Expr, str | None]
     """The operations of a class formula play must bound: its `ranks`, `points` and `zero_ranks` are
     its column's."""
     return lambda e, _card: values.guarded(e, None, column)
-
-
-def _card_data(card: CardDef) -> dict[str, Any]:
-    """A card as plain data (for the docs)."""
-    return {"id": card.id, "name": card.name, "kind": card.kind, "class": card.cls, "ranks": list(card.ranks),
-            "column_ranks": {c: list(r) for c, r in card.column_ranks.items()}, "points": card.points,
-            "copies": card.copies, "track": list(card.track), "params": dict(card.params),
-            "enters": [card.enters, card.enters_column], "source": card.source, "layers": list(card.layers)}
-
-
-def _deck_data(entries: tuple[DeckEntry, ...]) -> list[list[Any]]:
-    """A deck as plain data (for the docs): `[card, count, min_players]` entries."""
-    return [[e.card, e.count, e.min_players] for e in entries]
 
 
 def _at_in(origin: Origin | None) -> Callable[[str], Origin | None]:

@@ -34,7 +34,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '155557ce6120267c33c9a480d143d624b21665f33b12d3c5465cdea0688d5e9c'
+CONTENT_HASH = '4a66939ff5bc8fefce20c415c2000646f94ecb6937eb9b0dd7eb98e330f300b3'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -36,7 +36,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '2f2ffbe13d16ef82f2df898534420c3c41a7a2449c3009846873ad78af1508c9'
+CONTENT_HASH = 'dc6c6bfbc2fa8b408145d129753c1164340a9666011a3d736ac8e4b3718e7943'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -38,7 +38,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '4bd5ab4d09758ea0343b8e05abb7c302bc74d1c05d3629641db94df4d85ebba3'
+CONTENT_HASH = 'afa57c3cb26cc630fdbf756aea4ddf799475176d3492a7d29e2e0c14cc45af0f'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

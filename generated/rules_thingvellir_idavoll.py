@@ -40,7 +40,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '4ed56eb2cc6eacf9f984066f81924e3e385310c24e90be06c2d08d2b5ee72aa7'
+CONTENT_HASH = '91aa77925e3bd3d5167023e43b9e8b8dec6b4f2db407bc2460f779ebf68b10e9'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -450,7 +450,7 @@ def check(args: argparse.Namespace) -> int:
         warnings += len(compiled.warnings)
         if args.strict and compiled.warnings:  # failed: its warnings are errors (counted once, below)
             continue
-        cards, kept = len(compiled.data["cards"]), len(compiled.data["interpretations"])
+        cards, kept = len(compiled.ruleset.cards), len(compiled.ruleset.interpretations)
         print(f"ok: {shown} ({counted(cards, 'card')}, {counted(kept, 'interpretation')})")
     counts = [counted(errors, "error")] if errors else []
     if warnings:

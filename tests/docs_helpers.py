@@ -16,7 +16,7 @@ APPENDIX = "sources"  # the anchor of the designer's appendix ("Sources and inte
 
 def box_cards(compiled: Compiled, box: str) -> list[str]:
     """The ids of the cards a box's layer adds."""
-    return [cid for cid, card in compiled.data["cards"].items() if box in card["layers"]]
+    return [cid for cid, card in compiled.cards().items() if box in card.layers]
 
 
 def esc(text: str, fmt: str) -> str:

@@ -46,7 +46,7 @@ def test_check_of_one_box_combination(capsys):
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.stem)
 def test_each_shipped_variant_compiles(capsys, variant):
     compiled = compile_specs(layer_specs((), (str(variant),)))
-    assert compiled.data["layers"][-1]["variant"] is True
+    assert compiled.ruleset.layers[-1].variant is True
     compile(compiled.source, str(variant), "exec")
     code, out, _ = run_check(capsys, str(variant))
     assert code == 0 and out.startswith(f"ok: {variant} (")
@@ -56,7 +56,7 @@ def test_variants_change_what_they_say():
     def rules(v: str):
         return compile_specs(layer_specs((), (str(ROOT / "rules" / "variants" / v),)))
 
-    assert not {"thrud", "ylud", "uline"} & set(rules("first-game.yaml").data["cards"])
+    assert not {"thrud", "ylud", "uline"} & set(rules("first-game.yaml").ruleset.cards)
     assert "transform chosen coin by 9" in rules("generous-offerings.yaml").source
     warrior = next(c for c in rules("strict-warrior-majority.yaml").data["classes"] if c["id"] == "warrior")
     assert "strict_most_ranks(warrior)" in warrior["score"]

@@ -116,14 +116,14 @@ def test_every_card_appears_with_name_and_rule_text_grouped_by_kind(base, output
     text = outputs[f"base.en.{fmt}"]
     esc = docs.md_escape if fmt == "md" else escape
     views = card_views(base, Catalog.load("en"))
-    assert {v["id"] for v in views} == set(base.data["cards"])
+    assert {v["id"] for v in views} == set(base.ruleset.cards)
     rows = 0
     for kind in base.data["game"]["kinds"]:
         group = _section(text, f"kind-{kind}", fmt)
         for view in (v for v in views if v["kind"] == kind):
             entry = _section(group, view["anchor"], fmt)
             assert str(esc(view["name"])) in entry
-            card = base.data["cards"][view["id"]]
+            card = base.ruleset.cards[view["id"]]
             if base.effects.get(view["id"]):
                 for sentence in view["text"]:
                     assert str(esc(sentence)) in entry, (view["id"], sentence)
@@ -133,9 +133,9 @@ def test_every_card_appears_with_name_and_rule_text_grouped_by_kind(base, output
             row = dict(zip(head, next(r for r in body if r[0].startswith(view["name"]))))
             assert row["Class"] == view["class_label"].capitalize(), (view["id"], row)
             if "Ranks" in row:
-                assert row["Ranks"] == str(len(card["ranks"]) or "–"), (view["id"], row)
-                assert row["Bravery Points"] == (", ".join(map(str, card["ranks"])) or "–"), (view["id"], row)
-            assert row.get("Points", "–") == str(card["points"] or "–"), (view["id"], row)
+                assert row["Ranks"] == str(len(card.ranks) or "–"), (view["id"], row)
+                assert row["Bravery Points"] == (", ".join(map(str, card.ranks)) or "–"), (view["id"], row)
+            assert row.get("Points", "–") == str(card.points or "–"), (view["id"], row)
             rows += 1
     assert rows >= 22  # every dwarf, and the heroes of ranks only
 
@@ -260,7 +260,7 @@ def test_variant_names_the_house_rule_and_marks_what_it_changes(generous, output
     house = _section(text, "house-rules", fmt)
     assert "Generous offerings" in house and "Grid transforms by 9" in house
     cards = _section(text, "cards", fmt)
-    changed = {cid for cid in generous.data["cards"] if mark in _section(cards, "card-" + cid.replace(":", "-"), fmt)}
+    changed = {cid for cid in generous.ruleset.cards if mark in _section(cards, "card-" + cid.replace(":", "-"), fmt)}
     assert changed == {"royal-offering:3", "royal-offering:5", "grid"}
     base = outputs[f"base.en.{fmt}"]
     assert cat.t("ref.changed", names="")[:12] not in base
@@ -300,9 +300,9 @@ def test_belarusian_base_reference_has_no_untranslated_interpretation(base, outp
     `interp.<id>.source`), never the rules data's English, which the English reference keeps."""
     escapes = {"md": docs.md_escape, "html": lambda text: str(escape(text))}
     cat, en = Catalog.load("be"), Catalog.load("en")
-    assert len(base.data["interpretations"]) == 19
-    for i in base.data["interpretations"]:
-        for key, english in ((f"interp.{i['id']}", i["text"]), (f"interp.{i['id']}.source", cite(i["source"], en))):
+    assert len(base.ruleset.interpretations) == 19
+    for i in base.ruleset.interpretations:
+        for key, english in ((f"interp.{i.id}", i.text), (f"interp.{i.id}.source", cite(i.source, en))):
             assert key in cat.messages, key
             shown = cite(cat.messages[key], cat) if key.endswith(".source") else cat.messages[key]
             for fmt, esc in escapes.items():
@@ -331,8 +331,8 @@ def test_lang_be_check_lists_an_interpretation_without_be_text(base, capsys, mon
     assert "2 message keys of the catalog have no `be` text" in captured.err
     cat = without_last_dwarf("be")
     md = docs.render(base, cat, "md")
-    last_dwarf = next(i for i in base.data["interpretations"] if i["id"] == "last-dwarf")
-    assert docs.md_escape(last_dwarf["text"]) in md and docs.md_escape(cite(last_dwarf["source"], cat)) in md
+    last_dwarf = next(i for i in base.ruleset.interpretations if i.id == "last-dwarf")
+    assert docs.md_escape(last_dwarf.text) in md and docs.md_escape(cite(last_dwarf.source, cat)) in md
     assert cat.missing == {"interp.last-dwarf", "interp.last-dwarf.source"}
     assert main(["docs", "--lang", "en", "--check"]) == 0
 

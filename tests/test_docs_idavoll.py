@@ -73,7 +73,7 @@ def test_the_box_has_the_cards_of_001(compiled):
     """001 "Idavoll Expansion": "Idavoll adds a deck of powerful mythology cards (Animals, Gods,
     Valkyries & Giants)"; "List of Mythological Animals" (5), "List of Norse Gods" (5), "List of Giants"
     (5), "List of Valkyries" (5); Hreasvelg: "Take the special card Gullinbursti"."""
-    kinds = Counter(compiled.data["cards"][cid]["kind"] for cid in box_cards(compiled, BOX))
+    kinds = Counter(compiled.ruleset.cards[cid].kind for cid in box_cards(compiled, BOX))
     assert kinds == {"animal": 5, "god": 5, "giant": 5, "valkyrie": 5, "special": 1}
 
 
@@ -84,10 +84,10 @@ def test_every_idavoll_card_has_an_entry_in_its_kind_and_in_the_index(compiled, 
     text = outputs[f"en.{fmt}"]
     index = section(text, "index", fmt)
     for cid in box_cards(compiled, BOX):
-        card = compiled.data["cards"][cid]
-        entry = section(section(text, f"kind-{card['kind']}", fmt), "card-" + cid, fmt)
-        assert esc(card["name"], fmt) in entry, cid
-        assert esc(card["name"], fmt) in index, cid
+        card = compiled.ruleset.cards[cid]
+        entry = section(section(text, f"kind-{card.kind}", fmt), "card-" + cid, fmt)
+        assert esc(card.name, fmt) in entry, cid
+        assert esc(card.name, fmt) in index, cid
 
 
 @pytest.mark.parametrize("fmt", ["md", "html"])
@@ -102,7 +102,7 @@ def test_the_belarusian_reference_names_every_idavoll_card_by_its_catalog_name(c
         assert not re.search(r"[A-Za-z]", name), (cid, name)
         entry = section(text, "card-" + cid, fmt)
         assert esc(name, fmt) in entry, cid
-        assert esc(compiled.data["cards"][cid]["name"], fmt) not in entry, cid
+        assert esc(compiled.ruleset.cards[cid].name, fmt) not in entry, cid
     for kind, heading in {"animal": "Жывёлы", "god": "Багі", "giant": "Гіганты", "valkyrie": "Валькірыі"}.items():
         assert heading in section(text, f"kind-{kind}", fmt)
 
@@ -127,12 +127,12 @@ def test_gods_show_their_points_and_a_once_per_game_power(compiled):
     Thor "Adds 8 points", Freya "Adds 15 points", Loki "Adds 8 points", Odin "Adds 0 points"."""
     views = {v["id"]: v["text"] for v in card_views(compiled, Catalog.load("en"))}
     for cid in box_cards(compiled, BOX):
-        card = compiled.data["cards"][cid]
-        if card["kind"] == "god":
+        card = compiled.ruleset.cards[cid]
+        if card.kind == "god":
             text = " ".join(views[cid])
             assert "Once per game." in text and "you may" in text, cid
-            if card["points"]:
-                assert f"Adds {card['points']} to your Final Bravery Value" in text, cid
+            if card.points:
+                assert f"Adds {card.points} to your Final Bravery Value" in text, cid
     assert "cancel that discard" in " ".join(views["thor"])
     assert "if that card is a dwarf or royal offering card" in " ".join(views["frigg"])
     odin = " ".join(views["odin"])
@@ -166,7 +166,7 @@ def test_valkyries_show_their_strength_tracks(compiled, lang):
     tracks = {"brynhildr": [0, 3, 6, 10, 16], "hildr": [0, 8, 16, 0], "olrun": [0, 3, 6, 10, 16],
               "sigrdrifa": [0, 0, 8, 16], "svafa": [0, 4, 8, 16]}
     for cid, track in tracks.items():
-        assert compiled.data["cards"][cid]["track"] == track
+        assert list(compiled.ruleset.cards[cid].track) == track
         assert " – ".join(map(str, track)) in views[cid][0], (cid, views[cid])
     if lang == "en":
         assert "if that card has at least one rank of the chosen class" in " ".join(views["olrun"])
@@ -319,19 +319,19 @@ def test_the_belarusian_catalog_has_no_fallback(compiled, boxes, capsys):
         assert main(["docs", "--expansions", expansions, "--lang", "be", "--check"]) == 0
     assert main(["docs", "--lang", "be", "--check"]) == 0
     assert "every message of the reference has a `be` text" in capsys.readouterr().out
-    for i in compiled.data["interpretations"]:
-        assert f"interp.{i['id']}" in cat.messages and f"interp.{i['id']}.source" in cat.messages, i["id"]
+    for i in compiled.ruleset.interpretations:
+        assert f"interp.{i.id}" in cat.messages and f"interp.{i.id}.source" in cat.messages, i.id
 
 
 def test_every_idavoll_interpretation_is_listed(compiled, outputs):
     """001 is "the only source for Idavoll" (DESIGN §2): each reading the rules data records for it is
     printed with its source, in both languages."""
-    ours = [i for i in compiled.data["interpretations"] if i.get("layer") == BOX]
+    ours = [i for i in compiled.ruleset.interpretations if i.layer == BOX]
     assert len(ours) >= 9
     cat = Catalog.load("be")
     for i in ours:
-        assert f'<a id="interp-{i["id"]}"></a>' in outputs["en.md"], i["id"]
-        assert docs.md_escape(cat.messages[f"interp.{i['id']}"])[:40] in outputs["be.md"], i["id"]
+        assert f'<a id="interp-{i.id}"></a>' in outputs["en.md"], i.id
+        assert docs.md_escape(cat.messages[f"interp.{i.id}"])[:40] in outputs["be.md"], i.id
 
 
 def test_the_card_sheets_include_every_mythology_card_and_gullinbursti(compiled, boxes, tmp_path):

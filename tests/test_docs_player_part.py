@@ -86,17 +86,17 @@ def test_the_player_part_names_no_id_source_or_file(boxes, lang, fmt):
     compiled = compiled_for(boxes)
     text = text_for(boxes, lang, fmt)
     seen = visible(player_part(text, fmt), fmt)
-    for i in compiled.data["interpretations"]:
-        assert not re.search(rf"(?<![\w-]){re.escape(i['id'])}(?![\w-])", seen), i["id"]
+    for i in compiled.ruleset.interpretations:
+        assert not re.search(rf"(?<![\w-]){re.escape(i.id)}(?![\w-])", seen), i.id
     for bad in ("§", "DESIGN", ".yaml", ".txt", "rules/", "interp-", "ref."):
         assert bad not in seen, bad
     assert Catalog.load(lang).t("ref.appendix.house_source", source="").rstrip(" .") not in seen  # "Source:"
-    ids = (set(compiled.data["cards"]) | {i["id"] for i in compiled.data["interpretations"]}
+    ids = (set(compiled.ruleset.cards) | {i.id for i in compiled.ruleset.interpretations}
            | set(compiled.data["game"]["kinds"]) | {z["id"] for z in compiled.data["game"].get("zones", [])}
            | {s["id"] for part in compiled.data["game"]["flow"].values() if isinstance(part, list)
               for s in part if isinstance(s, dict)})
     named = set(headings(player_part(text, fmt), fmt))
-    assert not named & (ids - {c["name"] for c in compiled.data["cards"].values()}), sorted(named & ids)
+    assert not named & (ids - {c.name for c in compiled.cards().values()}), sorted(named & ids)
 
 
 @pytest.mark.parametrize("boxes, lang, fmt", EVERY)
@@ -127,10 +127,10 @@ def test_interpretations_read_as_rules_in_the_player_part(boxes):
         cat = Catalog.load(lang)
         md = text_for(boxes, lang, "md")
         rules = section(player_part(md, "md"), "clarifications", "md")
-        for n, i in enumerate(compiled.data["interpretations"], 1):
-            stated = section(rules, f"rule-{i['id']}", "md")
-            assert stated.startswith(f"{n}. ") and docs.md_escape(cat.t(f"interp.{i['id']}", default=i["text"])) in stated
-            assert f"](#rule-{i['id']})" in section(appendix(md, "md"), f"interp-{i['id']}", "md")
+        for n, i in enumerate(compiled.ruleset.interpretations, 1):
+            stated = section(rules, f"rule-{i.id}", "md")
+            assert stated.startswith(f"{n}. ") and docs.md_escape(cat.t(f"interp.{i.id}", default=i.text)) in stated
+            assert f"](#rule-{i.id})" in section(appendix(md, "md"), f"interp-{i.id}", "md")
     setup = section(text_for(boxes, "en", "md"), "setup", "md")
     assert "With 2 or 3 players, return" in setup and "With 2 and 3 players" not in setup
 
@@ -146,17 +146,17 @@ def test_the_appendix_lists_every_interpretation_with_its_source_and_file(boxes,
     cat = Catalog.load(lang)
     text = appendix(text_for(boxes, lang, fmt), fmt)
     listed = re.findall(r'<a id="interp-([^"]+)"></a>' if fmt == "md" else r'<li id="interp-([^"]+)"', text)
-    assert listed == [i["id"] for i in compiled.data["interpretations"]]
+    assert listed == [i.id for i in compiled.ruleset.interpretations]
     root = rules_dir().parent
-    for n, i in enumerate(compiled.data["interpretations"], 1):
-        item = visible(section(text, f"interp-{i['id']}", fmt), fmt)
-        assert f"`{i['id']}`" in item if fmt == "md" else f" {i['id']} " in item, item
-        assert visible(esc(cite(cat.t(f"interp.{i['id']}.source", default=i["source"]), cat), fmt), fmt) in item, item
+    for n, i in enumerate(compiled.ruleset.interpretations, 1):
+        item = visible(section(text, f"interp-{i.id}", fmt), fmt)
+        assert f"`{i.id}`" in item if fmt == "md" else f" {i.id} " in item, item
+        assert visible(esc(cite(cat.t(f"interp.{i.id}.source", default=i.source), cat), fmt), fmt) in item, item
         path, line = re.search(r"(rules/\S+\.yaml):(\d+)", item).groups()  # type: ignore[union-attr]
-        assert path.startswith(f"rules/{i['layer']}/"), item
-        assert f"id: {i['id']}" in (root / path).read_text(encoding="utf-8").splitlines()[int(line) - 1], item
-        assert f"](#rule-{i['id']})" in section(text, f"interp-{i['id']}", fmt) if fmt == "md" else \
-            f'href="#rule-{i["id"]}">{n}<' in section(text, f"interp-{i['id']}", fmt)
+        assert path.startswith(f"rules/{i.layer}/"), item
+        assert f"id: {i.id}" in (root / path).read_text(encoding="utf-8").splitlines()[int(line) - 1], item
+        assert f"](#rule-{i.id})" in section(text, f"interp-{i.id}", fmt) if fmt == "md" else \
+            f'href="#rule-{i.id}">{n}<' in section(text, f"interp-{i.id}", fmt)
 
 
 @pytest.mark.parametrize("boxes", BOXES, ids=box_id)
@@ -220,23 +220,24 @@ def test_the_dwarves_table_counts_each_age_deck_and_the_5_player_copies(boxes, l
     d = compiled.data
     least_of = d["game"]["players"]["min"]
     head, *rows = table(text_for(boxes, lang, "md"), "kind-dwarf-table", "md")
-    dwarves = [cid for cid, c in d["cards"].items() if c["kind"] == "dwarf"]
+    cards = compiled.cards()
+    dwarves = [cid for cid, c in cards.items() if c.kind == "dwarf"]
     assert len(rows) == len(dwarves) and len(head) == 5 + len(d["game"]["ages"])
     cat = Catalog.load(lang)
     total = 0
     for row in rows:
-        cid = next(c for c in dwarves if row[0].startswith(cat.t(f"card.{c}", default=d["cards"][c]["name"])))
-        card = d["cards"][cid]
-        assert row[2] == str(len(card["ranks"])) and row[3] == ", ".join(map(str, card["ranks"])), row
+        cid = next(c for c in dwarves if row[0].startswith(cat.t(f"card.{c}", default=cards[c].name)))
+        card = cards[cid]
+        assert row[2] == str(len(card.ranks)) and row[3] == ", ".join(map(str, card.ranks)), row
         for col, age in enumerate(d["game"]["ages"], 4):
             by_least: dict[int, int] = {}
-            for e_cid, count, least in d["decks"][age]:
+            for e_cid, count, least in ((e.card, e.count, e.min_players) for e in compiled.ruleset.decks[age]):
                 if e_cid == cid:
                     key = least if least > least_of else 0
                     by_least[key] = by_least.get(key, 0) + count
             assert row[col] == _cell(by_least), (cid, age, row)
-        in_decks = sum(count for age in d["game"]["ages"] for e_cid, count, _ in d["decks"][age] if e_cid == cid)
-        assert int(row[-1]) == (in_decks or card["copies"]), row
+        in_decks = sum(e.count for age in d["game"]["ages"] for e in compiled.ruleset.decks[age] if e.card == cid)
+        assert int(row[-1]) == (in_decks or card.copies), row
         total += int(row[-1])
     assert total == 87  # 003 "Game Components": "87 Dwarf cards in 5 classes … plus 1 Special Blacksmith"
 
@@ -246,7 +247,8 @@ def test_the_dwarves_table_counts_each_age_deck_and_the_5_player_copies(boxes, l
 def test_the_age_decks_table_gives_the_make_up_per_player_count(boxes, fmt):
     """Issue 9: "the age-deck make-up per player count" as one table — for each age and each player
     count, the number of cards of each kind in its deck and the deck's size, from the rules data."""
-    d = compiled_for(boxes).data
+    compiled = compiled_for(boxes)
+    d = compiled.data
     head, *rows = table(text_for(boxes, "en", fmt), "decks-table", fmt)
     kinds = head[2:-1]
     label = {Catalog.load("en").t(f"ref.kinds.{k}"): k for k in d["game"]["kinds"]}
@@ -256,9 +258,9 @@ def test_the_age_decks_table_gives_the_make_up_per_player_count(boxes, fmt):
         first, _, last = row[1].partition("–")
         for n in range(int(first), int(last or first) + 1):
             covered.append((age, n))
-            entries = [(cid, count) for cid, count, least in d["decks"][age] if least <= n]
+            entries = [(e.card, e.count) for e in compiled.ruleset.decks[age] if e.min_players <= n]
             for col, kind in enumerate(kinds, 2):
-                assert int(row[col]) == sum(c for cid, c in entries if d["cards"][cid]["kind"] == label[kind]), row
+                assert int(row[col]) == sum(c for cid, c in entries if compiled.ruleset.cards[cid].kind == label[kind]), row
             assert int(row[-1]) == sum(c for _, c in entries), row
     players = range(d["game"]["players"]["min"], d["game"]["players"]["max"] + 1)
     assert covered == [(age, n) for age in d["game"]["ages"] for n in players]
@@ -295,8 +297,8 @@ def test_cards_with_rule_text_keep_their_entries(boxes):
     compiled = compiled_for(boxes)
     md = text_for(boxes, "en", "md")
     for kind in compiled.data["game"]["kinds"]:
-        ids = [cid for cid, c in compiled.data["cards"].items() if c["kind"] == kind]
-        plain = [cid for cid in ids if not compiled.effects.get(cid) and not compiled.data["cards"][cid]["track"]]
+        ids = [cid for cid, c in compiled.cards().items() if c.kind == kind]
+        plain = [cid for cid in ids if not compiled.effects.get(cid) and not compiled.ruleset.cards[cid].track]
         for cid in ids:
             anchor = '<a id="card-{}"></a>'.format(cid.replace(":", "-"))
             line = next(ln for ln in md.splitlines() if anchor in ln)
@@ -332,7 +334,7 @@ def test_the_wording_bugs_stay_fixed(boxes, lang, fmt):
     if lang == "be":
         broken = [h for h in headings(text, fmt) if re.search(r"\d-[а-яё]", h)]
         assert not broken, broken
-    names = {Catalog.load(lang).t(f"card.{cid}", default=c["name"]) for cid, c in compiled_for(boxes).data["cards"].items()}
+    names = {Catalog.load(lang).t(f"card.{cid}", default=c.name) for cid, c in compiled_for(boxes).cards().items()}
     seen = visible(player_part(text, fmt), fmt)
     capitals = [m.group(0) for m in re.finditer(r"; (\w+)", seen) if m.group(1)[0].isupper()
                 and not any(n.startswith(m.group(1)) for n in names)]
@@ -345,7 +347,7 @@ def test_the_interpretations_file_shown_is_relative_to_the_rules(tmp_path):
     shipped = docs.compile_rules((), (str(rules_dir() / "variants" / "first-game.yaml"),))
     md = docs.render(shipped, Catalog.load("en"), "md")
     files = re.findall(r"recorded in `([^`]+)`", appendix(md, "md"))
-    assert len(files) == len(shipped.data["interpretations"]) and all(f.startswith("rules/base/") for f in files)
+    assert len(files) == len(shipped.ruleset.interpretations) and all(f.startswith("rules/base/") for f in files)
     assert str(Path(rules_dir()).resolve()) not in md
 
 

@@ -41,7 +41,7 @@ def step_anchors(text: str, prefix: str) -> list[str]:
 def test_the_box_has_the_cards_of_the_rulebook(compiled):
     """002 "Matériel": "24 Camp cards, including: A: 12 Mercenary cards, B: 12 Artifact cards" and
     "6 new Hero cards and 2 "Olwyn's Double" cards"."""
-    kinds = Counter(compiled.data["cards"][cid]["kind"] for cid in box_cards(compiled, BOX))
+    kinds = Counter(compiled.ruleset.cards[cid].kind for cid in box_cards(compiled, BOX))
     assert kinds == {"artifact": 12, "mercenary": 11, "hero": 6, "double": 1}  # Warrior 9 / Explorer 11: 2 decks
 
 
@@ -53,9 +53,9 @@ def test_the_english_reference_names_every_thingvellir_card(compiled, outputs, f
     text = outputs[f"en.{fmt}"]
     index = section(text, "index", fmt)
     for cid in box_cards(compiled, BOX):
-        card = compiled.data["cards"][cid]
-        name = esc(card["name"], fmt)
-        entry = section(section(text, f"kind-{card['kind']}", fmt), "card-" + cid.replace(":", "-"), fmt)
+        card = compiled.ruleset.cards[cid]
+        name = esc(card.name, fmt)
+        entry = section(section(text, f"kind-{card.kind}", fmt), "card-" + cid.replace(":", "-"), fmt)
         assert name in entry, cid
         assert name in index, cid
 
@@ -71,7 +71,7 @@ def test_the_belarusian_reference_names_every_thingvellir_card_by_its_catalog_na
         name = cat.messages[f"card.{cid}"]
         entry = section(text, "card-" + cid.replace(":", "-"), fmt)
         assert esc(name, fmt) in entry, cid
-        english = compiled.data["cards"][cid]["name"]
+        english = compiled.ruleset.cards[cid].name
         assert esc(english, fmt) not in entry, (cid, english)
 
 
@@ -92,9 +92,9 @@ def test_belarusian_names_follow_seed_004(compiled):
         assert cat.messages[f"card.{cid}"].startswith(name), cid
     classes = {cls: cat.messages[f"class.{cls}"] for cls in (c["id"] for c in compiled.data["classes"])}
     for cid in box_cards(compiled, BOX):
-        card = compiled.data["cards"][cid]
-        if card["kind"] == "mercenary":
-            sides = [f"{classes[cls]} {ranks[0]}" if ranks[0] else classes[cls] for cls, ranks in card["column_ranks"].items()]
+        card = compiled.ruleset.cards[cid]
+        if card.kind == "mercenary":
+            sides = [f"{classes[cls]} {ranks[0]}" if ranks[0] else classes[cls] for cls, ranks in card.column_ranks.items()]
             assert cat.messages[f"card.{cid}"] == f"{cat.messages['kind.mercenary'].capitalize()} " + " / ".join(sides)
 
 
@@ -127,7 +127,7 @@ def test_a_mercenary_shows_both_sides_with_their_points(compiled, outputs, fmt):
     assert (row["Age 1"], row["Age 2"], row["In the box"]) == ("1", "–", "1")
     twice = dict(zip(head, next(r for r in rows if r[0] == "Mercenary Warrior 9 / Explorer 11")))
     assert (twice["Age 1"], twice["Age 2"], twice["In the box"]) == ("1", "1", "2")
-    assert len(rows) == sum(1 for c in compiled.data["cards"].values() if c["kind"] == "mercenary")
+    assert len(rows) == sum(1 for c in compiled.cards().values() if c.kind == "mercenary")
     view = next(v for v in card_views(compiled, Catalog.load("en")) if v["id"] == "mercenary:hunter-miner1")
     assert view["ranks_label"] == "Hunter / Miner 1"
     assert view["text"] == ["In your Hunter column: 1 Hunter rank.", "In your Miner column: 1 Miner rank, worth 1 Bravery Point."]
@@ -168,9 +168,9 @@ def test_the_reference_lists_the_camp_decks(compiled, outputs, fmt):
     for col, age in enumerate((1, 2), 1):
         counts: Counter[str] = Counter()
         for e in decks[age]:
-            card = compiled.data["cards"][e["card"]]
-            label = cat.t(f"ref.kinds.{card['kind']}")
-            assert card["name"] in by_label[label][col], (age, e["card"])
+            card = compiled.ruleset.cards[e["card"]]
+            label = cat.t(f"ref.kinds.{card.kind}")
+            assert card.name in by_label[label][col], (age, e["card"])
             counts[label] += e["count"]
         assert {label: int(r[col].split(":")[0]) for label, r in by_label.items()} == counts
     deck_entry = section(zones, "zone-camp-deck", fmt)
@@ -299,8 +299,8 @@ def test_the_belarusian_catalog_has_no_fallback_for_thingvellir(compiled, capsys
     assert main(["docs", "--expansions", BOX, "--lang", "be", "--check"]) == 0
     assert main(["docs", "--lang", "be", "--check"]) == 0
     assert "every message of the reference has a `be` text" in capsys.readouterr().out
-    for i in compiled.data["interpretations"]:
-        assert f"interp.{i['id']}" in cat.messages and f"interp.{i['id']}.source" in cat.messages, i["id"]
+    for i in compiled.ruleset.interpretations:
+        assert f"interp.{i.id}" in cat.messages and f"interp.{i.id}.source" in cat.messages, i.id
 
 
 def test_the_card_sheets_include_the_thingvellir_cards(compiled, tmp_path):

@@ -104,7 +104,7 @@ def test_every_shipped_variant_carries_its_belarusian_texts(path):
     compiled = compile_rules((), (str(path),))
     assert lacking(compiled, load_catalog("be")) == []
     assert with_layer_texts(compiled, load_catalog("be")).t(f"layer.{path.stem}.name") != \
-        compiled.data["layers"][-1]["name"]
+        compiled.ruleset.layers[-1].name
 
 
 def test_texts_for_an_unknown_card_or_interpretation_are_located_errors(tmp_path):

@@ -101,4 +101,4 @@ def test_choose_class_is_one_action_spec_read_by_every_stage():
     w = Writer()
     action(w, effect.actions[0], PyScope(), lambda pos: "<rules>")
     assert "yield from g.choose_class(p, card)" in "\n".join(w.lines)
-    assert action_text(effect.actions[0], context_of(compile_specs(layer_specs(())).data, Catalog.load("en"))) == "choose a class"
+    assert action_text(effect.actions[0], context_of(compile_specs(layer_specs(())).ruleset, Catalog.load("en"))) == "choose a class"

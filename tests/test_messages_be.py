@@ -41,19 +41,19 @@ EN = {k: v for texts in _files("en").values() for k, v in texts.items()}
 # given as the deck effects draw from (`zone.deck.<id>`, a Belarusian genitive).
 DATA_NAMES: set[str] = set()
 for _box in (BASE, compile_specs(layer_specs(("thingvellir",))), compile_specs(layer_specs(("idavoll",)))):
-    DATA_NAMES |= ({f"card.{cid}" for cid in _box.data["cards"]}
+    DATA_NAMES |= ({f"card.{cid}" for cid in _box.ruleset.cards}
                    | {f"coin.name.{c['id']}" for c in _box.data["game"]["coins"].get("special", [])}
                    | {f"tavern.{t['id']}" for t in _box.data["game"]["taverns"]}
                    | {f"zone.{f}.{z['id']}" for z in _box.data["game"].get("zones", []) for f in ("name", "deck")}
-                   | {f"layer.{layer['id']}.{f}" for layer in _box.data["layers"] for f in ("name", "description", "source")}
-                   | {f"interp.{i['id']}{end}" for i in _box.data["interpretations"] for end in ("", ".source")})
+                   | {f"layer.{layer.id}.{f}" for layer in _box.ruleset.layers for f in ("name", "description", "source")}
+                   | {f"interp.{i.id}{end}" for i in _box.ruleset.interpretations for end in ("", ".source")})
 # The shipped house rules: their own texts, and the cards they rename.
 for _variant in sorted((Path(__file__).parent.parent / "rules" / "variants").glob("*.yaml")):
     _compiled = compile_specs(layer_specs((), (str(_variant),)))
-    _layer = _compiled.data["layers"][-1]["id"]
+    _layer = _compiled.ruleset.layers[-1].id
     DATA_NAMES |= {f"layer.{_layer}.{f}" for f in ("name", "description", "source")}
-    DATA_NAMES |= {f"layer.{_layer}.card.{cid}" for cid, card in _compiled.data["cards"].items()
-                   if card["name"] != BASE.data["cards"].get(cid, {}).get("name")}
+    DATA_NAMES |= {f"layer.{_layer}.card.{cid}" for cid, card in _compiled.cards().items()
+                   if card.name != getattr(BASE.ruleset.cards.get(cid), "name", None)}
 
 
 def fields(text: str) -> set[str]:
@@ -114,9 +114,9 @@ def test_base_game_rule_text_renders_in_belarusian_without_fallback():
     translation falls back to English and is listed by `nidavellir docs --lang be --check`".
     Every card's text and every class formula of the base game, with no English key used."""
     cat = Catalog.load("be")
-    cx = context_of(BASE.data, cat)
+    cx = context_of(BASE.ruleset, cat)
     texts = []
-    for cid, card in BASE.data["cards"].items():
+    for cid, card in BASE.cards().items():
         texts += card_text(card, BASE.effects[cid], cx)
     for cl in BASE.data["classes"]:
         texts.append(formula_text(cl["id"], parse_expr(cl["score"]), cx))
@@ -130,7 +130,7 @@ def test_every_base_card_class_kind_and_special_coin_has_a_belarusian_name():
     translation falls back to English and is listed by `nidavellir docs --lang be --check`".
     Names come from cards.yaml, not from the English rules data."""
     names = BE_FILES["cards.yaml"]
-    wanted = ({f"card.{cid}" for cid in BASE.data["cards"]}
+    wanted = ({f"card.{cid}" for cid in BASE.ruleset.cards}
               | {f"class.{c['id']}" for c in BASE.data["classes"]} | {"class.neutral", "class.none"}
               | {f"kind.{k}" for k in BASE.data["game"]["kinds"]}
               | {f"coin.name.{c['id']}" for c in BASE.data["game"]["coins"].get("special", [])})
@@ -160,8 +160,8 @@ def test_dwarf_cards_are_named_by_class_and_points():
     """Issue: "Belarusian complete for the base game, using seed 004's names and wording; a missing
     translation falls back to English and is listed by `nidavellir docs --lang be --check`".
     `warrior:3` ("Warrior 3") is "Ваяр 3": the class's Belarusian name and the same number."""
-    for cid, card in BASE.data["cards"].items():
-        if ":" in cid and card["kind"] == "dwarf":
+    for cid, card in BASE.cards().items():
+        if ":" in cid and card.kind == "dwarf":
             cls, points = cid.split(":")
             assert BE[f"card.{cid}"] == f"{BE[f'class.{cls}']} {points}"
 
@@ -181,9 +181,9 @@ def test_a_missing_translation_falls_back_to_english_and_is_listed():
     cat = Catalog.load("be")
     cat.messages.pop("card.grid")
     cat.messages.pop("effect.score")
-    cx = context_of(BASE.data, cat)
+    cx = context_of(BASE.ruleset, cat)
     assert cx.card("grid") == "Grid the Mercantile"  # the rules data's English name
-    text = card_text(BASE.data["cards"]["astrid"], BASE.effects["astrid"], cx)
+    text = card_text(BASE.ruleset.cards["astrid"], BASE.effects["astrid"], cx)
     assert text[0].startswith("Scores ")
     assert "effect.score" in cat.missing
 

@@ -17,7 +17,7 @@ from test_dsl_patterns import PATTERNS
 
 LAYER = str(Path(__file__).parent / "layers" / "mechanics.yaml")
 BASE = compile_specs(layer_specs())
-CX = context_of(BASE.data, Catalog.load("en"))
+CX = context_of(BASE.ruleset, Catalog.load("en"))
 PLACEHOLDER = re.compile(r"[{}<>]|None|TODO|\b(?:card|var|act|call|coin|place)\.[a-z]")
 
 
@@ -46,8 +46,8 @@ def test_every_ir_node_type_is_covered_by_the_patterns():
 def test_every_card_renders_without_placeholders():
     """Every card of the base game and of the mechanics test layer has clean text."""
     compiled = compile_specs(layer_specs((), (LAYER,)))
-    cx = context_of(compiled.data, Catalog.load("en"))
-    for cid, card in compiled.data["cards"].items():
+    cx = context_of(compiled.ruleset, Catalog.load("en"))
+    for cid, card in compiled.cards().items():
         sentences = card_text(card, compiled.effects[cid], cx)
         assert sentences, cid
         assert all(clean(s) for s in sentences), (cid, sentences)
@@ -85,18 +85,18 @@ HERO_FACTS = {
 def test_hero_text_carries_the_rulebook_numbers_and_classes(hero):
     """Issue 3: "for each base hero, its generated text carries the numbers and classes of its
     rulebook text (seed 003)"."""
-    text = " ".join(card_text(BASE.data["cards"][hero], BASE.effects[hero], CX))
+    text = " ".join(card_text(BASE.ruleset.cards[hero], BASE.effects[hero], CX))
     for fact in HERO_FACTS[hero]:
         assert fact in text, (fact, text)
 
 
 def test_all_base_heroes_are_checked():
-    heroes = {cid for cid, c in BASE.data["cards"].items() if c["kind"] == "hero"}
+    heroes = {cid for cid, c in BASE.cards().items() if c.kind == "hero"}
     assert heroes == set(HERO_FACTS)
 
 
 def test_belarusian_falls_back_to_english_and_lists_the_gaps():
     cat = Catalog.load("be")
     cat.messages.pop("act.transform", None)
-    text = effect_text(parse_effect("when recruited: transform chosen coin by 7"), context_of(BASE.data, cat))
+    text = effect_text(parse_effect("when recruited: transform chosen coin by 7"), context_of(BASE.ruleset, cat))
     assert "add 7" in text and "act.transform" in cat.missing

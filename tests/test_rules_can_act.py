@@ -314,7 +314,7 @@ def test_a_rules_folder_is_read_whole(capsys, tmp_path):
     for i in range(250):
         write(folder / f"f{i:03}.yaml", f"interpretations:\n  - {{id: note-{i}, text: t, source: s}}\n")
     compiled = compile_specs(layer_specs() + [(folder, "more", False)])
-    notes = [i for i in compiled.data["interpretations"] if i["id"].startswith("note-")]
+    notes = [i for i in compiled.ruleset.interpretations if i.id.startswith("note-")]
     assert len(notes) == 250
 
 

@@ -132,7 +132,7 @@ def test_a_playtest_deck_holds_every_copy_of_the_box(rule_sets: dict[tuple[str, 
     marked "5+ players"."""
     for boxes, compiled in rule_sets.items():
         copies = box_copies(compiled)
-        kinds = Counter(compiled.data["cards"][c.card]["kind"] for c in copies)
+        kinds = Counter(compiled.ruleset.cards[c.card].kind for c in copies)
         assert kinds == expected(boxes), boxes
         listed = {k["kind"]: k["count"] for k in reference_context(compiled, en)["components"]["kinds"]}
         assert dict(kinds) == {k: n for k, n in listed.items() if n}, boxes

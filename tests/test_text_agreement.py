@@ -27,6 +27,7 @@ from nidavellir.compiler.docs.text import (
     plural_category,
 )
 from nidavellir.compiler.dsl import parse_effect
+from nidavellir.interface.rules import CardDef
 
 BOXES = [(), ("thingvellir",), ("idavoll",), ("thingvellir", "idavoll")]
 LANGS = ("en", "be")
@@ -356,9 +357,9 @@ def test_the_catalog_gives_the_form_for_any_number(n, rank):
 def test_a_card_with_n_ranks_reads_its_number_rightly(n, rank):
     """Issue 9 (brief): "text.py picks the right one for any number": a card of n Warrior ranks,
     the last worth n ("… 1 Bravery Point", "… 0 пунктаў"), in both languages."""
-    card = {"class": "warrior", "ranks": [3] * (n - 1) + [n], "points": 0}
-    be = card_text(card, [], context_of(BASE.data, Catalog.load("be")))[0]
-    en = card_text(card, [], context_of(BASE.data, Catalog.load("en")))[0]
+    card = CardDef("c", "C", "dwarf", "warrior", ranks=(3,) * (n - 1) + (n,))
+    be = card_text(card, [], context_of(BASE.ruleset, Catalog.load("be")))[0]
+    en = card_text(card, [], context_of(BASE.ruleset, Catalog.load("en")))[0]
     assert be.startswith(f"{n} {rank} клясу «Ваяр»"), be
     assert en.startswith(f"{n} Warrior {'rank' if n == 1 else 'ranks'}"), en
     assert not agreement_errors(be, "be") and not agreement_errors(en, "en"), (be, en)
@@ -367,10 +368,10 @@ def test_a_card_with_n_ranks_reads_its_number_rightly(n, rank):
 def test_a_card_whose_points_end_in_zero_reads_rightly():
     """Kraal: "2 Warrior ranks, worth 7 and 0 Bravery Points" (003); in Belarusian the noun agrees
     with the nearest number: "7 і 0 пунктаў мужнасьці"."""
-    card = {"class": "warrior", "ranks": [7, 0], "points": 0}
-    assert card_text(card, [], context_of(BASE.data, Catalog.load("be"))) == \
+    card = CardDef("c", "C", "dwarf", "warrior", ranks=(7, 0))
+    assert card_text(card, [], context_of(BASE.ruleset, Catalog.load("be"))) == \
         ["2 рангі клясу «Ваяр», вартасьцю 7 і 0 пунктаў мужнасьці."]
-    assert card_text(card, [], context_of(BASE.data, Catalog.load("en"))) == \
+    assert card_text(card, [], context_of(BASE.ruleset, Catalog.load("en"))) == \
         ["2 Warrior ranks, worth 7 and 0 Bravery Points."]
 
 
@@ -390,7 +391,7 @@ COUNTED_ACTIONS = ["when taken: add {n} tokens", "when taken: remove {n} tokens"
 def test_counted_actions_agree_for_any_number(n):
     """Issue 9 (brief): agreement "for any number": tokens, cards drawn, taken and discarded, notches."""
     for lang in LANGS:
-        cx = context_of(BASE.data, Catalog.load(lang))
+        cx = context_of(BASE.ruleset, Catalog.load(lang))
         for action in COUNTED_ACTIONS:
             effect = action.format(n=n)
             text = effect_text(parse_effect(effect), cx)
@@ -404,7 +405,7 @@ def test_every_counted_action_has_a_wording_for_a_count_known_only_in_play(actio
     each counted action has its `.computed` wording in both languages, with the count after its
     noun ("as many cards … as", "столькі картаў …, колькі складае")."""
     cat = Catalog.load(lang)
-    text = effect_text(parse_effect(action.format(n="ranks(warrior)")), context_of(BASE.data, cat))
+    text = effect_text(parse_effect(action.format(n="ranks(warrior)")), context_of(BASE.ruleset, cat))
     assert not cat.missing and not style_errors(text, lang), (text, cat.missing)
     assert ("as many" if lang == "en" else "столькі") in text, text
 
@@ -414,8 +415,8 @@ def test_a_count_only_known_during_play_has_no_noun_after_it():
     agreement holds": the noun comes before the count ("as many tokens as …", "столькі жэтонаў,
     колькі складае …")."""
     effect = parse_effect("when taken: add ranks(warrior) tokens")
-    en = effect_text(effect, context_of(BASE.data, Catalog.load("en")))
-    be = effect_text(effect, context_of(BASE.data, Catalog.load("be")))
+    en = effect_text(effect, context_of(BASE.ruleset, Catalog.load("en")))
+    be = effect_text(effect, context_of(BASE.ruleset, Catalog.load("be")))
     assert "put as many tokens on this card as the number of your Warrior ranks" in en
     assert "столькі жэтонаў, колькі складае колькасьць вашых рангаў клясу «Ваяр»" in be
 

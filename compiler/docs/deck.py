@@ -12,9 +12,7 @@ This is how the reference counts the components (compiler/docs/model_setup.py `c
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from nidavellir.interface.numbers import key_int
 
 from ..compile import Compiled
 from ..yamlload import JsonDict
@@ -37,12 +35,6 @@ class Copy:
     min_players: int = 0  # the least player count whose game uses this copy; 0 for every game
 
 
-def _entries(table: dict[Any, Any], age: int) -> list[Any]:
-    """A `{age: entries}` table's entries for an age (keys may be int or str)."""
-    entries: list[Any] = table.get(age, table.get(str(age), []))
-    return entries
-
-
 def _least(min_players: int, game: JsonDict) -> int:
     """The 5-player mark: the least player count, where it is more than the game's minimum."""
     return min_players if min_players > game["players"]["min"] else 0
@@ -52,29 +44,29 @@ def box_copies(compiled: Compiled) -> list[Copy]:
     """Every copy the rule set holds, pile by pile: the age decks in age order, the zone decks in
     the order the zones are declared, then the cards in no deck by kind; within a pile, each card's
     copies in the rules data's order, the copies for more players after those of every game."""
-    d = compiled.data
-    game: JsonDict = d["game"]
+    game: JsonDict = compiled.data["game"]
+    rules, cards = compiled.ruleset, compiled.cards()
     out: list[Copy] = []
     in_deck: set[str] = set()
     for age in game["ages"]:
         pile = Pile(age=age)
-        entries = [(cid, count, _least(least, game)) for cid, count, least in _entries(d["decks"], age)]
+        entries = [(e.card, e.count, _least(e.min_players, game)) for e in rules.decks.get(age, ())]
         out += [Copy(cid, pile, least) for cid, count, least in sorted(entries, key=lambda e: e[2] > 0)
                 for _ in range(count)]
         in_deck |= {cid for cid, _, _ in entries}
     per_age = {z["id"]: bool(z.get("per_age")) for z in game.get("zones", [])}
-    for zone, decks in d.get("zone_decks", {}).items():
-        for age in sorted(key_int(a) for a in decks):
+    for zone, decks in rules.zone_decks.items():
+        for age in sorted(decks):
             pile = Pile(zone=zone, age=age if per_age.get(zone) else 0)
-            entries = [(e["card"], e["count"], _least(e.get("min_players", 0), game)) for e in _entries(decks, age)]
+            entries = [(e.card, e.count, _least(e.min_players, game)) for e in decks[age]]
             out += [Copy(cid, pile, least) for cid, count, least in sorted(entries, key=lambda e: e[2] > 0)
                     for _ in range(count)]
             in_deck |= {cid for cid, _, _ in entries}
     for kind in game["kinds"]:
         pile = Pile(kind=kind)
-        out += [Copy(cid, pile) for cid, card in d["cards"].items()
-                if card["kind"] == kind and cid not in in_deck for _ in range(card["copies"])]
-    return [c for c in out if c.card in d["cards"]]
+        out += [Copy(cid, pile) for cid, card in cards.items()
+                if card.kind == kind and cid not in in_deck for _ in range(card.copies)]
+    return [c for c in out if c.card in cards]
 
 
 def copy_counts(copies: list[Copy]) -> dict[str, int]:

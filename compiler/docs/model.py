@@ -41,7 +41,7 @@ def reference_context(compiled: Compiled, cat: Catalog) -> Reference:
     sections = [(a, k) for a, k in SECTIONS if shown.get(a, True)]
     return {
         "lang": cat.lang,
-        "layers": [m.layer_text(layer, "name") for layer in compiled.data["layers"]],
+        "layers": [m.layer_text(layer, "name") for layer in compiled.ruleset.layers],
         "sections": [{"anchor": a, "title": k} for a, k in sections],
         "sources": m.sources(),
         "marks": marks,
@@ -65,7 +65,7 @@ def reference_context(compiled: Compiled, cat: Catalog) -> Reference:
         "requirements": m.requirements(),
         "classes": classes,
         "table": table,
-        "distinctions": [{**m.link(cid), "cls": m.cx.cls(compiled.data["cards"][cid]["class"])}
+        "distinctions": [{**m.link(cid), "cls": m.cx.cls(m.cards[cid].cls)}
                          for cid in m.cards_of("distinction")],
         "breakdown": m.breakdown(),
         "card_groups": m.card_groups(),

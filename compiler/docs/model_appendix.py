@@ -65,13 +65,13 @@ class AppendixModel(ModelBase):
         merged = self.c.merged
         out: list[HouseRule] = []
         for lid, layer in self.variants.items():
-            removed = [cid for cid, layers in merged.card_layers.items() if lid in layers and cid not in self.d["cards"]]
+            removed = [cid for cid, layers in merged.card_layers.items() if lid in layers and cid not in self.cards]
             out.append({
                 "id": lid,
                 "name": self.layer_text(layer, "name"),
                 "description": self.layer_text(layer, "description"),
                 "source": cite(self.layer_text(layer, "source"), self.cat).rstrip("."),  # the appendix adds its stop
-                "cards": [self.link(cid) for cid, c in self.d["cards"].items() if lid in c["layers"]],
+                "cards": [self.link(cid) for cid, c in self.cards.items() if lid in c.layers],
                 "removed": [self.cat.t(f"card.{cid}", default=_value_at(merged.card_origin[cid]["name"])
                                        if "name" in merged.card_origin[cid] else cid) for cid in removed],
                 "classes": [{"anchor": f"scoring-{path.split('.')[1]}", "name": self.cx.cls(path.split(".")[1])}
@@ -81,7 +81,7 @@ class AppendixModel(ModelBase):
                 "sections": [{"anchor": a, "name": self.t(TITLES[a])} for a in dict.fromkeys(
                     section for path, _, section in settings.get(lid, []) if not path.startswith("classes."))],
                 "interpretations": [{"anchor": i["rule"], "label": str(i["number"])}
-                                    for i, data in zip(interps, self.d["interpretations"]) if data.get("layer") == lid],
+                                    for i, data in zip(interps, self.rs.interpretations) if data.layer == lid],
             })
         return out
 
@@ -91,12 +91,11 @@ class AppendixModel(ModelBase):
         the rules data's English by default), its number among the clarifications and the place of
         the rules data that records it."""
         where = self.interpretation_files()
-        return [{"id": i["id"], "anchor": f"interp-{i['id']}", "rule": f"rule-{i['id']}", "number": n,
-                 "text": self.cat.t(f"interp.{i['id']}", default=i["text"]),
-                 "source": cite(self.cat.t(f"interp.{i['id']}.source", default=i["source"]), self.cat)
-                 if i.get("source") else "",
-                 "file": where.get(i["id"], ""),
-                 "changed": self.layer_names([i.get("layer", "")])} for n, i in enumerate(self.d["interpretations"], 1)]
+        return [{"id": i.id, "anchor": f"interp-{i.id}", "rule": f"rule-{i.id}", "number": n,
+                 "text": self.cat.t(f"interp.{i.id}", default=i.text),
+                 "source": cite(self.cat.t(f"interp.{i.id}.source", default=i.source), self.cat) if i.source else "",
+                 "file": where.get(i.id, ""),
+                 "changed": self.layer_names([i.layer])} for n, i in enumerate(self.rs.interpretations, 1)]
 
     def interpretation_files(self) -> dict[str, str]:
         """Interpretation id -> `file:line` of the entry in force (the last layer's), the shipped rules
@@ -120,7 +119,7 @@ class AppendixModel(ModelBase):
 
     def fallbacks(self) -> list[Fallback]:
         """The entries of the house rules shown in English for want of a text in this language."""
-        names = {layer["id"]: self.layer_text(layer, "name") for layer in self.d["layers"]}
+        names = {layer.id: self.layer_text(layer, "name") for layer in self.rs.layers}
         out: list[Fallback] = []
         for lack in lacking(self.c, self.cat):
             ident = self.cx.card(lack.ident) if lack.kind == "card" else lack.ident
@@ -130,10 +129,10 @@ class AppendixModel(ModelBase):
 
     def clarifications(self, interps: list[Interpretation]) -> list[ClarificationGroup]:
         """The interpretations stated as rules, by the layer (box or house rule) that records them."""
-        names = {layer["id"]: self.layer_text(layer, "name") for layer in self.d["layers"]}
+        names = {layer.id: self.layer_text(layer, "name") for layer in self.rs.layers}
         groups: list[ClarificationGroup] = []
-        for item, data in zip(interps, self.d["interpretations"]):
-            lid = str(data.get("layer", ""))
+        for item, data in zip(interps, self.rs.interpretations):
+            lid = data.layer
             if not groups or groups[-1]["anchor"] != f"rules-{lid}":
                 groups.append({"layer": names.get(lid, lid), "anchor": f"rules-{lid}", "start": item["number"], "entries": []})
             groups[-1]["entries"].append(item)
@@ -142,7 +141,7 @@ class AppendixModel(ModelBase):
     def sources(self) -> dict[str, str]:
         """Each section's source note: its catalog text, then each box's own (`<key>.<layer id>`), the
         documents they cite named by title."""
-        boxes = [layer["id"] for layer in self.d["layers"] if not layer["variant"]]
+        boxes = [layer.id for layer in self.rs.layers if not layer.variant]
         return {key: "; ".join(cite(self.t(k), self.cat) for k in [key] + [f"{key}.{b}" for b in boxes] if self.cat.has(k))
                 for key in SOURCE_KEYS}
 
@@ -153,7 +152,7 @@ class AppendixModel(ModelBase):
 
     def glossary(self) -> list[Term]:
         """The catalog's terms: `glossary.<term>`, and `glossary.<layer>.<term>` while that layer is in force."""
-        layers = {layer["id"] for layer in self.d["layers"]}
+        layers = {layer.id for layer in self.rs.layers}
         keys = [k for k in self.cat.fallback if k.startswith("glossary.") and not k.endswith(".text")
                 and (k.count(".") == 1 or (k.count(".") == 2 and k.split(".")[1] in layers))]
         terms: list[Term] = [{"id": k.rsplit(".", 1)[1], "anchor": "term-" + k.rsplit(".", 1)[1], "term": self.t(k),
@@ -161,4 +160,4 @@ class AppendixModel(ModelBase):
         return sorted(terms, key=lambda x: (sort_key(x["term"]), x["id"]))
 
     def index(self) -> list[Link]:
-        return sorted((self.link(cid) for cid in self.d["cards"]), key=lambda x: (sort_key(x["name"]), x["anchor"]))
+        return sorted((self.link(cid) for cid in self.cards), key=lambda x: (sort_key(x["name"]), x["anchor"]))

@@ -7,7 +7,7 @@ import unicodedata
 from typing import Any, TypeVar
 
 from nidavellir.interface.mechanisms import step_spec
-from nidavellir.interface.rules import card_marks
+from nidavellir.interface.rules import CardDef, Layer, RuleSet, card_marks
 
 from .. import ir
 from ..compile import Compiled
@@ -17,7 +17,7 @@ from .model_sections import PARAM_SECTIONS
 from .text import Catalog, Context, context_of
 from .views import DrawView, Link, ZoneRef
 
-DeckEntry = list[Any]  # [card id, count, min_players], as the compiled rule data holds them
+DeckEntry = tuple[str, int, int]  # (card id, count, min_players)
 
 
 def card_anchors(card_ids: list[str]) -> dict[str, str]:
@@ -74,21 +74,23 @@ class ModelBase:
     def __init__(self, compiled: Compiled, cat: Catalog):
         self.c = compiled
         self.d = compiled.data
+        self.rs: RuleSet = compiled.ruleset
+        self.cards: dict[str, CardDef] = compiled.cards()  # in the order the rules data lists them
         self.game: JsonDict = self.d["game"]
         self.cat = cat
-        self.cx: Context = context_of(self.d, cat)
-        self.class_ids: list[str] = [c["id"] for c in self.d["classes"]]
-        self.anchors = card_anchors(list(self.d["cards"]))
-        self.variants: dict[str, JsonDict] = {l["id"]: l for l in self.d["layers"] if l["variant"]}
+        self.cx: Context = context_of(self.rs, cat)
+        self.class_ids: list[str] = [c.id for c in self.rs.classes]
+        self.anchors = card_anchors(list(self.cards))
+        self.variants: dict[str, Layer] = {lay.id: lay for lay in self.rs.layers if lay.variant}
         self.layer_of = {id(f): layer.id for layer in compiled.merged.layers for f in layer.files}
         for cid, origins in compiled.merged.card_origin.items():
             renamer = self.from_variant(origins.get("name"))
-            if renamer is not None and cid in self.d["cards"]:
+            if renamer is not None and cid in self.cards:
                 self.cx.renamed[cid] = renamer
-        self.players = list(range(self.game["players"]["min"], self.game["players"]["max"] + 1))
+        self.players = list(range(self.rs.players[0], self.rs.players[1] + 1))
         for cid, effects in compiled.effects.items():
             for _, e in effects:
-                if isinstance(e, ir.Modifier) and cid in self.d["cards"]:
+                if isinstance(e, ir.Modifier) and cid in self.cards:
                     self.cx.changers.setdefault(e.param, []).append((cid, e))
 
     # -- catalog text, names and links -----------------------------------------------------------------
@@ -98,11 +100,11 @@ class ModelBase:
     def link(self, cid: str) -> Link:
         return {"anchor": self.anchors[cid], "name": self.cx.card(cid)}
 
-    def layer_text(self, layer: JsonDict, field: str) -> str:
+    def layer_text(self, layer: Layer, field: str) -> str:
         """A layer's `name`, `description` or `source`: catalog key `layer.<id>.<field>`, the rules
         data's English text by default."""
-        text = layer.get(field) or ""
-        return self.cat.t(f"layer.{layer['id']}.{field}", default=text) if text else ""
+        text: str = getattr(layer, field) or ""
+        return self.cat.t(f"layer.{layer.id}.{field}", default=text) if text else ""
 
     def per_players_text(self, values: dict[int, Any]) -> str:
         """"3 with 2 or 3 players, 4 with 4 players and 5 with 5 players": player counts in a row
@@ -136,7 +138,7 @@ class ModelBase:
     # -- house rules in force --------------------------------------------------------------------------
     def card_marks(self, cid: str) -> tuple[list[str], list[str]]:
         """The names of the house rules that added the card and of those that changed it."""
-        marks = card_marks(self.d["cards"][cid]["layers"], self.variants)
+        marks = card_marks(self.cards[cid].layers, self.variants)
         return self.layer_names(marks.added), self.layer_names(marks.changed)
 
     def layer_names(self, layer_ids: list[str]) -> list[str]:
@@ -165,8 +167,7 @@ class ModelBase:
         return sum(count for _, count, least in self.decks(age) if least <= n)
 
     def decks(self, age: int) -> list[DeckEntry]:
-        entries: list[DeckEntry] = self.d["decks"].get(age, self.d["decks"].get(str(age), []))
-        return entries
+        return [(e.card, e.count, e.min_players) for e in self.rs.decks.get(age, ())]
 
     def in_any_deck(self) -> set[str]:
         return {e[0] for age in self.game["ages"] for e in self.decks(age)} | {
@@ -174,7 +175,8 @@ class ModelBase:
 
     def zone_decks(self, zid: str | None = None) -> list[tuple[str, int, list[JsonDict]]]:
         """(zone, age, entries) of every deck a zone holds per age (the Camp decks), or of one zone's."""
-        return [(zone, age, entries) for zone, decks in self.d.get("zone_decks", {}).items() if zid in (None, zone)
+        return [(zone, age, [{"card": e.card, "count": e.count, "min_players": e.min_players} for e in entries])
+                for zone, decks in self.rs.zone_decks.items() if zid in (None, zone)
                 for age, entries in sorted(decks.items())]
 
     def zone_spec(self, zid: str) -> JsonDict:
@@ -203,8 +205,8 @@ class ModelBase:
     # -- cards by kind and by what they do -------------------------------------------------------------
     def cards_of(self, kind: str) -> list[str]:
         order = {c: i for i, c in enumerate(["neutral"] + self.class_ids)}
-        ids = [cid for cid, c in self.d["cards"].items() if c["kind"] == kind]
-        return sorted(ids, key=lambda cid: order.get(self.d["cards"][cid]["class"], len(order)))
+        ids = [cid for cid, c in self.cards.items() if c.kind == kind]
+        return sorted(ids, key=lambda cid: order.get(self.cards[cid].cls, len(order)))
 
     def cards_modifying(self, params: set[str]) -> list[Link]:
         return [self.link(cid) for cid, effects in self.c.effects.items()
@@ -226,7 +228,7 @@ class ModelBase:
         spec = step_spec(step.get("do"))
         param = spec.param if spec else None
         if param is not None:
-            return bool(self.d["params"].get(param)) or bool(self.cards_modifying({param}))
+            return bool(self.rs.params.get(param)) or bool(self.cards_modifying({param}))
         return bool(step.get("do")) or bool(step.get("window") and self.reacting(step["window"]))
 
     def step_links(self) -> list[tuple[JsonDict, Link]]:

@@ -2,6 +2,8 @@
 the heroes by class and the recruitment requirements."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .. import ir
 from .deck import Copy, Pile, box_copies
 from .model_base import ModelBase, _add, _capital
@@ -34,31 +36,31 @@ class CardsModel(ModelBase):
     """The cards and heroes sections."""
 
     def card_view(self, cid: str) -> CardView:
-        card = self.d["cards"][cid]
+        card = self.cards[cid]
         effects = self.c.effects.get(cid, [])
-        ranks = card["ranks"]
-        sides: dict[str, list[int]] = card.get("column_ranks") or {}
+        ranks = card.ranks
+        sides = dict(card.column_ranks)
         label: list[str] = []
         if ranks:
             label.append(self.t("ref.card.ranks_points", n=len(ranks), points=", ".join(map(str, ranks))) if any(ranks)
                          else self.t("ref.card.ranks_plain", n=len(ranks)))
         if sides:
             label.append(" / ".join(self.side_label(cls, side) for cls, side in sides.items()))
-        if card["points"]:
-            label.append(self.t("ref.card.points", points=card["points"]))
+        if card.points:
+            label.append(self.t("ref.card.points", points=card.points))
         classes = list(sides) or [rank_class(card, effects)]
         return {
             "id": cid,
             "anchor": self.anchors[cid],
             "name": self.cx.card(cid),
-            "kind": card["kind"],
-            "class": card["class"],
+            "kind": card.kind,
+            "class": card.cls,
             "class_label": self.cx.join([self.cx.cls(c) for c in classes], "list.or"),
             "ranks_label": "; ".join(label),
             "text": card_text(card, effects, self.cx),
         }
 
-    def side_label(self, cls: str, ranks: list[int]) -> str:
+    def side_label(self, cls: str, ranks: Sequence[int]) -> str:
         """One side of a card with ranks per column: "Warrior 6", "Hunter"."""
         if any(ranks):
             return self.t("ref.card.side_points", cls=self.cx.cls(cls), points=", ".join(map(str, ranks)))
@@ -75,10 +77,10 @@ class CardsModel(ModelBase):
                 continue
             views = {cid: self.card_view(cid) for cid in ids}
             show_class = len({v["class_label"] for v in views.values()}) > 1
-            plain = [cid for cid in ids if not self.c.effects.get(cid) and not self.d["cards"][cid].get("track")]
+            plain = [cid for cid in ids if not self.c.effects.get(cid) and not self.cards[cid].track]
             in_table = plain if len(plain) > 1 else []
             marks = {cid: self.card_marks(cid) for cid in ids}
-            cards: list[CardEntry] = [{**views[cid], "copies": self.d["cards"][cid]["copies"],
+            cards: list[CardEntry] = [{**views[cid], "copies": self.cards[cid].copies,
                                        "added": marks[cid][0], "changed": marks[cid][1],
                                        "decks": self.age_decks_of(piles.get(cid, {})) + self.card_decks(cid),
                                        "placed_by": self.placed_by(cid), "show_class": show_class}
@@ -93,12 +95,12 @@ class CardsModel(ModelBase):
                    show_class: bool) -> CardTable:
         """Cards without rule text of their own, one row each: class, ranks, Bravery Points, points,
         copies in each deck that holds them (5-player copies as "+ n") and in the box."""
-        cards = [self.d["cards"][cid] for cid in ids]
+        cards = [self.cards[cid] for cid in ids]
         decks = list(dict.fromkeys(p for cid in ids for p in piles.get(cid, {}) if not p.kind))
         most = {least for cid in ids for p in decks for least in piles.get(cid, {}).get(p, {}) if least}
-        ranked = any(c["ranks"] or c["column_ranks"] for c in cards)
-        pointed = any(c["points"] for c in cards)
-        boxed = bool(decks) or any(c["copies"] > 1 for c in cards)
+        ranked = any(c.ranks or c.column_ranks for c in cards)
+        pointed = any(c.points for c in cards)
+        boxed = bool(decks) or any(c.copies > 1 for c in cards)
         head = [self.t("ref.col.card")] + [self.t("ref.col.class")] * show_class
         head += [self.t("ref.col.ranks_count"), self.t("ref.col.bravery")] * ranked + [self.t("ref.col.points")] * pointed
         zones = {p.zone for p in decks}
@@ -109,13 +111,13 @@ class CardsModel(ModelBase):
         for cid, card in zip(ids, cards):
             cells = [_capital(views[cid]["class_label"])] * show_class
             if ranked:
-                sides = list(card["column_ranks"].values()) or ([card["ranks"]] if card["ranks"] else [])
+                sides = list(card.column_ranks.values()) or ([card.ranks] if card.ranks else [])
                 counts = list(dict.fromkeys(len(side) for side in sides))
                 cells += [" / ".join(map(str, counts)) or "–",
                           " / ".join(", ".join(map(str, side)) for side in sides) or "–"]
-            cells += [str(card["points"] or "–")] * pointed
+            cells += [str(card.points or "–")] * pointed
             cells += [self.copies_cell(piles.get(cid, {}).get(p, {}), sorted(most)) for p in decks]
-            cells += [str(sum(sum(by.values()) for by in piles.get(cid, {}).values()) or card["copies"])] * boxed
+            cells += [str(sum(sum(by.values()) for by in piles.get(cid, {}).values()) or card.copies)] * boxed
             added, changed = self.card_marks(cid)
             rows.append({"anchor": self.anchors[cid], "name": views[cid]["name"], "cells": cells,
                          "added": added, "changed": changed, "placed_by": self.placed_by(cid)})
@@ -211,7 +213,7 @@ class CardsModel(ModelBase):
         heroes = self.cards_of("hero")
         out: list[HeroGroup] = []
         for cls in ["neutral"] + self.class_ids:
-            cards = [self.link(cid) for cid in heroes if self.d["cards"][cid]["class"] == cls]
+            cards = [self.link(cid) for cid in heroes if self.cards[cid].cls == cls]
             if cards:
                 out.append({"class": cls, "label": self.cx.cls(cls), "cards": cards})
         return out

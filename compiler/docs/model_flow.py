@@ -99,7 +99,7 @@ class FlowModel(ModelBase):
         else:
             sources = {zid} | {s.get("deck") for s, _ in self.step_links() if s.get("zone") == zid and s.get("deck")}
         cards |= {e["card"] for z, _, entries in self.zone_decks() if z in sources for e in entries}
-        return [k for k in self.game["kinds"] if any(self.d["cards"][c]["kind"] == k for c in cards)]
+        return [k for k in self.game["kinds"] if any(self.cards[c].kind == k for c in cards)]
 
     def pick_sources(self) -> list[PickSourceView]:
         """Where a bidder may take their card while a tavern resolves, and who may."""

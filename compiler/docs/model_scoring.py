@@ -1,9 +1,10 @@
 """The reference's scoring: each class's formula, its worked example or its table of points."""
 from __future__ import annotations
 
+from nidavellir.interface.rules import CardDef
+
 from .. import ir
 from ..dsl import parse_expr
-from ..yamlload import JsonDict
 from .model_base import ModelBase
 from .scoring import TABLE_RANKS, class_scores, example, pointless_values
 from .text import formula_text
@@ -15,7 +16,7 @@ class ScoringModel(ModelBase):
 
     def classes(self, marks: dict[str, list[str]]) -> tuple[list[ClassView], ScoreTable]:
         scores = class_scores(self.c.source)
-        params = dict(self.d["params"])
+        params = dict(self.rs.params)
         coin = max((c["value"] for c in self.game["coins"].get("basic", [])), default=0)
         out: list[ClassView] = []
         table_classes: list[tuple[str, list[int]]] = []
@@ -49,12 +50,12 @@ class ScoringModel(ModelBase):
                  "rows": [[n] + [values[i] for _, values in table_classes] for i, n in enumerate(TABLE_RANKS)]}
         return out, table
 
-    def example_cards(self, cls: str, size: int = 3) -> list[JsonDict]:
+    def example_cards(self, cls: str, size: int = 3) -> list[CardDef]:
         """The first distinct dwarf cards of a class in the age decks, as an example column."""
-        cards: list[JsonDict] = []
+        cards: list[CardDef] = []
         for age in self.game["ages"]:
             for cid, _, _ in self.decks(age):
-                card = self.d["cards"][cid]
-                if card["class"] == cls and card["kind"] == "dwarf" and card["ranks"] and card not in cards:
+                card = self.cards[cid]
+                if card.cls == cls and card.kind == "dwarf" and card.ranks and card not in cards:
                     cards.append(card)
         return cards[:size]

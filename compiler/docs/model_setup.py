@@ -18,11 +18,11 @@ class SetupModel(ModelBase):
         in_decks = self.in_any_deck()
         kinds: list[KindCount] = []
         for kind in g["kinds"]:
-            ids = [cid for cid, c in self.d["cards"].items() if c["kind"] == kind]
-            count = sum(e[1] for age in g["ages"] for e in self.decks(age) if self.d["cards"][e[0]]["kind"] == kind)
+            ids = [cid for cid, c in self.cards.items() if c.kind == kind]
+            count = sum(e[1] for age in g["ages"] for e in self.decks(age) if self.cards[e[0]].kind == kind)
             count += sum(e["count"] for _, _, entries in self.zone_decks() for e in entries
-                         if self.d["cards"][e["card"]]["kind"] == kind)
-            count += sum(self.d["cards"][cid]["copies"] for cid in ids if cid not in in_decks)
+                         if self.cards[e["card"]].kind == kind)
+            count += sum(self.cards[cid].copies for cid in ids if cid not in in_decks)
             kinds.append({"kind": kind, "label": self.kind_label(kind), "entries": len(ids), "count": count})
         treasure = {key_int(v): n for v, n in coins.get("treasure", {}).items()}
         rows: list[PlayerRow] = []
@@ -60,7 +60,7 @@ class SetupModel(ModelBase):
         """The age decks' make-up: a row per age and run of player counts whose decks are alike, a
         column per kind of card they hold, and the deck's size."""
         ages = self.game["ages"]
-        kind_of = {cid: c["kind"] for cid, c in self.d["cards"].items()}
+        kind_of = {cid: c.kind for cid, c in self.cards.items()}
         kinds = [k for k in self.game["kinds"] if any(kind_of[e[0]] == k for a in ages for e in self.decks(a))]
         rows: list[list[str]] = []
         for age in ages:
@@ -109,7 +109,7 @@ class SetupModel(ModelBase):
             "gems": "; ".join(self.t("ref.setup.gems_for", n=n, gems=", ".join(map(str, _per(g["gems"]["by_players"], n, []))))
                               for n in self.players),
             "taverns": self.taverns(),
-            "heroes": sum(c["copies"] for c in self.d["cards"].values() if c["kind"] == "hero"),
+            "heroes": sum(c.copies for c in self.cards.values() if c.kind == "hero"),
             "distinctions": [self.link(cid) for cid in self.cards_of("distinction")],
             "treasure_total": treasure_total,
             "removals": [{"players": self.cx.join([str(n) for n in ns], "list.or"),

@@ -64,7 +64,7 @@ class ZonesModel(ModelBase):
             return None
         if pile:
             decks = [(0, [e for _, entries in decks for e in entries])]
-        kind_of = {cid: c["kind"] for cid, c in self.d["cards"].items()}
+        kind_of = {cid: c.kind for cid, c in self.cards.items()}
         kinds = [k for k in self.game["kinds"] if any(kind_of[e["card"]] == k for _, entries in decks for e in entries)]
         rows: list[ZoneRow] = []
         for k in kinds:

@@ -9,7 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..yamlload import JsonDict
+from nidavellir.interface.rules import CardDef
+
 
 TABLE_RANKS = range(1, 11)  # the worked table: columns of n ranks without points
 
@@ -113,14 +114,14 @@ class Example:
     facts: list[tuple[str, dict[str, Any]]]
 
 
-def example(fn: ScoreFn, cls: str, cards: list[JsonDict], params: dict[str, int], coin: int) -> Example | None:
+def example(fn: ScoreFn, cls: str, cards: list[CardDef], params: dict[str, int], coin: int) -> Example | None:
     """The formula on a column of these cards, for a player with highest coin `coin` who has the
     majority of ranks (stated only if the formula asks)."""
-    ranks = [r for c in cards for r in c["ranks"]]
+    ranks = [r for c in cards for r in c.ranks]
     if not ranks:
         return None
     probe = ColumnProbe(cls, len(ranks), sum(ranks), ranks.count(0), params, coin, majority=True)
     value = evaluate(fn, probe)
     if value is None:
         return None
-    return Example([c["id"] for c in cards], len(ranks), sum(ranks), value, probe.facts)
+    return Example([c.id for c in cards], len(ranks), sum(ranks), value, probe.facts)

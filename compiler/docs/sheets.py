@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import jinja2
 
-from nidavellir.interface.rules import card_marks
+from nidavellir.interface.rules import Layer, card_marks
 
 from ..diagnostics import Diagnostic, Location
 from .deck import Copy, Pile, box_copies, copy_counts, piles_of
@@ -119,15 +119,15 @@ def _join(cat: Messages, items: list[str]) -> str:
     return cat.t("list.and", head=", ".join(items[:-1]), last=items[-1])
 
 
-def _layer_name(cat: Messages, layer: dict[str, Any]) -> str:
-    return cat.t(f"layer.{layer['id']}.name", default=layer.get("name") or layer["id"])
+def _layer_name(cat: Messages, layer: Layer) -> str:
+    return cat.t(f"layer.{layer.id}.name", default=layer.name or layer.id)
 
 
 def rule_set_line(compiled: Compiled, cat: Messages) -> str:
     """The boxes and house rules of a rule set: "Nidavellir + Thingvellir · house rules: Generous offerings"."""
-    layers = compiled.data["layers"]
-    boxes = " + ".join(_layer_name(cat, lay) for lay in layers if not lay["variant"])
-    rules = [_layer_name(cat, lay) for lay in layers if lay["variant"]]
+    layers = compiled.ruleset.layers
+    boxes = " + ".join(_layer_name(cat, lay) for lay in layers if not lay.variant)
+    rules = [_layer_name(cat, lay) for lay in layers if lay.variant]
     return cat.t("sheets.rules_house", boxes=boxes, rules=_join(cat, rules)) if rules else \
         cat.t("sheets.rules", boxes=boxes)
 
@@ -148,7 +148,7 @@ def pile_name(compiled: Compiled, cat: Messages, pile: Pile) -> str:
         return cat.t(f"ref.kinds.{pile.kind}", default=_capital(pile.kind.replace("-", " ")))
     if not pile.zone:
         return cat.t("sheets.pile.age", age=pile.age)
-    zones = {z["id"]: z.get("name", z["id"]) for z in compiled.data["game"].get("zones", [])}
+    zones = {z.id: z.name for z in compiled.ruleset.zones}
     zone = _own(cat, f"sheets.pile.{pile.zone}",
                 lambda: _capital(cat.t(f"zone.name.{pile.zone}", default=zones.get(pile.zone, pile.zone))))
     return cat.t("sheets.pile.zone_age", zone=zone, age=pile.age) if pile.age else zone
@@ -175,19 +175,19 @@ class _Faces:
         self.c, self.cat = compiled, cat
         self.views = {v["id"]: v for v in views}
         self.order = {v["id"]: i for i, v in enumerate(views)}
-        self.variants = {lay["id"]: lay for lay in compiled.data["layers"] if lay["variant"]}
+        self.variants = {lay.id: lay for lay in compiled.ruleset.layers if lay.variant}
 
     def base(self, cid: str) -> Face:
-        view, card = self.views[cid], self.c.data["cards"][cid]
-        classes = list(card.get("column_ranks") or {}) or [rank_class(card, self.c.effects.get(cid, []))]
-        kind = card["kind"]
+        view, card = self.views[cid], self.c.ruleset.cards[cid]
+        classes = list(card.column_ranks) or [rank_class(card, self.c.effects.get(cid, []))]
+        kind = card.kind
         if kind == "dwarf":
             label = view["class_label"]
         elif classes == ["neutral"] and kind != "hero":  # neutral is a hero's class; other cards have none
             label = kind_name(self.cat, kind)
         else:
             label = self.cat.t("sheets.kind_class", kind=kind_name(self.cat, kind), cls=view["class_label"])
-        marks = card_marks(card["layers"], self.variants)
+        marks = card_marks(card.layers, self.variants)
         face = face_of(view, self.cat)
         face.label = label
         face.accent = classes[0] if len(classes) == 1 and classes[0] != "neutral" else kind

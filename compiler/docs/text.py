@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from nidavellir.interface.mechanisms import ACTION_SPECS
+from nidavellir.interface.rules import CardDef, RuleSet
 
 from .. import ir
 from ..messages import catalog_messages as _messages
 from ..names import FUNCTIONS, VARIABLES
 from ..util import assert_never
-from ..yamlload import JsonDict
 
 LANGS = ("en", "be")
 
@@ -225,13 +225,12 @@ class Context:
         return self.cat.t(key, head=", ".join(items[:-1]), last=items[-1])
 
 
-def context_of(data: JsonDict, cat: Catalog) -> Context:
-    """A Context from compiled RULES data."""
-    return Context(cat, {c["id"]: c.get("name", c["id"]) for c in data["classes"]},
-                   {cid: c["name"] for cid, c in data["cards"].items()}, dict(data["params"]),
-                   {c["id"]: c.get("name", c["id"]) for c in data["game"]["coins"].get("special", [])},
-                   zones={z["id"]: z.get("name", z["id"]) for z in data["game"].get("zones", [])},
-                   access={s["also"]: s["zone"] for s in data["game"].get("pick_sources", []) if s.get("also")})
+def context_of(rules: RuleSet, cat: Catalog) -> Context:
+    """A Context from a compiled rule set."""
+    return Context(cat, {c.id: c.name for c in rules.classes}, {cid: c.name for cid, c in rules.cards.items()},
+                   dict(rules.params), {c.id: c.name for c in rules.special_coins},
+                   zones={z.id: z.name for z in rules.zones},
+                   access={s.also: s.zone for s in rules.pick_sources if s.also})
 
 
 # -- expressions -------------------------------------------------------------------------------
@@ -567,7 +566,7 @@ def _modifier_text(effect: ir.Modifier, cx: Context) -> str:
     return t(f"modifier.generic.{effect.op}", param=t(f"param.{effect.param}", default=effect.param), amount=amount)
 
 
-def _ranks_text(ranks: list[int], cls: str, cx: Context) -> str:
+def _ranks_text(ranks: Sequence[int], cls: str, cx: Context) -> str:
     """A card's ranks in a column of class `cls` ("neutral": the class of the column it stands in)."""
     t = cx.cat.t
     noun = cx.cat.noun("rank", len(ranks))
@@ -581,29 +580,27 @@ def _ranks_text(ranks: list[int], cls: str, cx: Context) -> str:
     return text
 
 
-def rank_class(card: JsonDict, effects: list[tuple[str, ir.Effect]]) -> str:
+def rank_class(card: CardDef, effects: list[tuple[str, ir.Effect]]) -> str:
     """The class a card's ranks count in: its own, else the one column its `enters` effect names."""
-    if card["class"] != "neutral":
-        return str(card["class"])
+    if card.cls != "neutral":
+        return card.cls
     columns = [e.place.column for _, e in effects if isinstance(e, ir.Enters) and e.place.mode == "column"]
     return columns[0] if len(columns) == 1 and columns[0] else "neutral"
 
 
-def card_text(card: JsonDict, effects: list[tuple[str, ir.Effect]], cx: Context) -> list[str]:
+def card_text(card: CardDef, effects: list[tuple[str, ir.Effect]], cx: Context) -> list[str]:
     """The sentences of a card: its ranks (by column for a card with two sides) and points, then
     each effect in order."""
     t = cx.cat.t
     out = []
-    ranks = card.get("ranks", [])
-    if ranks:
-        out.append(t("sentence", text=_ranks_text(ranks, rank_class(card, effects), cx)))
-    for cls, side in card.get("column_ranks", {}).items():
+    if card.ranks:
+        out.append(t("sentence", text=_ranks_text(card.ranks, rank_class(card, effects), cx)))
+    for cls, side in card.column_ranks.items():
         out.append(t("card.side", cls=cx.cls(cls), ranks=_ranks_text(side, cls, cx)))
-    if card.get("points"):
-        out.append(t("card.points", points=card["points"]))
-    track = card.get("track")
-    if track:
-        out.append(t("card.track", notches=" – ".join(str(v) for v in track)))
+    if card.points:
+        out.append(t("card.points", points=card.points))
+    if card.track:
+        out.append(t("card.track", notches=" – ".join(str(v) for v in card.track)))
     out.extend(effect_text(effect, cx) for _, effect in effects)
     return out
 

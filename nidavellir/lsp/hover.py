@@ -70,31 +70,31 @@ class HoverFacts:
 
 
 def card_markdown(facts: HoverFacts, cid: str) -> str | None:
-    card = facts.compiled.data["cards"].get(cid)
+    card = facts.compiled.ruleset.cards.get(cid)
     if card is None:
         return None
     view = facts.views.get(cid)
-    name = view["name"] if view else card.get("name", cid)
-    parts = [card.get("kind") or ""]
-    label = view["class_label"] if view else card.get("class", "")
+    name = view["name"] if view else card.name
+    parts = [card.kind]
+    label = view["class_label"] if view else card.cls
     if label and label != "neutral":
         parts.append(label)
-    elif card.get("class") == "neutral":
+    elif card.cls == "neutral":
         parts.append("no class")
     if view and view["ranks_label"]:
         parts.append(view["ranks_label"])
     else:
-        if card.get("ranks"):
-            parts.append(f"ranks: {', '.join(map(str, card['ranks']))}")
-        if card.get("points"):
-            parts.append(f"points: {card['points']}")
-    if card.get("copies", 1) != 1:
-        parts.append(f"{card['copies']} copies")
+        if card.ranks:
+            parts.append(f"ranks: {', '.join(map(str, card.ranks))}")
+        if card.points:
+            parts.append(f"points: {card.points}")
+    if card.copies != 1:
+        parts.append(f"{card.copies} copies")
     out = [f"**{_md(name)}** `{cid}`", "", " · ".join(_md(p) for p in parts if p)]
     text = view["text"] if view else []
     if text:
         out += ["", *(_md(t) + "  " for t in text)]
-    out += ["", f"*{_md(card.get('source', ''))}* (layers: {', '.join(card.get('layers', []))})"]
+    out += ["", f"*{_md(card.source)}* (layers: {', '.join(card.layers)})"]
     return "\n".join(out).rstrip()
 
 
@@ -104,7 +104,7 @@ def name_markdown(facts: HoverFacts, name: str, as_class: bool = False) -> str |
     v = facts.vocabulary
     notes = []
     if name in v.classes:
-        formula = next((c.get("score", "") for c in facts.compiled.data["classes"] if c["id"] == name), "")
+        formula = next((c.formula for c in facts.compiled.ruleset.classes if c.id == name), "")
         notes.append(f"**class** `{name}`: {_md(v.classes[name])}" + (f" · score `{formula}`" if formula else ""))
     if name in v.events:
         spec = v.events[name]

@@ -43,16 +43,17 @@ class Vocabulary:
             for step in game.get("flow", {}).get(part, []):
                 if step.get("window") and step["window"] not in EVENTS:
                     v.events[step["window"]] = window_spec(step["window"])
-        v.classes = {c["id"]: c.get("name", c["id"]) for c in data["classes"]}
-        for name, value in sorted(data["params"].items()):
+        rules = compiled.ruleset
+        v.classes = {c.id: c.name for c in rules.classes}
+        for name, value in sorted(rules.params.items()):
             meaning = RUNTIME_PARAMS[name][1] if name in RUNTIME_PARAMS else "a param of the rules"
             v.params[name] = f"= {value}: {meaning}"
-        v.cards = {cid: card.get("name", cid) for cid, card in data["cards"].items()}
+        v.cards = {cid: card.name for cid, card in compiled.cards().items()}
         v.kinds = {k: f"enters {spec.get('enters', 'own column')}" for k, spec in game.get("kinds", {}).items()}
         v.zones = dict(BUILTIN_ZONES)
-        v.zones.update({z["id"]: z.get("name", z["id"]) for z in game.get("zones", [])})
-        v.decks = set(data.get("zone_decks", {}))
-        v.coins = {c["id"]: c.get("name", c["id"]) for c in game.get("coins", {}).get("special", [])}
+        v.zones.update({z.id: z.name for z in rules.zones})
+        v.decks = set(rules.zone_decks)
+        v.coins = {c.id: c.name for c in rules.special_coins}
         return v
 
     def add_cards(self, ids: dict[str, str]) -> None:
