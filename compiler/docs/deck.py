@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
+from nidavellir.interface.rules import RuleSet
+
 from ..compile import Compiled
 from ..yamlload import JsonDict
 
@@ -35,9 +37,9 @@ class Copy:
     min_players: int = 0  # the least player count whose game uses this copy; 0 for every game
 
 
-def _least(min_players: int, game: JsonDict) -> int:
+def _least(min_players: int, rules: RuleSet) -> int:
     """The 5-player mark: the least player count, where it is more than the game's minimum."""
-    return min_players if min_players > game["players"]["min"] else 0
+    return min_players if min_players > rules.players[0] else 0
 
 
 def box_copies(compiled: Compiled) -> list[Copy]:
@@ -48,17 +50,17 @@ def box_copies(compiled: Compiled) -> list[Copy]:
     rules, cards = compiled.ruleset, compiled.cards()
     out: list[Copy] = []
     in_deck: set[str] = set()
-    for age in game["ages"]:
+    for age in rules.ages:
         pile = Pile(age=age)
-        entries = [(e.card, e.count, _least(e.min_players, game)) for e in rules.decks.get(age, ())]
+        entries = [(e.card, e.count, _least(e.min_players, rules)) for e in rules.decks.get(age, ())]
         out += [Copy(cid, pile, least) for cid, count, least in sorted(entries, key=lambda e: e[2] > 0)
                 for _ in range(count)]
         in_deck |= {cid for cid, _, _ in entries}
-    per_age = {z["id"]: bool(z.get("per_age")) for z in game.get("zones", [])}
+    per_age = {z.id: z.per_age for z in rules.zones}
     for zone, decks in rules.zone_decks.items():
         for age in sorted(decks):
             pile = Pile(zone=zone, age=age if per_age.get(zone) else 0)
-            entries = [(e.card, e.count, _least(e.min_players, game)) for e in decks[age]]
+            entries = [(e.card, e.count, _least(e.min_players, rules)) for e in decks[age]]
             out += [Copy(cid, pile, least) for cid, count, least in sorted(entries, key=lambda e: e[2] > 0)
                     for _ in range(count)]
             in_deck |= {cid for cid, _, _ in entries}

@@ -7,7 +7,7 @@ import unicodedata
 from typing import Any, TypeVar
 
 from nidavellir.interface.mechanisms import step_spec
-from nidavellir.interface.rules import CardDef, Layer, RuleSet, card_marks
+from nidavellir.interface.rules import CardDef, Layer, RuleSet, Tavern, TavernDraw, card_marks
 
 from .. import ir
 from ..compile import Compiled
@@ -129,11 +129,11 @@ class ModelBase:
         return {"anchor": f"zone-{zid}" if zid in self.cx.zones else "",
                 "name": self.cat.t(f"zone.name.{zid}", default=self.cx.zones.get(zid))}
 
-    def tavern_name(self, tavern: JsonDict) -> str:
-        return self.cat.t(f"tavern.{tavern['id']}", default=tavern.get("name", tavern["id"]))
+    def tavern_name(self, tavern: Tavern) -> str:
+        return self.cat.t(f"tavern.{tavern.id}", default=tavern.name)
 
     def taverns(self) -> str:
-        return self.cx.join([self.tavern_name(t) for t in self.game["taverns"]])
+        return self.cx.join([self.tavern_name(t) for t in self.rs.taverns])
 
     # -- house rules in force --------------------------------------------------------------------------
     def card_marks(self, cid: str) -> tuple[list[str], list[str]]:
@@ -170,7 +170,7 @@ class ModelBase:
         return [(e.card, e.count, e.min_players) for e in self.rs.decks.get(age, ())]
 
     def in_any_deck(self) -> set[str]:
-        return {e[0] for age in self.game["ages"] for e in self.decks(age)} | {
+        return {e[0] for age in self.rs.ages for e in self.decks(age)} | {
             e["card"] for _, _, entries in self.zone_decks() for e in entries}
 
     def zone_decks(self, zid: str | None = None) -> list[tuple[str, int, list[JsonDict]]]:
@@ -179,27 +179,24 @@ class ModelBase:
                 for zone, decks in self.rs.zone_decks.items() if zid in (None, zone)
                 for age, entries in sorted(decks.items())]
 
-    def zone_spec(self, zid: str) -> JsonDict:
-        return next((z for z in self.game.get("zones", []) if z["id"] == zid), {})
-
     def is_pile(self, zid: str) -> bool:
         """A zone whose `decks:` entries, of any age, make one deck shuffled at setup (the mythology deck)."""
-        return bool(self.zone_decks(zid)) and not self.zone_spec(zid).get("per_age")
+        return bool(self.zone_decks(zid)) and not any(z.per_age for z in self.rs.zones if z.id == zid)
 
     def draws(self, zid: str | None = None) -> list[DrawView]:
         """The taverns that the dwarves' entry fills from a zone's deck in some turns (`draws`)."""
         out: list[DrawView] = []
-        for tavern in self.game["taverns"]:
-            for d in tavern.get("draws", []):
-                if zid in (None, d["zone"]):
-                    out.append({"tavern": self.tavern_name(tavern), "zone": self.zone_ref(d["zone"]),
+        for tavern in self.rs.taverns:
+            for d in tavern.draws:
+                if zid in (None, d.zone):
+                    out.append({"tavern": self.tavern_name(tavern), "zone": self.zone_ref(d.zone),
                                 "when": self.draw_when(d)})
         return out
 
-    def draw_when(self, draw: JsonDict) -> str:
-        turns = self.cx.join([str(n) for n in draw["turns"]])
-        if draw.get("ages"):
-            return self.t("ref.draw.when_age", turns=turns, ages=self.cx.join([str(a) for a in draw["ages"]]))
+    def draw_when(self, draw: TavernDraw) -> str:
+        turns = self.cx.join([str(n) for n in draw.turns])
+        if draw.ages:
+            return self.t("ref.draw.when_age", turns=turns, ages=self.cx.join([str(a) for a in draw.ages]))
         return self.t("ref.draw.when", turns=turns)
 
     # -- cards by kind and by what they do -------------------------------------------------------------
@@ -239,7 +236,7 @@ class ModelBase:
         for part, prefix, key in (("turn", "step-", "ref.zones.turn_step"), ("tavern", "tavern-step-", "ref.zones.tavern_step")):
             steps = [s for s in flow.get(part, []) if self.shown_step(s)]
             out += [(s, {"anchor": prefix + s["id"], "name": self.t(key, n=i)}) for i, s in enumerate(steps, 1)]
-        for age in self.game["ages"]:
+        for age in self.rs.ages:
             steps = [s for s in flow.get("age_end", []) if (not s.get("ages") or age in s["ages"]) and self.shown_step(s)]
             out += [(s, {"anchor": f"age-{age}-{s['id']}", "name": self.t("ref.zones.age_step", n=i, age=age)})
                     for i, s in enumerate(steps, 1)]

@@ -8,7 +8,7 @@ from nidavellir.interface.mechanisms import step_spec
 from nidavellir.interface.rules import Order
 
 from ..yamlload import JsonDict
-from .model_base import ModelBase, _capital, _per
+from .model_base import ModelBase, _capital
 from .views import AgeSteps, AgeTurns, Elsewhere, PickSourceView, Step, StepFacts
 
 
@@ -61,18 +61,18 @@ class FlowModel(ModelBase):
         """How many turns each age with tavern draws lasts, per player count: an age ends with the turn
         in which its deck runs out, and a tavern filled from another zone takes nothing from it."""
         out: list[AgeTurns] = []
-        for age in self.game["ages"]:
-            draws = [(i, d) for i, t in enumerate(self.game["taverns"]) for d in t.get("draws", [])
-                     if not d.get("ages") or age in d["ages"]]
+        taverns = self.rs.taverns
+        for age in self.rs.ages:
+            draws = [(i, d) for i, t in enumerate(taverns) for d in t.draws if not d.ages or age in d.ages]
             if not draws:
                 continue
             counts: dict[int, Any] = {}
             for n in self.players:
-                per, left, turn = _per(self.game["cards_per_tavern"], n, 0), self.deck_size(age, n), 0
+                per, left, turn = self.rs.cards_per_tavern.get(n, 0), self.deck_size(age, n), 0
                 while left > 0 and per > 0:
                     turn += 1
-                    others = {i for i, d in draws if turn in d["turns"]}
-                    left -= per * (len(self.game["taverns"]) - len(others))
+                    others = {i for i, d in draws if turn in d.turns}
+                    left -= per * (len(taverns) - len(others))
                 counts[n] = turn
             out.append({"age": age, "turns": self.per_players_text(counts)})
         return out
@@ -94,8 +94,8 @@ class FlowModel(ModelBase):
         decks and the zones taverns draw from; another zone's from its decks and those refilling it."""
         cards: set[str] = set()
         if zid == "tavern":
-            cards |= {e[0] for age in self.game["ages"] for e in self.decks(age)}
-            sources = {d["zone"] for t in self.game["taverns"] for d in t.get("draws", [])}
+            cards |= {e[0] for age in self.rs.ages for e in self.decks(age)}
+            sources: set[str | None] = {d.zone for t in self.rs.taverns for d in t.draws}
         else:
             sources = {zid} | {s.get("deck") for s, _ in self.step_links() if s.get("zone") == zid and s.get("deck")}
         cards |= {e["card"] for z, _, entries in self.zone_decks() if z in sources for e in entries}
@@ -104,22 +104,20 @@ class FlowModel(ModelBase):
     def pick_sources(self) -> list[PickSourceView]:
         """Where a bidder may take their card while a tavern resolves, and who may."""
         out: list[PickSourceView] = []
-        for src in self.game.get("pick_sources", []):
-            also = src.get("also")
-            out.append({"id": src["id"], "zone": self.zone_ref(src.get("zone", "tavern")), "who": src.get("who", "any"),
-                        "also": self.cards_modifying({also}) if also else [], "discard": int(src.get("discard", 0)),
-                        "discard_players": self.cx.join([str(n) for n in src.get("discard_players", [])])})
+        for src in self.rs.pick_sources:
+            out.append({"id": src.id, "zone": self.zone_ref(src.zone), "who": src.who,
+                        "also": self.cards_modifying({src.also}) if src.also else [], "discard": src.discard,
+                        "discard_players": self.cx.join([str(n) for n in src.discard_players])})
         return out
 
     def step_facts(self) -> StepFacts:
         """Numbers the flow steps' catalog texts may name."""
-        g = self.game
         return {
-            "per_tavern": self.per_players_text({n: _per(g["cards_per_tavern"], n, 0) for n in self.players}),
+            "per_tavern": self.per_players_text({n: self.rs.cards_per_tavern.get(n, 0) for n in self.players}),
             "taverns": self.taverns(),
         }
 
     def ages(self, steps: list[Step]) -> list[AgeSteps]:
-        ages = self.game["ages"]
+        ages = self.rs.ages
         return [{"age": age, "last": age == ages[-1],
                  "steps": [s for s in steps if not s["ages"] or age in s["ages"]]} for age in ages]

@@ -53,7 +53,7 @@ class ScoringModel(ModelBase):
     def example_cards(self, cls: str, size: int = 3) -> list[CardDef]:
         """The first distinct dwarf cards of a class in the age decks, as an example column."""
         cards: list[CardDef] = []
-        for age in self.game["ages"]:
+        for age in self.rs.ages:
             for cid, _, _ in self.decks(age):
                 card = self.cards[cid]
                 if card.cls == cls and card.kind == "dwarf" and card.ranks and card not in cards:

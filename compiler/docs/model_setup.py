@@ -19,7 +19,7 @@ class SetupModel(ModelBase):
         kinds: list[KindCount] = []
         for kind in g["kinds"]:
             ids = [cid for cid, c in self.cards.items() if c.kind == kind]
-            count = sum(e[1] for age in g["ages"] for e in self.decks(age) if self.cards[e[0]].kind == kind)
+            count = sum(e[1] for age in self.rs.ages for e in self.decks(age) if self.cards[e[0]].kind == kind)
             count += sum(e["count"] for _, _, entries in self.zone_decks() for e in entries
                          if self.cards[e["card"]].kind == kind)
             count += sum(self.cards[cid].copies for cid in ids if cid not in in_decks)
@@ -27,13 +27,13 @@ class SetupModel(ModelBase):
         treasure = {key_int(v): n for v, n in coins.get("treasure", {}).items()}
         rows: list[PlayerRow] = []
         for n in self.players:
-            removed = sum(_per(coins.get("treasure_removed", {}), n, {}).values())
-            per_tavern = _per(g["cards_per_tavern"], n, 0)
+            removed = sum(self.rs.treasure_removed.get(n, {}).values())
+            per_tavern = self.rs.cards_per_tavern.get(n, 0)
             rows.append({
                 "players": n,
-                "gems": ", ".join(str(v) for v in _per(g["gems"]["by_players"], n, [])),
+                "gems": ", ".join(str(v) for v in self.rs.gems.get(n, ())),
                 "per_tavern": per_tavern,
-                "per_turn": per_tavern * len(g["taverns"]),
+                "per_turn": per_tavern * len(self.rs.taverns),
                 "treasure": sum(treasure.values()) - removed,
             })
         basic = coins.get("basic", [])
@@ -41,7 +41,7 @@ class SetupModel(ModelBase):
             "kinds": kinds,
             "rows": rows,
             "decks": self.deck_table(),
-            "ages": g["ages"],
+            "ages": list(self.rs.ages),
             "basic": self.cx.join([self.coin_label(c) for c in basic]),
             "basic_total": len(basic) * self.players[-1],
             "max_players": self.players[-1],
@@ -50,7 +50,7 @@ class SetupModel(ModelBase):
             "special_coins": self.cx.join([self.t("ref.coin.special", name=self.coin_name(c), value=c["value"])
                                            for c in coins.get("special", [])]),
             "gems": ", ".join(str(v) for v in sorted({v for n in self.players
-                                                      for v in _per(g["gems"]["by_players"], n, [])})),
+                                                      for v in self.rs.gems.get(n, ())})),
             "special_gems": self.cx.join([self.t("ref.gem.special" if s.get("tradable", True)
                                                  else "ref.gem.special_untradable", value=s["value"],
                                                  points=s.get("points", 0)) for s in g["gems"].get("special", [])]),
@@ -59,7 +59,7 @@ class SetupModel(ModelBase):
     def deck_table(self) -> PlainTable:
         """The age decks' make-up: a row per age and run of player counts whose decks are alike, a
         column per kind of card they hold, and the deck's size."""
-        ages = self.game["ages"]
+        ages = self.rs.ages
         kind_of = {cid: c.kind for cid, c in self.cards.items()}
         kinds = [k for k in self.game["kinds"] if any(kind_of[e[0]] == k for a in ages for e in self.decks(a))]
         rows: list[list[str]] = []
@@ -100,13 +100,13 @@ class SetupModel(ModelBase):
             else:
                 removals.append((table, [n]))
         extra: dict[tuple[int, int], list[CardCount]] = {}
-        for age in g["ages"]:
+        for age in self.rs.ages:
             for cid, count, least in self.decks(age):
                 if least > self.players[0]:
                     extra.setdefault((least, age), []).append({**self.link(cid), "count": count})
         return {
             "basic": self.cx.join([self.coin_label(c) for c in coins.get("basic", [])]),
-            "gems": "; ".join(self.t("ref.setup.gems_for", n=n, gems=", ".join(map(str, _per(g["gems"]["by_players"], n, []))))
+            "gems": "; ".join(self.t("ref.setup.gems_for", n=n, gems=", ".join(map(str, self.rs.gems.get(n, ()))))
                               for n in self.players),
             "taverns": self.taverns(),
             "heroes": sum(c.copies for c in self.cards.values() if c.kind == "hero"),

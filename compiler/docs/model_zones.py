@@ -26,8 +26,8 @@ class ZonesModel(ModelBase):
             return node.deck.zone if isinstance(node, (ir.Look, ir.DiscardTop, ir.PlaceUnder)) else None
 
         out: list[ZoneView] = []
-        for zone in self.game.get("zones", []):
-            zid = zone["id"]
+        for zone in self.rs.zones:
+            zid = zone.id
             name = self.zone_ref(zid)["name"]
             pile = self.is_pile(zid)
             decks: list[ZoneDeck] = [{"age": age, "count": sum(e["count"] for e in entries),
@@ -38,7 +38,7 @@ class ZonesModel(ModelBase):
             cleared = using("clear", "zone", "into", zid)
             out.append({
                 "id": zid, "anchor": f"zone-{zid}", "title": name[:1].upper() + name[1:],
-                "per_age": bool(zone.get("per_age")), "pile": pile, "explored": bool(zone.get("explored", True)),
+                "per_age": zone.per_age, "pile": pile, "explored": zone.explored,
                 "decks": decks, "table": self.zone_table(zid, pile),
                 "dealt": [{"step": entry, "tavern": d["tavern"], "when": d["when"]} for d in self.draws(zid)]
                 if entry else [],
@@ -47,7 +47,7 @@ class ZonesModel(ModelBase):
                              if any(deck_of(n) == zid for _, e in effects for n in ir.walk(e))],
                 "refilled": using("refill", "zone", "deck", zid), "feeds": using("refill", "deck", "zone", zid),
                 "cleared": cleared, "receives": using("clear", "into", "zone", zid),
-                "picked": any(src.get("zone") == zid for src in self.game.get("pick_sources", [])),
+                "picked": any(src.zone == zid for src in self.rs.pick_sources),
                 "taken_by": [self.link(cid) for cid, effects in self.c.effects.items()
                              if any(isinstance(n, ir.TakeFrom) and n.zone == zid for _, e in effects for n in ir.walk(e))],
                 "discarded": self.cx.join([self.kind_name(k) for k, v in self.game["kinds"].items()
