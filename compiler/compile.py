@@ -61,7 +61,6 @@ GAME_KEYS = ("players", "cards_per_tavern", "taverns", "ages", "classes", "coins
 class Compiled:
     source: str               # the module's Python source
     content_hash: str         # hash of the compiler, grammar and every rules source
-    data: dict[str, Any]      # the rules data's `game` and `classes` as written (the docs' wording)
     effects: dict[str, list[tuple[str, ir.Effect]]]  # card id -> (text, IR) for the docs
     merged: Merged
     ruleset: RuleSet          # the typed rule set the module builds (handlers as `Ref`s to its functions)
@@ -160,7 +159,7 @@ class _Compiler:
         self.flow = FlowData(m, self.diags, self.err)
         names = self.names()
         self.cards = {cid: self.card(cid, card, names) for cid, card in m.cards.items()}
-        classes = self.classes(names)
+        self.classes(names)
         decks = self.decks()
         self.flow_check(names)
         params = self.params()
@@ -176,8 +175,7 @@ class _Compiler:
         self.emit(values)
         warnings = list(self.diags.warnings)
         ruleset = self.ruleset(chash, params, decks, warnings)
-        data = {"game": {k: v for k, v in game.items() if k != "classes"}, "classes": classes}
-        return Compiled(self.source(ruleset), chash, data, self.effects, m, ruleset, self.source, warnings,
+        return Compiled(self.source(ruleset), chash, self.effects, m, ruleset, self.source, warnings,
                         tuple(self.cards))
 
     def _first_origin(self) -> Origin | None:
@@ -378,8 +376,8 @@ class _Compiler:
             self.diags.error(origin.loaded.locate_in_string(origin.path, err.offset), err.message, err.hint)
             return None
 
-    def classes(self, names: Names) -> list[dict[str, Any]]:
-        out = []
+    def classes(self, names: Names) -> None:
+        """Parse and check each class's formula; those without errors are emitted (`self.formulas`)."""
         for c in self.m.game["classes"]:
             origin = self.m.game_origin.get(("classes", c["id"], "score")) or self.m.game_origin.get(("classes",))
             text = c.get("score")
@@ -399,8 +397,6 @@ class _Compiler:
             if all(prob.warning for prob in problems):
                 self.formulas.append((c, f"_class_{slug(c['id'])}", expr, str(origin.loc), text, _locator(origin)))
                 self.formula_origins.append((c["id"], expr, origin))
-            out.append({"id": c["id"], "name": c.get("name", c["id"]), "score": text, "expr": expr})
-        return out
 
     def decks(self) -> dict[int, tuple[DeckEntry, ...]]:
         decks = {}
@@ -497,7 +493,7 @@ class _Compiler:
         m, g = self.m, self.m.game
         coins = g["coins"]
         flow_origin = m.game_origin.get(("flow", "turn"))
-        kinds = sorted(g["kinds"].items())
+        kinds = list(g["kinds"].items())  # in the rules data's order (the reference lists them so)
         return RuleSet(
             content_hash=chash,
             layers=tuple(LayerDef(lay.id, lay.name, lay.description, lay.source, lay.is_variant) for lay in m.layers),

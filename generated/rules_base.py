@@ -34,7 +34,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '4a66939ff5bc8fefce20c415c2000646f94ecb6937eb9b0dd7eb98e330f300b3'
+CONTENT_HASH = 'bd2484ae8cdb9759c98219cc8ea56a50201abc2a6cca627e9197cc0b20e1ddf8'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -1084,10 +1084,10 @@ RULES = RuleSet(
     ),
     flow_source='rules/base/game.yaml:83:7',
     kinds={
-        'distinction': 'command zone',
         'dwarf': 'own column',
-        'hero': 'own column',
         'royal-offering': 'discard',
+        'hero': 'own column',
+        'distinction': 'command zone',
     },
     tavern=(
         Step(id='late-bids', do='late-bids', source='rules/base/game.yaml:90:14'),

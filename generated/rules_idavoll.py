@@ -36,7 +36,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'dc6c6bfbc2fa8b408145d129753c1164340a9666011a3d736ac8e4b3718e7943'
+CONTENT_HASH = '4e6761d841f245dc7aae17ff3696bb4fd8e585e1fc3d9aaea30ac5847616106b'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -1792,19 +1792,19 @@ RULES = RuleSet(
     ),
     flow_source='rules/idavoll/game.yaml:43:7',
     kinds={
-        'animal': 'own column',
-        'distinction': 'command zone',
         'dwarf': 'own column',
-        'giant': 'command zone',
-        'god': 'command zone',
-        'hero': 'own column',
         'royal-offering': 'discard',
-        'special': 'own column',
+        'hero': 'own column',
+        'distinction': 'command zone',
+        'animal': 'own column',
+        'god': 'command zone',
+        'giant': 'command zone',
         'valkyrie': 'command zone',
+        'special': 'own column',
     },
     dwarf_kinds=('dwarf', 'special'),
-    score_parts={'giant': 'mythology', 'god': 'mythology', 'valkyrie': 'mythology'},
-    discards_to={'animal': 'box', 'giant': 'box', 'god': 'box', 'valkyrie': 'box'},
+    score_parts={'god': 'mythology', 'giant': 'mythology', 'valkyrie': 'mythology'},
+    discards_to={'animal': 'box', 'god': 'box', 'giant': 'box', 'valkyrie': 'box'},
     zones=(Zone(id='mythology', name='the mythology deck', explored=False),),
     zone_decks={'mythology': {1: (DeckEntry(card='durathor', count=1), DeckEntry(card='garm', count=1), DeckEntry(card='hreasvelg', count=1), DeckEntry(card='nidhogg', count=1), DeckEntry(card='ratatosk', count=1), DeckEntry(card='frigg', count=1), DeckEntry(card='thor', count=1), DeckEntry(card='freya', count=1), DeckEntry(card='loki', count=1), DeckEntry(card='odin', count=1), DeckEntry(card='skymir', count=1), DeckEntry(card='surt', count=1), DeckEntry(card='gymir', count=1), DeckEntry(card='hrungnir', count=1), DeckEntry(card='thrivaldi', count=1), DeckEntry(card='brynhildr', count=1), DeckEntry(card='hildr', count=1), DeckEntry(card='olrun', count=1), DeckEntry(card='sigrdrifa', count=1), DeckEntry(card='svafa', count=1))}},
     tavern=(

@@ -38,7 +38,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'afa57c3cb26cc630fdbf756aea4ddf799475176d3492a7d29e2e0c14cc45af0f'
+CONTENT_HASH = 'dd548b7cc1cf66aa0c5858b5e619d27e3882874e9c6ea060ac901fac70840f48'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -1753,13 +1753,13 @@ RULES = RuleSet(
     ),
     flow_source='rules/thingvellir/game.yaml:42:7',
     kinds={
-        'artifact': 'command zone',
-        'distinction': 'command zone',
-        'double': 'own column',
         'dwarf': 'own column',
-        'hero': 'own column',
-        'mercenary': 'command zone',
         'royal-offering': 'discard',
+        'hero': 'own column',
+        'distinction': 'command zone',
+        'artifact': 'command zone',
+        'mercenary': 'command zone',
+        'double': 'own column',
     },
     dwarf_kinds=('artifact', 'double', 'dwarf', 'mercenary'),
     score_parts={'artifact': 'artifacts'},

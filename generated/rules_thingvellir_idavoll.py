@@ -40,7 +40,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '91aa77925e3bd3d5167023e43b9e8b8dec6b4f2db407bc2460f779ebf68b10e9'
+CONTENT_HASH = '1f92b034d50e970497ec7d9c954605aaeb863a18146fe932550121df98988567'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -2459,27 +2459,27 @@ RULES = RuleSet(
     ),
     flow_source='rules/idavoll/game.yaml:43:7',
     kinds={
-        'animal': 'own column',
-        'artifact': 'command zone',
-        'distinction': 'command zone',
-        'double': 'own column',
         'dwarf': 'own column',
-        'giant': 'command zone',
-        'god': 'command zone',
-        'hero': 'own column',
-        'mercenary': 'command zone',
         'royal-offering': 'discard',
-        'special': 'own column',
+        'hero': 'own column',
+        'distinction': 'command zone',
+        'artifact': 'command zone',
+        'mercenary': 'command zone',
+        'double': 'own column',
+        'animal': 'own column',
+        'god': 'command zone',
+        'giant': 'command zone',
         'valkyrie': 'command zone',
+        'special': 'own column',
     },
     dwarf_kinds=('artifact', 'double', 'dwarf', 'mercenary', 'special'),
-    score_parts={'artifact': 'artifacts', 'giant': 'mythology', 'god': 'mythology', 'valkyrie': 'mythology'},
+    score_parts={'artifact': 'artifacts', 'god': 'mythology', 'giant': 'mythology', 'valkyrie': 'mythology'},
     discards_to={
-        'animal': 'box',
         'artifact': 'camp-discard',
-        'giant': 'box',
-        'god': 'box',
         'mercenary': 'camp-discard',
+        'animal': 'box',
+        'god': 'box',
+        'giant': 'box',
         'valkyrie': 'box',
     },
     zones=(

@@ -58,8 +58,8 @@ def test_variants_change_what_they_say():
 
     assert not {"thrud", "ylud", "uline"} & set(rules("first-game.yaml").ruleset.cards)
     assert "transform chosen coin by 9" in rules("generous-offerings.yaml").source
-    warrior = next(c for c in rules("strict-warrior-majority.yaml").data["classes"] if c["id"] == "warrior")
-    assert "strict_most_ranks(warrior)" in warrior["score"]
+    warrior = next(c for c in rules("strict-warrior-majority.yaml").ruleset.classes if c.id == "warrior")
+    assert "strict_most_ranks(warrior)" in warrior.formula
 
 
 def test_variant_option_on_check(capsys, tmp_path):
@@ -416,7 +416,7 @@ def test_flow_insertions_and_overrides_that_work(tmp_path):
             before_scoring: []
     """)
     compiled = compile_specs(layer_specs((), (str(v),)))
-    flow = compiled.data["game"]["flow"]
+    flow = compiled.merged.game["flow"]
     assert [s["id"] for s in flow["turn"]][2:4] == ["bids", "toast"]
     assert "troop-evaluation" not in [s["id"] for s in flow["age_end"]]
     assert flow["before_scoring"] == []

@@ -162,7 +162,7 @@ def test_a_variant_may_replace_a_list_of_names_in_the_flow(tmp_path):
           flow:
             before_scoring: [game-end, age-end]
     """)
-    assert compile_specs(layer_specs((), (str(v),))).data["game"]["flow"]["before_scoring"] == ["game-end", "age-end"]
+    assert compile_specs(layer_specs((), (str(v),))).merged.game["flow"]["before_scoring"] == ["game-end", "age-end"]
 
 
 def test_an_inserted_step_is_located_in_its_own_file(tmp_path):
@@ -180,7 +180,7 @@ def test_class_formulas_of_the_first_layer_are_located():
     """The base's class formulas map to their own lines (errors and SOURCE_MAP alike)."""
     compiled = compile_specs(layer_specs())
     lines = split_lines((BASE / "game.yaml").read_text(encoding="utf-8"))
-    for cls in compiled.data["classes"]:
+    for cls in compiled.merged.game["classes"]:
         origin = compiled.merged.game_origin[("classes", cls["id"], "score")]
         line = origin.loc.line
         assert lines[line - 1].strip() == f"score: {cls['score']}"

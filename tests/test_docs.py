@@ -118,7 +118,7 @@ def test_every_card_appears_with_name_and_rule_text_grouped_by_kind(base, output
     views = card_views(base, Catalog.load("en"))
     assert {v["id"] for v in views} == set(base.ruleset.cards)
     rows = 0
-    for kind in base.data["game"]["kinds"]:
+    for kind in base.merged.game["kinds"]:
         group = _section(text, f"kind-{kind}", fmt)
         for view in (v for v in views if v["kind"] == kind):
             entry = _section(group, view["anchor"], fmt)
@@ -151,7 +151,7 @@ def test_card_views_are_the_sheet_contract(base):
     assert grid["anchor"] == "card-grid" and grid["kind"] == "hero" and grid["class"] == "neutral"
     assert grid["ranks_label"] and all(isinstance(s, str) and s for s in grid["text"])
     kinds = [v["kind"] for v in views]
-    assert kinds == sorted(kinds, key=list(base.data["game"]["kinds"]).index)  # grouped by kind
+    assert kinds == sorted(kinds, key=list(base.merged.game["kinds"]).index)  # grouped by kind
 
 
 # -- placeholders --------------------------------------------------------------------------------
@@ -172,7 +172,7 @@ def test_no_output_holds_a_placeholder(outputs):
 def test_turn_sequence_lists_the_flow_steps_in_data_order(base, outputs, fmt):
     """Issue: "the turn sequence rendered from the flow data" and "the turn sequence lists the flow
     steps in data order" (also the end of each age)."""
-    flow = base.data["game"]["flow"]
+    flow = base.merged.game["flow"]
     acted = {getattr(e, "event", None) for effects in base.effects.values() for _, e in effects}
 
     def listed(step: dict) -> bool:  # issue 9: a window no card acts at is left out
@@ -182,7 +182,7 @@ def test_turn_sequence_lists_the_flow_steps_in_data_order(base, outputs, fmt):
     turn = [a for a in _anchors(_section(text, "turn", fmt), fmt) if a.startswith("step-")]
     assert turn == [f"step-{s['id']}" for s in flow["turn"] if listed(s)]
     assert len(turn) < len(flow["turn"])  # the base game's "after the dwarves have entered" has no card
-    for age in base.data["game"]["ages"]:
+    for age in base.merged.game["ages"]:
         section = _section(text, f"age-end-{age}", fmt)
         steps = [a for a in _anchors(section, fmt) if a.startswith(f"age-{age}-")]
         assert steps == [f"age-{age}-{s['id']}" for s in flow["age_end"] if age in s.get("ages", [age]) and listed(s)]

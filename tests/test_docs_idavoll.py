@@ -221,7 +221,7 @@ def test_the_dwarves_entry_fills_the_dancing_dragon_from_the_mythology_deck(comp
     """001 "Idavoll Expansion": "During the 3 first rounds of Age 1, the second tavern contains the new
     mythology cards" and "Age 1 therefore has an additional round with this expansion: 5 rounds at 2-3
     players and 4 rounds with 4-5 players"."""
-    draws = [(t["id"], d) for t in compiled.data["game"]["taverns"] for d in t.get("draws", [])]
+    draws = [(t["id"], d) for t in compiled.merged.game["taverns"] for d in t.get("draws", [])]
     assert draws == [("dancing-dragon", {"zone": "mythology", "ages": [1], "turns": [1, 2, 3]})]
     text = outputs[f"en.{fmt}"]
     entry = item(section(text, "turn", fmt), "step-enter-dwarves", fmt)
@@ -236,7 +236,7 @@ def test_the_dwarves_entry_fills_the_dancing_dragon_from_the_mythology_deck(comp
 def test_untaken_mythology_cards_leave_the_game(compiled, outputs):
     """001 "Idavoll Expansion": the mythology cards are bid for in the Dancing Dragon; DESIGN §9:
     "untaken mythology cards leave the game" — the tavern's leftovers of those kinds go to the box."""
-    kinds = {k: v.get("discards_to") for k, v in compiled.data["game"]["kinds"].items()}
+    kinds = {k: v.get("discards_to") for k, v in compiled.merged.game["kinds"].items()}
     assert {k for k, z in kinds.items() if z == "box"} == {"animal", "god", "giant", "valkyrie"}
     leftovers = item(section(outputs["en.md"], "tavern-resolution", "md"), "tavern-step-leftovers", "md")
     assert "Of these, animal, god, giant and valkyrie cards go to the box (out of the game) instead." in leftovers
@@ -253,7 +253,7 @@ def test_lokis_window_comes_before_freyas(compiled, outputs, lang, fmt):
     biddings, you ca place the Power token of Loki on 1 card of your choice to reserve that card"."""
     turn = section(outputs[f"{lang}.{fmt}"], "turn", fmt)
     ids = step_anchors(turn, "step-", fmt)
-    assert ids == [f"step-{s['id']}" for s in compiled.data["game"]["flow"]["turn"]]
+    assert ids == [f"step-{s['id']}" for s in compiled.merged.game["flow"]["turn"]]
     assert ids.index("step-enter-dwarves") < ids.index("step-reservations") < ids.index("step-dwarves-entered") \
         < ids.index("step-bids")
     assert "#card-loki" in item(turn, "step-reservations", fmt)
@@ -279,7 +279,7 @@ def test_the_miner_formula_names_ratatosk(compiled, outputs):
 def test_final_scoring_names_the_mythology_part(compiled, outputs):
     """001 "Idavoll Expansion": "There is an additional scoring round after Age 2 for the powers of the
     creatures" — gods, giants and valkyries score in the `mythology` part of the breakdown."""
-    parts = {k: v["breakdown"] for k, v in compiled.data["game"]["kinds"].items() if "breakdown" in v}
+    parts = {k: v["breakdown"] for k, v in compiled.merged.game["kinds"].items() if "breakdown" in v}
     assert {k for k, p in parts.items() if p == "mythology"} == {"god", "giant", "valkyrie"}
     md = outputs["en.md"]
     final = section(md, "final-scoring", "md")

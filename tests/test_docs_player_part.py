@@ -92,8 +92,8 @@ def test_the_player_part_names_no_id_source_or_file(boxes, lang, fmt):
         assert bad not in seen, bad
     assert Catalog.load(lang).t("ref.appendix.house_source", source="").rstrip(" .") not in seen  # "Source:"
     ids = (set(compiled.ruleset.cards) | {i.id for i in compiled.ruleset.interpretations}
-           | set(compiled.data["game"]["kinds"]) | {z["id"] for z in compiled.data["game"].get("zones", [])}
-           | {s["id"] for part in compiled.data["game"]["flow"].values() if isinstance(part, list)
+           | set(compiled.merged.game["kinds"]) | {z["id"] for z in compiled.merged.game.get("zones", [])}
+           | {s["id"] for part in compiled.merged.game["flow"].values() if isinstance(part, list)
               for s in part if isinstance(s, dict)})
     named = set(headings(player_part(text, fmt), fmt))
     assert not named & (ids - {c.name for c in compiled.cards().values()}), sorted(named & ids)
@@ -108,7 +108,7 @@ def test_no_empty_window_is_listed(boxes, lang, fmt):
     text = text_for(boxes, lang, fmt)
     assert "No card of this rule set acts here" not in text and "Ніводная карта гэтага набору" not in text
     acted = {getattr(e, "event", None) for effects in compiled.effects.values() for _, e in effects}
-    flow = compiled.data["game"]["flow"]
+    flow = compiled.merged.game["flow"]
     for part, prefix in (("turn", "step-"), ("tavern", "tavern-step-")):
         for step in flow.get(part, []):
             listed = f'id="{prefix}{step["id"]}"' in text
@@ -217,26 +217,26 @@ def test_the_dwarves_table_counts_each_age_deck_and_the_5_player_copies(boxes, l
     copies)" — one row per dwarf card: its ranks, its Bravery Points, its copies in each age deck
     ("8 + 2": 2 more with 5 players) and in the box, as the rules data's decks hold them."""
     compiled = compiled_for(boxes)
-    d = compiled.data
-    least_of = d["game"]["players"]["min"]
+    game = compiled.merged.game
+    least_of = game["players"]["min"]
     head, *rows = table(text_for(boxes, lang, "md"), "kind-dwarf-table", "md")
     cards = compiled.cards()
     dwarves = [cid for cid, c in cards.items() if c.kind == "dwarf"]
-    assert len(rows) == len(dwarves) and len(head) == 5 + len(d["game"]["ages"])
+    assert len(rows) == len(dwarves) and len(head) == 5 + len(game["ages"])
     cat = Catalog.load(lang)
     total = 0
     for row in rows:
         cid = next(c for c in dwarves if row[0].startswith(cat.t(f"card.{c}", default=cards[c].name)))
         card = cards[cid]
         assert row[2] == str(len(card.ranks)) and row[3] == ", ".join(map(str, card.ranks)), row
-        for col, age in enumerate(d["game"]["ages"], 4):
+        for col, age in enumerate(game["ages"], 4):
             by_least: dict[int, int] = {}
             for e_cid, count, least in ((e.card, e.count, e.min_players) for e in compiled.ruleset.decks[age]):
                 if e_cid == cid:
                     key = least if least > least_of else 0
                     by_least[key] = by_least.get(key, 0) + count
             assert row[col] == _cell(by_least), (cid, age, row)
-        in_decks = sum(e.count for age in d["game"]["ages"] for e in compiled.ruleset.decks[age] if e.card == cid)
+        in_decks = sum(e.count for age in game["ages"] for e in compiled.ruleset.decks[age] if e.card == cid)
         assert int(row[-1]) == (in_decks or card.copies), row
         total += int(row[-1])
     assert total == 87  # 003 "Game Components": "87 Dwarf cards in 5 classes … plus 1 Special Blacksmith"
@@ -248,10 +248,10 @@ def test_the_age_decks_table_gives_the_make_up_per_player_count(boxes, fmt):
     """Issue 9: "the age-deck make-up per player count" as one table — for each age and each player
     count, the number of cards of each kind in its deck and the deck's size, from the rules data."""
     compiled = compiled_for(boxes)
-    d = compiled.data
+    game = compiled.merged.game
     head, *rows = table(text_for(boxes, "en", fmt), "decks-table", fmt)
     kinds = head[2:-1]
-    label = {Catalog.load("en").t(f"ref.kinds.{k}"): k for k in d["game"]["kinds"]}
+    label = {Catalog.load("en").t(f"ref.kinds.{k}"): k for k in game["kinds"]}
     covered = []
     for row in rows:
         age = int(row[0].split()[-1])
@@ -262,8 +262,8 @@ def test_the_age_decks_table_gives_the_make_up_per_player_count(boxes, fmt):
             for col, kind in enumerate(kinds, 2):
                 assert int(row[col]) == sum(c for cid, c in entries if compiled.ruleset.cards[cid].kind == label[kind]), row
             assert int(row[-1]) == sum(c for _, c in entries), row
-    players = range(d["game"]["players"]["min"], d["game"]["players"]["max"] + 1)
-    assert covered == [(age, n) for age in d["game"]["ages"] for n in players]
+    players = range(game["players"]["min"], game["players"]["max"] + 1)
+    assert covered == [(age, n) for age in game["ages"] for n in players]
 
 
 @pytest.mark.parametrize("boxes", [b for b in BOXES if b], ids=box_id)
@@ -276,7 +276,7 @@ def test_the_zone_decks_tables_give_their_sizes(boxes, fmt):
     text = text_for(boxes, "en", fmt)
     for zone, decks in compiled.merged.zone_decks.items():
         head, *rows = table(text, f"zone-{zone}-decks", fmt)
-        per_age = next(z for z in compiled.data["game"]["zones"] if z["id"] == zone).get("per_age")
+        per_age = next(z for z in compiled.merged.game["zones"] if z["id"] == zone).get("per_age")
         sizes = [sum(e["count"] for e in decks[age]) for age in sorted(decks)] if per_age else \
             [sum(e["count"] for entries in decks.values() for e in entries)]
         assert rows[-1][1:] == [str(n) for n in sizes], zone
@@ -296,7 +296,7 @@ def test_cards_with_rule_text_keep_their_entries(boxes):
     or more of them is a table row."""
     compiled = compiled_for(boxes)
     md = text_for(boxes, "en", "md")
-    for kind in compiled.data["game"]["kinds"]:
+    for kind in compiled.merged.game["kinds"]:
         ids = [cid for cid, c in compiled.cards().items() if c.kind == kind]
         plain = [cid for cid in ids if not compiled.effects.get(cid) and not compiled.ruleset.cards[cid].track]
         for cid in ids:
@@ -328,7 +328,7 @@ def test_the_wording_bugs_stay_fixed(boxes, lang, fmt):
     non-breaking hyphen (U+2011); no sentence of the reference's own wording has a capital after a
     semicolon (card names aside)."""
     text = text_for(boxes, lang, fmt)
-    most = compiled_for(boxes).data["game"]["players"]["max"]
+    most = compiled_for(boxes).merged.game["players"]["max"]
     assert f"With {most} players or more" not in text and f"Калі гульцоў {most} ці больш" not in text
     assert ("With 5 players, add to the Age 1 deck" if lang == "en" else "Калі гульцоў 5, дадайце") in text
     if lang == "be":

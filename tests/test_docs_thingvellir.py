@@ -90,7 +90,7 @@ def test_belarusian_names_follow_seed_004(compiled):
     cat = Catalog.load("be")
     for cid, name in SEED_004.items():
         assert cat.messages[f"card.{cid}"].startswith(name), cid
-    classes = {cls: cat.messages[f"class.{cls}"] for cls in (c["id"] for c in compiled.data["classes"])}
+    classes = {cls: cat.messages[f"class.{cls}"] for cls in (c["id"] for c in compiled.merged.game["classes"])}
     for cid in box_cards(compiled, BOX):
         card = compiled.ruleset.cards[cid]
         if card.kind == "mercenary":
@@ -177,7 +177,7 @@ def test_the_reference_lists_the_camp_decks(compiled, outputs, fmt):
     for age, entries in decks.items():
         for e in entries:
             assert "card-" + e["card"].replace(":", "-") in deck_entry, (age, e["card"])
-    for zone in compiled.data["game"]["zones"]:
+    for zone in compiled.merged.game["zones"]:
         assert esc(zone["name"][0].upper() + zone["name"][1:], fmt) in section(zones, f"zone-{zone['id']}", fmt)
     setup = section(text, "setup", fmt)
     assert "zone-camp-deck" in setup and "of each age on its own (Age 1: 12 cards and Age 2: 12 cards)" in setup
@@ -204,7 +204,7 @@ def test_the_turn_refills_the_camp_before_the_dwarves_enter(compiled, outputs, f
     turn = section(text, "turn", fmt)
     ids = re.findall(r'<a id="(step-[^"]+)"></a>' if fmt == "md" else r'id="(step-[^"]+)"', turn)
     acted = {getattr(e, "event", None) for effects in compiled.effects.values() for _, e in effects}
-    assert ids == [f"step-{s['id']}" for s in compiled.data["game"]["flow"]["turn"]
+    assert ids == [f"step-{s['id']}" for s in compiled.merged.game["flow"]["turn"]
                    if s.get("do") or s.get("window") in acted]  # issue 9: no window where no card acts
     assert ids.index("step-camp-refill") == 0 and ids[1] == "step-enter-dwarves"
     refill = turn[turn.index("step-camp-refill"):turn.index("step-enter-dwarves")]
@@ -218,7 +218,7 @@ def test_the_tavern_steps_and_the_pick_sources_come_from_the_flow_data(compiled,
     cards in the tavern being resolved"."""
     md = outputs["en.md"]
     tavern = section(md, "tavern-resolution", "md")
-    assert step_anchors(tavern, "tavern-step-") == [f"tavern-step-{s['id']}" for s in compiled.data["game"]["flow"]["tavern"]]
+    assert step_anchors(tavern, "tavern-step-") == [f"tavern-step-{s['id']}" for s in compiled.merged.game["flow"]["tavern"]]
     sources = section(md, "pick-sources", "md")
     camp = next(line for line in sources.splitlines() if "(#zone-camp)" in line)
     assert "the top bidder only" in camp and "(#card-fafnir-baleygr)" in camp
@@ -262,7 +262,7 @@ def test_final_scoring_names_the_artifacts_part_of_the_breakdown(compiled, outpu
     points per coin of value 15 or more owned" — final scoring counts the artifacts; what they score
     is its own part of the score breakdown (`artifacts`, from the kinds data), which the designer's
     appendix names (issue 9: the player part says rules, not implementation)."""
-    parts = {k: v["breakdown"] for k, v in compiled.data["game"]["kinds"].items() if "breakdown" in v}
+    parts = {k: v["breakdown"] for k, v in compiled.merged.game["kinds"].items() if "breakdown" in v}
     assert parts == {"artifact": "artifacts"}
     md = outputs["en.md"]
     final = section(md, "final-scoring", "md")

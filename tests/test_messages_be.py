@@ -42,9 +42,9 @@ EN = {k: v for texts in _files("en").values() for k, v in texts.items()}
 DATA_NAMES: set[str] = set()
 for _box in (BASE, compile_specs(layer_specs(("thingvellir",))), compile_specs(layer_specs(("idavoll",)))):
     DATA_NAMES |= ({f"card.{cid}" for cid in _box.ruleset.cards}
-                   | {f"coin.name.{c['id']}" for c in _box.data["game"]["coins"].get("special", [])}
-                   | {f"tavern.{t['id']}" for t in _box.data["game"]["taverns"]}
-                   | {f"zone.{f}.{z['id']}" for z in _box.data["game"].get("zones", []) for f in ("name", "deck")}
+                   | {f"coin.name.{c['id']}" for c in _box.merged.game["coins"].get("special", [])}
+                   | {f"tavern.{t['id']}" for t in _box.merged.game["taverns"]}
+                   | {f"zone.{f}.{z['id']}" for z in _box.merged.game.get("zones", []) for f in ("name", "deck")}
                    | {f"layer.{layer.id}.{f}" for layer in _box.ruleset.layers for f in ("name", "description", "source")}
                    | {f"interp.{i.id}{end}" for i in _box.ruleset.interpretations for end in ("", ".source")})
 # The shipped house rules: their own texts, and the cards they rename.
@@ -118,7 +118,7 @@ def test_base_game_rule_text_renders_in_belarusian_without_fallback():
     texts = []
     for cid, card in BASE.cards().items():
         texts += card_text(card, BASE.effects[cid], cx)
-    for cl in BASE.data["classes"]:
+    for cl in BASE.merged.game["classes"]:
         texts.append(formula_text(cl["id"], parse_expr(cl["score"]), cx))
     assert not cat.missing, sorted(cat.missing)
     assert all(t.strip() and not re.search(r"[{}]", t) for t in texts)
@@ -131,9 +131,9 @@ def test_every_base_card_class_kind_and_special_coin_has_a_belarusian_name():
     Names come from cards.yaml, not from the English rules data."""
     names = BE_FILES["cards.yaml"]
     wanted = ({f"card.{cid}" for cid in BASE.ruleset.cards}
-              | {f"class.{c['id']}" for c in BASE.data["classes"]} | {"class.neutral", "class.none"}
-              | {f"kind.{k}" for k in BASE.data["game"]["kinds"]}
-              | {f"coin.name.{c['id']}" for c in BASE.data["game"]["coins"].get("special", [])})
+              | {f"class.{c['id']}" for c in BASE.merged.game["classes"]} | {"class.neutral", "class.none"}
+              | {f"kind.{k}" for k in BASE.merged.game["kinds"]}
+              | {f"coin.name.{c['id']}" for c in BASE.merged.game["coins"].get("special", [])})
     assert wanted <= set(names), sorted(wanted - set(names))
 
 

@@ -54,7 +54,7 @@ def test_every_card_renders_without_placeholders():
 
 
 def test_class_formulas_render():
-    for cls in BASE.data["classes"]:
+    for cls in BASE.merged.game["classes"]:
         text = formula_text(cls["id"], parse_expr(cls["score"]), CX)
         assert clean(text) and text.startswith(CX.cls(cls["id"]))
 

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from nidavellir.interface.rules import RuleSet
 
 from ..compile import Compiled
-from ..yamlload import JsonDict
 
 
 @dataclass(frozen=True, order=True)
@@ -46,7 +45,6 @@ def box_copies(compiled: Compiled) -> list[Copy]:
     """Every copy the rule set holds, pile by pile: the age decks in age order, the zone decks in
     the order the zones are declared, then the cards in no deck by kind; within a pile, each card's
     copies in the rules data's order, the copies for more players after those of every game."""
-    game: JsonDict = compiled.data["game"]
     rules, cards = compiled.ruleset, compiled.cards()
     out: list[Copy] = []
     in_deck: set[str] = set()
@@ -64,7 +62,7 @@ def box_copies(compiled: Compiled) -> list[Copy]:
             out += [Copy(cid, pile, least) for cid, count, least in sorted(entries, key=lambda e: e[2] > 0)
                     for _ in range(count)]
             in_deck |= {cid for cid, _, _ in entries}
-    for kind in game["kinds"]:
+    for kind in rules.kinds:
         pile = Pile(kind=kind)
         out += [Copy(cid, pile) for cid, card in cards.items()
                 if card.kind == kind and cid not in in_deck for _ in range(card.copies)]

@@ -29,7 +29,6 @@ class _Model(SetupModel, FlowModel, ZonesModel, ScoringModel, CardsModel, Append
 def reference_context(compiled: Compiled, cat: Catalog) -> Reference:
     """Everything the reference templates render, for one compiled rule set and language."""
     m = _Model(compiled, cat)
-    gems = compiled.data["game"]["gems"].get("special", [])
     marks, settings = m.changes()
     interps = m.interpretations()
     house = m.house_rules(settings, interps)
@@ -55,8 +54,8 @@ def reference_context(compiled: Compiled, cat: Catalog) -> Reference:
         "facts": m.step_facts(),
         "ages": m.ages(m.steps("age_end", step_marks)),
         "gems": components["gems"],
-        "special_gems": [g for g in gems if not g.get("tradable", True)],
-        "point_gems": [g for g in gems if g.get("points")],
+        "special_gems": [g for g in compiled.ruleset.special_gems if not g.tradable],
+        "point_gems": [g for g in compiled.ruleset.special_gems if g.points],
         "trading_coins": m.trading_coins(),
         "modifying": {s: m.modifying(s) for s in dict.fromkeys(PARAM_SECTIONS.values())},
         "class_names": m.cx.join([m.cx.cls(c) for c in m.class_ids]),
@@ -82,4 +81,4 @@ def card_views(compiled: Compiled, cat: Catalog) -> list[CardView]:
     """Every card as the reference shows it, grouped by kind: id, anchor, name, kind, class,
     class_label, ranks_label and text (its sentences, from the effect IR)."""
     m = _Model(compiled, cat)
-    return [m.card_view(cid) for kind in m.game["kinds"] for cid in m.cards_of(kind)]
+    return [m.card_view(cid) for kind in m.rs.kinds for cid in m.cards_of(kind)]

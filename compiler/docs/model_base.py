@@ -8,11 +8,12 @@ from typing import Any, TypeVar
 
 from nidavellir.interface.mechanisms import step_spec
 from nidavellir.interface.rules import CardDef, Layer, RuleSet, Tavern, TavernDraw, card_marks
+from nidavellir.interface.rules import DeckEntry as ZoneDeckEntry
+from nidavellir.interface.rules import Step as FlowStep
 
 from .. import ir
 from ..compile import Compiled
 from ..layers import Origin
-from ..yamlload import JsonDict
 from .model_sections import PARAM_SECTIONS
 from .text import Catalog, Context, context_of
 from .views import DrawView, Link, ZoneRef
@@ -32,11 +33,6 @@ def card_anchors(card_ids: list[str]) -> dict[str, str]:
         used.add(anchor)
         out[cid] = anchor
     return out
-
-
-def _per(table: dict[Any, Any], n: int, default: Any = None) -> Any:
-    """A `{players: value}` table's entry for n players (keys may be str or int)."""
-    return table.get(n, table.get(str(n), default))
 
 
 def sort_key(text: str) -> tuple[tuple[int, int, str], ...]:
@@ -73,10 +69,8 @@ class ModelBase:
 
     def __init__(self, compiled: Compiled, cat: Catalog):
         self.c = compiled
-        self.d = compiled.data
         self.rs: RuleSet = compiled.ruleset
         self.cards: dict[str, CardDef] = compiled.cards()  # in the order the rules data lists them
-        self.game: JsonDict = self.d["game"]
         self.cat = cat
         self.cx: Context = context_of(self.rs, cat)
         self.class_ids: list[str] = [c.id for c in self.rs.classes]
@@ -171,11 +165,11 @@ class ModelBase:
 
     def in_any_deck(self) -> set[str]:
         return {e[0] for age in self.rs.ages for e in self.decks(age)} | {
-            e["card"] for _, _, entries in self.zone_decks() for e in entries}
+            e.card for _, _, entries in self.zone_decks() for e in entries}
 
-    def zone_decks(self, zid: str | None = None) -> list[tuple[str, int, list[JsonDict]]]:
+    def zone_decks(self, zid: str | None = None) -> list[tuple[str, int, tuple[ZoneDeckEntry, ...]]]:
         """(zone, age, entries) of every deck a zone holds per age (the Camp decks), or of one zone's."""
-        return [(zone, age, [{"card": e.card, "count": e.count, "min_players": e.min_players} for e in entries])
+        return [(zone, age, entries)
                 for zone, decks in self.rs.zone_decks.items() if zid in (None, zone)
                 for age, entries in sorted(decks.items())]
 
@@ -218,26 +212,26 @@ class ModelBase:
         return self.cards_modifying({p for p, s in PARAM_SECTIONS.items() if s == section})
 
     # -- flow steps ------------------------------------------------------------------------------------
-    def shown_step(self, step: JsonDict) -> bool:
+    def shown_step(self, step: FlowStep) -> bool:
         """A flow step the reference lists: one that does something in this rule set (a step acting only
         while its spec's param is on is left out with the param off and no card turning it on), or a
         window a card acts at."""
-        spec = step_spec(step.get("do"))
+        spec = step_spec(step.do)
         param = spec.param if spec else None
         if param is not None:
             return bool(self.rs.params.get(param)) or bool(self.cards_modifying({param}))
-        return bool(step.get("do")) or bool(step.get("window") and self.reacting(step["window"]))
+        return bool(step.do) or bool(step.window and self.reacting(step.window))
 
-    def step_links(self) -> list[tuple[JsonDict, Link]]:
+    def step_links(self) -> list[tuple[FlowStep, Link]]:
         """Every flow step with a link naming it by its place: in a turn, a tavern's resolution, or the
         end of an age (once per age it runs in)."""
-        flow = self.game["flow"]
-        out: list[tuple[JsonDict, Link]] = []
-        for part, prefix, key in (("turn", "step-", "ref.zones.turn_step"), ("tavern", "tavern-step-", "ref.zones.tavern_step")):
-            steps = [s for s in flow.get(part, []) if self.shown_step(s)]
-            out += [(s, {"anchor": prefix + s["id"], "name": self.t(key, n=i)}) for i, s in enumerate(steps, 1)]
-        for age in self.rs.ages:
-            steps = [s for s in flow.get("age_end", []) if (not s.get("ages") or age in s["ages"]) and self.shown_step(s)]
-            out += [(s, {"anchor": f"age-{age}-{s['id']}", "name": self.t("ref.zones.age_step", n=i, age=age)})
+        rs = self.rs
+        out: list[tuple[FlowStep, Link]] = []
+        for part, prefix, key in ((rs.turn, "step-", "ref.zones.turn_step"), (rs.tavern, "tavern-step-", "ref.zones.tavern_step")):
+            steps = [s for s in part if self.shown_step(s)]
+            out += [(s, {"anchor": prefix + s.id, "name": self.t(key, n=i)}) for i, s in enumerate(steps, 1)]
+        for age in rs.ages:
+            steps = [s for s in rs.age_end if (not s.ages or age in s.ages) and self.shown_step(s)]
+            out += [(s, {"anchor": f"age-{age}-{s.id}", "name": self.t("ref.zones.age_step", n=i, age=age)})
                     for i, s in enumerate(steps, 1)]
         return out

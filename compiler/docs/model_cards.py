@@ -71,7 +71,7 @@ class CardsModel(ModelBase):
         there are two or more), the others as full entries."""
         piles = _piles(box_copies(self.c))
         groups: list[CardGroup] = []
-        for kind in self.game["kinds"]:
+        for kind in self.rs.kinds:
             ids = self.cards_of(kind)
             if not ids:
                 continue
@@ -165,7 +165,7 @@ class CardsModel(ModelBase):
         """The zone decks that hold a card ("In the Camp deck of Age 1", "In the mythology deck")."""
         out: list[str] = []
         for zid, age, entries in self.zone_decks():
-            if any(e["card"] == cid for e in entries):
+            if any(e.card == cid for e in entries):
                 name = self.zone_ref(zid)["name"]
                 _add(out, self.t("ref.card.pile", zone=name) if self.is_pile(zid) else
                      self.t("ref.card.deck", zone=name, age=age))
@@ -181,27 +181,26 @@ class CardsModel(ModelBase):
     def kind_notes(self, kind: str) -> list[str]:
         """What the kinds data says of a kind's cards: where they go (command zone, discard pile), when
         a step places them, that they count as dwarf cards, where their discards go."""
-        info = self.game["kinds"][kind]
+        rs = self.rs
         notes: list[str] = []
-        where = f"ref.kind.enters.{str(info.get('enters', '')).split(' ')[0]}"
+        where = f"ref.kind.enters.{rs.kinds[kind].split(' ')[0]}"
         if self.cat.has(where):  # a card entering its own column needs no note
             notes.append(self.t(where))
-        for step in self.game["flow"].get("age_end", []):
-            if step.get("do") == "place-held" and step.get("kind") == kind:
-                ages = self.cx.join([str(a) for a in step.get("ages", [])])
+        for step in rs.age_end:
+            if step.do == "place-held" and step.kind == kind:
+                ages = self.cx.join([str(a) for a in step.ages or ()])
                 notes.append(self.t("ref.kind.placed_in", ages=ages) if ages else self.t("ref.kind.placed"))
-        if info.get("dwarf_card") and kind != "dwarf":  # the dwarf kind itself needs no note
+        if kind in rs.dwarf_kinds and kind != "dwarf":  # the dwarf kind itself needs no note
             notes.append(self.t("ref.kind.dwarf_card"))
-        if info.get("discards_to"):
-            notes.append(self.t("ref.kind.discards_to", zone=self.zone_ref(info["discards_to"])["name"]))
+        if kind in rs.discards_to:
+            notes.append(self.t("ref.kind.discards_to", zone=self.zone_ref(rs.discards_to[kind])["name"]))
         return notes
 
     def breakdown(self) -> list[BreakdownPart]:
         """The score breakdown's parts that kinds add (`artifacts`), with the kinds that score there."""
         parts: dict[str, list[str]] = {}
-        for kind, info in self.game["kinds"].items():
-            if info.get("breakdown"):
-                parts.setdefault(info["breakdown"], []).append(self.kind_name(kind))
+        for kind, part in self.rs.score_parts.items():
+            parts.setdefault(part, []).append(self.kind_name(kind))
         return [{"part": part, "kinds": self.cx.join(kinds)} for part, kinds in parts.items()]
 
     def requirements(self) -> list[Requirements]:

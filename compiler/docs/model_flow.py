@@ -6,8 +6,8 @@ from typing import Any
 
 from nidavellir.interface.mechanisms import step_spec
 from nidavellir.interface.rules import Order
+from nidavellir.interface.rules import Step as FlowStep
 
-from ..yamlload import JsonDict
 from .model_base import ModelBase, _capital
 from .views import AgeSteps, AgeTurns, Elsewhere, PickSourceView, Step, StepFacts
 
@@ -17,31 +17,30 @@ class FlowModel(ModelBase):
 
     def steps(self, part: str, marks_by_step: dict[str, list[str]]) -> list[Step]:
         """The steps of a part of the flow the reference lists (a window no card acts at is left out)."""
-        built = getattr(self.c.ruleset, part)
-        return [self.step_view(step, order, marks_by_step.get(step["id"], []))
-                for step, order in zip(self.game["flow"].get(part, []), (s.order for s in built), strict=True)
-                if self.shown_step(step)]
+        built: tuple[FlowStep, ...] = getattr(self.rs, part)
+        return [self.step_view(step, marks_by_step.get(step.id, [])) for step in built if self.shown_step(step)]
 
-    def step_view(self, step: JsonDict, order: Order, changed: list[str]) -> Step:
+    def step_view(self, step: FlowStep, changed: list[str]) -> Step:
         """A flow step with the names its catalog text may use: zones, count, kind, player order."""
-        window = step.get("window")
-        spec = step_spec(step.get("do"))
+        window = step.window
+        spec = step_spec(step.do)
+        ages = list(step.ages or ())
         return {
-            "id": step["id"],
-            "do": step.get("do"),
+            "id": step.id,
+            "do": step.do,
             "message": spec.message if spec else "ref.step.window",
             "window": window,
             "window_name": _capital(self.cat.t(f"ref.window.{window}", default=window)) if window else "",
-            "ages": list(step.get("ages", [])),
-            "ages_text": self.cx.join([str(a) for a in step.get("ages", [])]),
+            "ages": ages,
+            "ages_text": self.cx.join([str(a) for a in ages]),
             "reacting": self.reacting(window) if window else [],
             "changed": changed,
-            "zone": self.zone_ref(step.get("zone")),
-            "deck": self.zone_ref(step.get("deck")),
-            "into": self.zone_ref(step.get("into")),
-            "count": int(step.get("count", 0)),
-            "kind": self.kind_name(step["kind"]) if "kind" in step else "",
-            "order": self.order_text(order, step.get("do")),
+            "zone": self.zone_ref(step.zone),
+            "deck": self.zone_ref(step.deck),
+            "into": self.zone_ref(step.into),
+            "count": step.count,
+            "kind": self.kind_name(step.kind) if step.kind is not None else "",
+            "order": self.order_text(step.order, step.do),
             "draws": self.draws() if spec and spec.draws else [],
             "age_turns": self.age_turns() if spec and spec.draws else [],
             "elsewhere": self.elsewhere(step),
@@ -77,14 +76,14 @@ class FlowModel(ModelBase):
             out.append({"age": age, "turns": self.per_players_text(counts)})
         return out
 
-    def elsewhere(self, step: JsonDict) -> list[Elsewhere]:
+    def elsewhere(self, step: FlowStep) -> list[Elsewhere]:
         """For a step that clears a zone into the discard pile: the kinds of its cards whose discards
         go to another zone (`discards_to`), by zone."""
-        if step.get("do") != "clear" or step.get("into") != "discard" or not step.get("zone"):
+        if step.do != "clear" or step.into != "discard" or not step.zone:
             return []
         by_zone: dict[str, list[str]] = {}
-        for kind in self.kinds_dealt_to(step["zone"]):
-            to = self.game["kinds"][kind].get("discards_to")
+        for kind in self.kinds_dealt_to(step.zone):
+            to = self.rs.discards_to.get(kind)
             if to and to != "discard":
                 by_zone.setdefault(to, []).append(self.kind_name(kind))
         return [{"kinds": self.cx.join(kinds), "zone": self.zone_ref(z)} for z, kinds in by_zone.items()]
@@ -95,11 +94,11 @@ class FlowModel(ModelBase):
         cards: set[str] = set()
         if zid == "tavern":
             cards |= {e[0] for age in self.rs.ages for e in self.decks(age)}
-            sources: set[str | None] = {d.zone for t in self.rs.taverns for d in t.draws}
+            sources = {d.zone for t in self.rs.taverns for d in t.draws}
         else:
-            sources = {zid} | {s.get("deck") for s, _ in self.step_links() if s.get("zone") == zid and s.get("deck")}
-        cards |= {e["card"] for z, _, entries in self.zone_decks() if z in sources for e in entries}
-        return [k for k in self.game["kinds"] if any(self.cards[c].kind == k for c in cards)]
+            sources = {zid} | {s.deck for s, _ in self.step_links() if s.zone == zid and s.deck is not None}
+        cards |= {e.card for z, _, entries in self.zone_decks() if z in sources for e in entries}
+        return [k for k in self.rs.kinds if any(self.cards[c].kind == k for c in cards)]
 
     def pick_sources(self) -> list[PickSourceView]:
         """Where a bidder may take their card while a tavern resolves, and who may."""

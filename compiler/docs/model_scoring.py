@@ -17,11 +17,11 @@ class ScoringModel(ModelBase):
     def classes(self, marks: dict[str, list[str]]) -> tuple[list[ClassView], ScoreTable]:
         scores = class_scores(self.c.source)
         params = dict(self.rs.params)
-        coin = max((c["value"] for c in self.game["coins"].get("basic", [])), default=0)
+        coin = max((c.value for c in self.rs.basic_coins), default=0)
         out: list[ClassView] = []
         table_classes: list[tuple[str, list[int]]] = []
-        for c in self.d["classes"]:
-            cid = c["id"]
+        for c in self.rs.classes:
+            cid = c.id
             fn = scores[cid]
             values = pointless_values(fn, cid, params)
             ex = None
@@ -33,7 +33,7 @@ class ScoringModel(ModelBase):
                 "id": cid,
                 "anchor": f"scoring-{cid}",
                 "name": self.cx.cls(cid),
-                "formula": formula_text(cid, parse_expr(c["score"]), self.cx),
+                "formula": formula_text(cid, parse_expr(c.formula), self.cx),
                 "tabulated": values is not None,
                 "example": None if ex is None else {
                     "cards": [self.link(x) for x in ex.cards], "ranks": ex.ranks, "points": ex.points,
@@ -42,7 +42,7 @@ class ScoringModel(ModelBase):
                                            for k, kw in ex.facts]),
                 },
                 "changed": marks.get(cid, []),
-                "changed_by": [self.link(card) for node in ir.walk(parse_expr(c["score"]))
+                "changed_by": [self.link(card) for node in ir.walk(parse_expr(c.formula))
                                if isinstance(node, ir.Call) and node.name == "param" and isinstance(node.args[0], ir.Var)
                                for card, _ in self.cx.changed(node.args[0].name)],
             })

@@ -2,10 +2,9 @@
 gems and taverns, and what each player count sets up."""
 from __future__ import annotations
 
-from nidavellir.interface.numbers import key_int
+from nidavellir.interface.rules import BasicCoin, SpecialCoin
 
-from ..yamlload import JsonDict
-from .model_base import ModelBase, _per, _runs
+from .model_base import ModelBase, _runs
 from .views import CardCount, Components, KindCount, PlainTable, PlayerRow, Setup
 
 
@@ -13,18 +12,17 @@ class SetupModel(ModelBase):
     """The components and setup sections."""
 
     def components(self) -> Components:
-        g = self.game
-        coins = g["coins"]
+        rs = self.rs
         in_decks = self.in_any_deck()
         kinds: list[KindCount] = []
-        for kind in g["kinds"]:
+        for kind in rs.kinds:
             ids = [cid for cid, c in self.cards.items() if c.kind == kind]
             count = sum(e[1] for age in self.rs.ages for e in self.decks(age) if self.cards[e[0]].kind == kind)
-            count += sum(e["count"] for _, _, entries in self.zone_decks() for e in entries
-                         if self.cards[e["card"]].kind == kind)
+            count += sum(e.count for _, _, entries in self.zone_decks() for e in entries
+                         if self.cards[e.card].kind == kind)
             count += sum(self.cards[cid].copies for cid in ids if cid not in in_decks)
             kinds.append({"kind": kind, "label": self.kind_label(kind), "entries": len(ids), "count": count})
-        treasure = {key_int(v): n for v, n in coins.get("treasure", {}).items()}
+        treasure = rs.treasure
         rows: list[PlayerRow] = []
         for n in self.players:
             removed = sum(self.rs.treasure_removed.get(n, {}).values())
@@ -36,7 +34,7 @@ class SetupModel(ModelBase):
                 "per_turn": per_tavern * len(self.rs.taverns),
                 "treasure": sum(treasure.values()) - removed,
             })
-        basic = coins.get("basic", [])
+        basic = rs.basic_coins
         return {
             "kinds": kinds,
             "rows": rows,
@@ -47,13 +45,12 @@ class SetupModel(ModelBase):
             "max_players": self.players[-1],
             "treasure": self.cx.join([self.t("ref.count_of", count=treasure[v], what=v) for v in sorted(treasure)]),
             "treasure_total": sum(treasure.values()),
-            "special_coins": self.cx.join([self.t("ref.coin.special", name=self.coin_name(c), value=c["value"])
-                                           for c in coins.get("special", [])]),
+            "special_coins": self.cx.join([self.t("ref.coin.special", name=self.coin_name(c), value=c.value)
+                                           for c in rs.special_coins]),
             "gems": ", ".join(str(v) for v in sorted({v for n in self.players
                                                       for v in self.rs.gems.get(n, ())})),
-            "special_gems": self.cx.join([self.t("ref.gem.special" if s.get("tradable", True)
-                                                 else "ref.gem.special_untradable", value=s["value"],
-                                                 points=s.get("points", 0)) for s in g["gems"].get("special", [])]),
+            "special_gems": self.cx.join([self.t("ref.gem.special" if s.tradable else "ref.gem.special_untradable",
+                                                 value=s.value, points=s.points) for s in rs.special_gems]),
         }
 
     def deck_table(self) -> PlainTable:
@@ -61,7 +58,7 @@ class SetupModel(ModelBase):
         column per kind of card they hold, and the deck's size."""
         ages = self.rs.ages
         kind_of = {cid: c.kind for cid, c in self.cards.items()}
-        kinds = [k for k in self.game["kinds"] if any(kind_of[e[0]] == k for a in ages for e in self.decks(a))]
+        kinds = [k for k in self.rs.kinds if any(kind_of[e[0]] == k for a in ages for e in self.decks(a))]
         rows: list[list[str]] = []
         for age in ages:
             counts = {n: tuple(sum(count for cid, count, least in self.decks(age) if least <= n and kind_of[cid] == k)
@@ -72,25 +69,21 @@ class SetupModel(ModelBase):
             self.t("ref.col.deck_cards")]
         return {"head": head, "rows": rows}
 
-    def coin_label(self, coin: JsonDict) -> str:
-        key = "ref.coin.trading" if coin.get("trading") else "ref.coin.value"
-        return self.t(key, value=coin["value"])
+    def coin_label(self, coin: BasicCoin) -> str:
+        return self.t("ref.coin.trading" if coin.trading else "ref.coin.value", value=coin.value)
 
     def trading_coins(self) -> str:
-        coins = self.game["coins"]
-        return self.cx.join([str(c["value"]) for c in coins.get("basic", []) if c.get("trading")]
-                            + [self.coin_name(c) for c in coins.get("special", []) if c.get("trading")])
+        return self.cx.join([str(c.value) for c in self.rs.basic_coins if c.trading]
+                            + [self.coin_name(c) for c in self.rs.special_coins if c.trading])
 
-    def coin_name(self, coin: JsonDict) -> str:
-        return self.cat.t(f"coin.name.{coin['id']}", default=coin.get("name", coin["id"]))
+    def coin_name(self, coin: SpecialCoin) -> str:
+        return self.cat.t(f"coin.name.{coin.id}", default=coin.name)
 
     def setup(self) -> Setup:
-        g = self.game
-        coins = g["coins"]
-        treasure_total = sum(coins.get("treasure", {}).values())
-        removals: list[tuple[dict[str, int], list[int]]] = []  # coins removed (value -> count), for n players
+        treasure_total = sum(self.rs.treasure.values())
+        removals: list[tuple[dict[int, int], list[int]]] = []  # coins removed (value -> count), for n players
         for n in self.players:
-            table = _per(coins.get("treasure_removed", {}), n)
+            table = dict(self.rs.treasure_removed.get(n, {}))
             if not table:
                 continue
             for known, ns in removals:
@@ -105,7 +98,7 @@ class SetupModel(ModelBase):
                 if least > self.players[0]:
                     extra.setdefault((least, age), []).append({**self.link(cid), "count": count})
         return {
-            "basic": self.cx.join([self.coin_label(c) for c in coins.get("basic", [])]),
+            "basic": self.cx.join([self.coin_label(c) for c in self.rs.basic_coins]),
             "gems": "; ".join(self.t("ref.setup.gems_for", n=n, gems=", ".join(map(str, self.rs.gems.get(n, ()))))
                               for n in self.players),
             "taverns": self.taverns(),
@@ -118,10 +111,10 @@ class SetupModel(ModelBase):
             "extra": [{"players": least, "most": least == self.players[-1], "age": age, "cards": cards}
                       for (least, age), cards in sorted(extra.items())],
             "zone_decks": [{"zone": self.zone_ref(zid), "decks": self.cx.join(
-                [self.t("ref.setup.zone_deck", age=age, count=sum(e["count"] for e in entries))
+                [self.t("ref.setup.zone_deck", age=age, count=sum(e.count for e in entries))
                  for _, age, entries in self.zone_decks(zid)]),
                 "pile": self.is_pile(zid),
-                "count": sum(e["count"] for _, _, entries in self.zone_decks(zid) for e in entries),
+                "count": sum(e.count for _, _, entries in self.zone_decks(zid) for e in entries),
                 "draws": self.draws(zid)}
                 for zid in self.cx.zones if self.zone_decks(zid)],
         }

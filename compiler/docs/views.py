@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from typing import TypedDict
 
-from ..yamlload import JsonDict
+from nidavellir.interface.rules import SpecialGem
+
 
 
 
@@ -370,8 +371,8 @@ class Reference(TypedDict):
     facts: StepFacts
     ages: list[AgeSteps]
     gems: str
-    special_gems: list[JsonDict]
-    point_gems: list[JsonDict]
+    special_gems: list[SpecialGem]
+    point_gems: list[SpecialGem]
     trading_coins: str
     modifying: dict[str, list[Link]]
     class_names: str

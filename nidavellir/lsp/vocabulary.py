@@ -4,7 +4,7 @@ DSL's own words (keywords, built-in variables and functions)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from nidavellir.compiler.names import FUNCTIONS, VARIABLES, keywords
 from nidavellir.interface.events import (
@@ -33,23 +33,21 @@ class Vocabulary:
 
     @classmethod
     def of(cls, compiled: Compiled) -> Vocabulary:
-        data: dict[str, Any] = compiled.data
-        game = data["game"]
+        rules = compiled.ruleset
         v = cls()
-        for name in game.get("events", {}):
+        for name in rules.events:
             if name in EVENTS:
                 v.events[name] = EVENTS[name]
         for part in FLOW_PARTS:
-            for step in game.get("flow", {}).get(part, []):
-                if step.get("window") and step["window"] not in EVENTS:
-                    v.events[step["window"]] = window_spec(step["window"])
-        rules = compiled.ruleset
+            for step in getattr(rules, part):
+                if step.window and step.window not in EVENTS:
+                    v.events[step.window] = window_spec(step.window)
         v.classes = {c.id: c.name for c in rules.classes}
         for name, value in sorted(rules.params.items()):
             meaning = RUNTIME_PARAMS[name][1] if name in RUNTIME_PARAMS else "a param of the rules"
             v.params[name] = f"= {value}: {meaning}"
         v.cards = {cid: card.name for cid, card in compiled.cards().items()}
-        v.kinds = {k: f"enters {spec.get('enters', 'own column')}" for k, spec in game.get("kinds", {}).items()}
+        v.kinds = {k: f"enters {enters}" for k, enters in rules.kinds.items()}
         v.zones = dict(BUILTIN_ZONES)
         v.zones.update({z.id: z.name for z in rules.zones})
         v.decks = set(rules.zone_decks)
