@@ -206,10 +206,9 @@ class FlowData:
             self.zone_ref(src["zone"], at("zone"), True, f"pick source `{src['id']}`")
         if src.get("also") is not None and src["also"] not in params:
             self.err(at("also"), f"unknown param `{src['also']}`", suggest(src["also"], params))
-        who = src.get("who", PickSource.who)
-        if src.get("discard") and who != "top-bidder":
+        if src.get("discard") and src.get("who", "any") != "top-bidder":
             self.err(at("discard"), "only a source of the top bidder discards tavern cards", "set `who: top-bidder`")
-        assert who in PICK_WHO  # (the schema's enum)
+        assert src.get("who", "any") in PICK_WHO  # (the schema's enum)
 
     # -- tables ----------------------------------------------------------------------------------
     def steps(self, part: str) -> tuple[Step, ...]:
