@@ -98,48 +98,57 @@ def held_points(e: Engine, p: int) -> dict[str, list[int]]:
     through the engine's own detach/attach (which keep its rank index) and back to its place;
     copies of one card in one column, without marks, are worth the same and scored once. (The coins
     part, which no card changes, is left out of both sides; so is a class formula the card's leaving
-    cannot change: see `_rescored`.)"""
+    cannot change, see `_rescored`, and, while no card's own score counts in it, the command part:
+    then a card takes only its printed points with it, and one that changes no formula need not step
+    out at all.)"""
     pl = e.s.players[p]
     class_score = e.rules.class_score
     scored = {cls: int(class_score[cls](e, p, cls)) for cls in e.rules.classes}
-    total = sum(scored.values()) + command_total(e, p)
+    command = command_total(e, p)
+    defs = e.defs
+    fixed = not any(defs[c].score is not None for c in pl.command) and not any(
+        defs[c].score is not None and defs[c].score_once for cards in pl.army.values() for c in cards)
     out: dict[str, list[int]] = defaultdict(list)
     marks = e.s.marks
+    loose = {cls for cls, cards in pl.army.items()
+             if any(defs[c].score is not None and not defs[c].score_once for c in cards)}
     for column, place in [*pl.army.items(), (None, pl.command)]:
         known: dict[str, int] = {}
-        rescored = _rescored(e, p, column)
+        rescored = _rescored(e, column, loose)
         for i, card in enumerate(place):
             cid = e.s.cards[card]
             value = known.get(cid) if card not in marks else None
             if value is None:
-                every = rescored if not e.defs[card].mods else list(scored)
-                value = total - _score_without(e, p, card, column, place, i, scored, every)
+                d = defs[card]
+                every = rescored if not d.mods else list(scored)
+                taken = (d.points if column is None else 0) if fixed else None  # the command part it takes
+                value = sum(scored[cls] for cls in every) + (
+                    taken if taken is not None and not every
+                    else command - _score_without(e, p, card, column, place, i, every, taken, command))
                 if card not in marks:
                     known[cid] = value
             out[cid].append(value)
     return out
 
 
-def _rescored(e: Engine, p: int, column: str | None) -> list[str]:
-    """The classes whose formula may score otherwise once a card (without modifiers) leaves p's
-    `column` (None: the command zone): a formula that may read anything, or reads that column, or a
-    column of p's where a card's own score (in its column's points) may read anything."""
-    defs = e.defs
-    army = e.s.players[p].army
-    loose = {cls for cls, cards in army.items()
-             if any(defs[c].score is not None and not defs[c].score_once for c in cards)}
+def _rescored(e: Engine, column: str | None, loose: set[str]) -> list[str]:
+    """The classes whose formula may score otherwise once a card (without modifiers) leaves its
+    owner's `column` (None: the command zone): a formula that may read anything, or reads that
+    column, or one of the `loose` columns, where a card's own score (in its column's points) may
+    read anything."""
     return [c.id for c in e.rules.ruleset.classes
             if c.reads is None or column in c.reads or not loose.isdisjoint(c.reads)]
 
 
 def _score_without(e: Engine, p: int, card: int, column: str | None, place: list[int], i: int,
-                   scored: dict[str, int], rescored: list[str]) -> int:
-    """p's cards' total with `card` out (the classes not `rescored` keep their `scored` values)."""
+                   rescored: list[str], taken: int | None, command: int) -> int:
+    """With `card` out: the `rescored` classes' scores and the command part (`command` less `taken`,
+    or counted again if `taken` is None)."""
     class_score = e.rules.class_score
     e.detach(card)
     try:
-        again = {cls: int(class_score[cls](e, p, cls)) for cls in rescored}
-        return sum(again.get(cls, value) for cls, value in scored.items()) + command_total(e, p)
+        again = sum(int(class_score[cls](e, p, cls)) for cls in rescored)
+        return again + (command_total(e, p) if taken is None else command - taken)
     finally:
         e.attach(p, card, column)
         place.insert(i, place.pop())  # back where it lay
