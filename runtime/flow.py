@@ -81,7 +81,7 @@ def bids(e: Engine) -> Gen[None]:
     """003 "Bids": each player secretly puts one coin on each tavern and the rest in the pouch. A
     player left with fewer coins than taverns (by effects that discard coins) puts one on each of the
     first taverns, as many as they have; the later taverns get no bid from them (they take no card
-    there, as after Járnglófi's discard)."""
+    there, as after a card's effect discarded a coin)."""
     s = e.s
     coins = s.coins
     ntav = len(s.taverns)

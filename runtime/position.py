@@ -106,7 +106,7 @@ def _card(e: Engine, item: Any) -> int:
 def run_without_choices(e: Engine, window: str) -> None:
     """Apply a window's effects that need no decision; an effect that asks is skipped, except that a
     class chosen when the points are counted is the class that scores the player most (DESIGN §8,
-    Mjöllnir)."""
+    a class a card chooses at the final count)."""
     for p in e.player_order():
         for card in list(e.owned(p)):
             for handler in e.defs[card].when.get(window, ()):
