@@ -7,8 +7,7 @@ import unicodedata
 from typing import Any, TypeVar
 
 from nidavellir.interface.mechanisms import step_spec
-from nidavellir.interface.rules import CardDef, Layer, RuleSet, Tavern, TavernDraw, card_marks
-from nidavellir.interface.rules import DeckEntry as ZoneDeckEntry
+from nidavellir.interface.rules import CardDef, DeckEntry, Layer, RuleSet, Tavern, TavernDraw, card_marks
 from nidavellir.interface.rules import Step as FlowStep
 
 from .. import ir
@@ -18,7 +17,6 @@ from .model_sections import PARAM_SECTIONS
 from .text import Catalog, Context, context_of
 from .views import DrawView, Link, ZoneRef
 
-DeckEntry = tuple[str, int, int]  # (card id, count, min_players)
 
 
 def card_anchors(card_ids: list[str]) -> dict[str, str]:
@@ -158,16 +156,16 @@ class ModelBase:
 
     # -- decks and zones -------------------------------------------------------------------------------
     def deck_size(self, age: int, n: int) -> int:
-        return sum(count for _, count, least in self.decks(age) if least <= n)
+        return sum(e.count for e in self.decks(age) if e.min_players <= n)
 
-    def decks(self, age: int) -> list[DeckEntry]:
-        return [(e.card, e.count, e.min_players) for e in self.rs.decks.get(age, ())]
+    def decks(self, age: int) -> tuple[DeckEntry, ...]:
+        return self.rs.decks.get(age, ())
 
     def in_any_deck(self) -> set[str]:
-        return {e[0] for age in self.rs.ages for e in self.decks(age)} | {
+        return {e.card for age in self.rs.ages for e in self.decks(age)} | {
             e.card for _, _, entries in self.zone_decks() for e in entries}
 
-    def zone_decks(self, zid: str | None = None) -> list[tuple[str, int, tuple[ZoneDeckEntry, ...]]]:
+    def zone_decks(self, zid: str | None = None) -> list[tuple[str, int, tuple[DeckEntry, ...]]]:
         """(zone, age, entries) of every deck a zone holds per age (the Camp decks), or of one zone's."""
         return [(zone, age, entries)
                 for zone, decks in self.rs.zone_decks.items() if zid in (None, zone)

@@ -93,7 +93,7 @@ class FlowModel(ModelBase):
         decks and the zones taverns draw from; another zone's from its decks and those refilling it."""
         cards: set[str] = set()
         if zid == "tavern":
-            cards |= {e[0] for age in self.rs.ages for e in self.decks(age)}
+            cards |= {e.card for age in self.rs.ages for e in self.decks(age)}
             sources = {d.zone for t in self.rs.taverns for d in t.draws}
         else:
             sources = {zid} | {s.deck for s, _ in self.step_links() if s.zone == zid and s.deck is not None}

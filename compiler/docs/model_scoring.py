@@ -54,8 +54,8 @@ class ScoringModel(ModelBase):
         """The first distinct dwarf cards of a class in the age decks, as an example column."""
         cards: list[CardDef] = []
         for age in self.rs.ages:
-            for cid, _, _ in self.decks(age):
-                card = self.cards[cid]
+            for entry in self.decks(age):
+                card = self.cards[entry.card]
                 if card.cls == cls and card.kind == "dwarf" and card.ranks and card not in cards:
                     cards.append(card)
         return cards[:size]

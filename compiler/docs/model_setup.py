@@ -17,7 +17,7 @@ class SetupModel(ModelBase):
         kinds: list[KindCount] = []
         for kind in rs.kinds:
             ids = [cid for cid, c in self.cards.items() if c.kind == kind]
-            count = sum(e[1] for age in self.rs.ages for e in self.decks(age) if self.cards[e[0]].kind == kind)
+            count = sum(e.count for age in self.rs.ages for e in self.decks(age) if self.cards[e.card].kind == kind)
             count += sum(e.count for _, _, entries in self.zone_decks() for e in entries
                          if self.cards[e.card].kind == kind)
             count += sum(self.cards[cid].copies for cid in ids if cid not in in_decks)
@@ -58,10 +58,10 @@ class SetupModel(ModelBase):
         column per kind of card they hold, and the deck's size."""
         ages = self.rs.ages
         kind_of = {cid: c.kind for cid, c in self.cards.items()}
-        kinds = [k for k in self.rs.kinds if any(kind_of[e[0]] == k for a in ages for e in self.decks(a))]
+        kinds = [k for k in self.rs.kinds if any(kind_of[e.card] == k for a in ages for e in self.decks(a))]
         rows: list[list[str]] = []
         for age in ages:
-            counts = {n: tuple(sum(count for cid, count, least in self.decks(age) if least <= n and kind_of[cid] == k)
+            counts = {n: tuple(sum(e.count for e in self.decks(age) if e.min_players <= n and kind_of[e.card] == k)
                                for k in kinds) for n in self.players}
             rows += [[self.t("ref.decks.age", age=age), self.players_range(ns)] + [str(c) for c in row] + [str(sum(row))]
                      for ns, row in _runs(counts)]
@@ -94,9 +94,9 @@ class SetupModel(ModelBase):
                 removals.append((table, [n]))
         extra: dict[tuple[int, int], list[CardCount]] = {}
         for age in self.rs.ages:
-            for cid, count, least in self.decks(age):
-                if least > self.players[0]:
-                    extra.setdefault((least, age), []).append({**self.link(cid), "count": count})
+            for e in self.decks(age):
+                if e.min_players > self.players[0]:
+                    extra.setdefault((e.min_players, age), []).append({**self.link(e.card), "count": e.count})
         return {
             "basic": self.cx.join([self.coin_label(c) for c in self.rs.basic_coins]),
             "gems": "; ".join(self.t("ref.setup.gems_for", n=n, gems=", ".join(map(str, self.rs.gems.get(n, ()))))

@@ -6,8 +6,6 @@ from typing import TypedDict
 from nidavellir.interface.rules import SpecialGem
 
 
-
-
 class Link(TypedDict):
     anchor: str
     name: str

@@ -122,9 +122,12 @@ def held_points(e: Engine, p: int) -> dict[str, list[int]]:
                 d = defs[card]
                 every = rescored if not d.mods else list(scored)
                 taken = (d.points if column is None else 0) if fixed else None  # the command part it takes
-                value = sum(scored[cls] for cls in every) + (
-                    taken if taken is not None and not every
-                    else command - _score_without(e, p, card, column, place, i, every, taken, command))
+                if taken is not None and not every:
+                    value = taken
+                else:
+                    rest = None if taken is None else command - taken
+                    value = sum(scored[cls] for cls in every) + command - _score_without(
+                        e, p, card, column, place, i, every, rest)
                 if card not in marks:
                     known[cid] = value
             out[cid].append(value)
@@ -141,14 +144,14 @@ def _rescored(e: Engine, column: str | None, loose: set[str]) -> list[str]:
 
 
 def _score_without(e: Engine, p: int, card: int, column: str | None, place: list[int], i: int,
-                   rescored: list[str], taken: int | None, command: int) -> int:
-    """With `card` out: the `rescored` classes' scores and the command part (`command` less `taken`,
-    or counted again if `taken` is None)."""
+                   rescored: list[str], rest: int | None) -> int:
+    """With `card` out: the `rescored` classes' scores and the command part (`rest`, or counted
+    again if None)."""
     class_score = e.rules.class_score
     e.detach(card)
     try:
         again = sum(int(class_score[cls](e, p, cls)) for cls in rescored)
-        return again + (command_total(e, p) if taken is None else command - taken)
+        return again + (command_total(e, p) if rest is None else rest)
     finally:
         e.attach(p, card, column)
         place.insert(i, place.pop())  # back where it lay
