@@ -49,7 +49,7 @@ def captures(effects: Iterable[ir.Effect]) -> tuple[Capture, ...]:
     for effect in _expanded(effects):
         if not isinstance(effect, ir.Replacement):
             continue
-        if not any(isinstance(n, ir.Simple) and n.name == "capture" for a in effect.actions for n in ir.walk(a)):
+        if not any(isinstance(n, ir.Act) and n.name == "capture" for a in effect.actions for n in ir.walk(a)):
             continue
         kinds: set[str] = set()
         classes: set[str] = set()
@@ -84,9 +84,7 @@ def marks(effects: Iterable[ir.Effect]) -> tuple[str, ...]:
         if isinstance(effect, (ir.Triggered, ir.Replacement)) and effect.once:
             found.add("used")
         for node in ir.walk(effect):
-            if isinstance(node, ir.Tokens):
-                found.add("tokens")
-            elif isinstance(node, ir.Simple):
+            if isinstance(node, ir.Act):
                 found |= set(ACTION_SPECS[node.name].marks)
     return tuple(m for m in ("tokens", "class", "face_down", "used") if m in found)
 
@@ -105,8 +103,8 @@ def spends(effects: Iterable[ir.Effect]) -> tuple[str, ...]:
             isinstance(atom, ir.Not) and isinstance(atom.operand, ir.Var) and atom.operand.name == "used"
             for atom in _conjuncts(effect.cond))
         for node in ir.walk(effect):
-            if isinstance(node, ir.Simple) and node.name == "capture" and isinstance(effect, ir.Replacement):
+            if isinstance(node, ir.Act) and node.name == "capture" and isinstance(effect, ir.Replacement):
                 gated["captured"].append(once)
-            elif isinstance(node, ir.Simple) and node.name == "face-down":
+            elif isinstance(node, ir.Act) and node.name == "face-down":
                 gated["face_down"].append(unspent)
     return tuple(key for key, each in gated.items() if each and all(each))

@@ -13,7 +13,7 @@ from nidavellir.interface.events import (
     WHENEVER,
     EventSpec,
 )
-from nidavellir.interface.mechanisms import ACTION_SPECS
+from nidavellir.interface.mechanisms import ACTION_SPECS, FROM_ZONE, GEM
 
 from . import ir
 from .bounds import constant
@@ -330,11 +330,6 @@ class Checker:
                     self.fail(a, f"unknown coin `{a.coin}`", suggest(a.coin, self.names.coins), True)
             case ir.DiscardCoin():
                 self.need(a, player, "discarding a coin")
-            case ir.GainGem():
-                self.need(a, player, "`gain gem`")
-                if a.value not in self.names.gems:
-                    self.fail(a, f"there is no special gem {a.value}",
-                              "special gems: " + ", ".join(map(str, sorted(self.names.gems))), True)
             case ir.PlaceCard():
                 self.need(a, player, "`place`")
                 self.card_ref(a.card)
@@ -346,21 +341,6 @@ class Checker:
                 self.need(a, frozenset({PLAYER, CARD}), "discarding cards")
                 self.expr(a.count, INT)
                 self.card_set(a.cards)
-            case ir.DiscardTop():
-                self.deck(a.deck)
-            case ir.Look():
-                self.need(a, player, "`look at`")
-                self.deck(a.deck)
-                self.expr(a.count, INT)
-                self.expr(a.take, INT)
-            case ir.TakeFrom():
-                self.need(a, player, "`take`")
-                self.expr(a.count, INT)
-                if a.zone != "discard" and a.zone not in self.names.zones:
-                    known = ["discard", *sorted(self.names.zones)]
-                    self.fail(a, f"unknown zone `{a.zone}`", suggest(a.zone, known) or "zones: " + ", ".join(known))
-                elif not self.names.zones.get(a.zone, True):
-                    self.fail(a, f"no effect may look into `{a.zone}`: the rules declare it `explored: false`")
             case ir.TransformSpread():
                 self.need(a, player, "`transform`")
                 for amount in a.amounts:
@@ -382,19 +362,42 @@ class Checker:
             case ir.AdvanceTrack():
                 if a.steps is not None:
                     self.expr(a.steps, INT)
-            case ir.Tokens():
-                self.expr(a.amount, INT)
-            case ir.Simple():
+            case ir.Act():
                 spec = ACTION_SPECS[a.name]
                 if spec.instead_only and not self.scope.replacement:
                     self.fail(a, f"`{spec.phrase}` only makes sense in an `instead of` effect")
                 if spec.needs:
                     self.need(a, spec.needs, f"`{spec.phrase}`")
+                for operand, arg in zip(spec.operands, a.args):
+                    self.operand(a, operand.kind, arg)
             case ir.EachOther():
                 self.need(a, player, "`each other player`")
                 self.action(a.action)
             case _:
                 assert_never(a)
+
+
+    def operand(self, a: ir.Act, kind: str, arg: ir.Arg) -> None:
+        """Check one operand of an action spec's action, by what it is (a problem about a zone is
+        reported at the action)."""
+        match arg:
+            case ir.Deck():
+                self.deck(arg)
+            case ir.Num() if kind == GEM:
+                if arg.value not in self.names.gems:
+                    self.fail(arg, f"there is no special gem {arg.value}",
+                              "special gems: " + ", ".join(map(str, sorted(self.names.gems))))
+            case ir.Word() if kind == FROM_ZONE:
+                zone = arg.value
+                if zone != "discard" and zone not in self.names.zones:
+                    known = ["discard", *sorted(self.names.zones)]
+                    self.fail(a, f"unknown zone `{zone}`", suggest(zone, known) or "zones: " + ", ".join(known))
+                elif not self.names.zones.get(zone, True):
+                    self.fail(a, f"no effect may look into `{zone}`: the rules declare it `explored: false`")
+            case ir.Word():
+                pass  # (the grammar gives only its words)
+            case _:
+                self.expr(arg, INT)
 
 
 def _where_hint(needs: frozenset[str]) -> str | None:

@@ -154,8 +154,8 @@ def value_graph(cards: dict[str, CardFacts], places: Places, values: Values) -> 
 
 # -- the event graph ------------------------------------------------------------------------------
 
-_VERBS = {ir.Transform: "transform", ir.TransformSpread: "transform", ir.PlaceCard: "place", ir.TakeFrom: "take",
-          ir.Look: "look at", ir.RecruitHero: "recruit", ir.Discard: "discard"}
+_VERBS = {ir.Transform: "transform", ir.TransformSpread: "transform", ir.PlaceCard: "place",
+          ir.RecruitHero: "recruit", ir.Discard: "discard"}  # (and each action spec's phrase)
 _CALL = re.compile(r"\bg\.([a-z_]+)\(")
 
 
@@ -262,7 +262,7 @@ class _Whereabouts:
             self.move(leaf.card, EITHER if other else _landing(leaf, self.actor, self.places))
         elif isinstance(leaf, ir.PlaceUnder):
             self.move(leaf.card, NOWHERE)
-        elif isinstance(leaf, (ir.Discard, ir.ReturnHero)) or (isinstance(leaf, ir.Simple) and leaf.name == "capture"):
+        elif isinstance(leaf, (ir.Discard, ir.ReturnHero)) or (isinstance(leaf, ir.Act) and leaf.name == "capture"):
             self.at = {key: EITHER for key in self.at}  # (it may be the card discarded, returned or captured)
 
 
@@ -348,10 +348,8 @@ class _Move:
         leaf, places = self.leaf, self.places
         if isinstance(leaf, ir.PlaceCard):
             return ANY if leaf.card.subject else frozenset({leaf.card.card or eff.card})
-        if isinstance(leaf, ir.TakeFrom):
-            return places.pile(leaf.zone)
-        if isinstance(leaf, ir.Look):
-            return places.deck(leaf.deck)
+        if isinstance(leaf, ir.Act) and (source := leaf.source()) is not None:
+            return _source_cards(source, places)
         if isinstance(leaf, ir.RecruitHero):
             return places.heroes(leaf.cls)
         return ANY
@@ -393,14 +391,17 @@ def _subjects(fired: Fires, eff: _Effect, leaf: ir.Action, cards: dict[str, Card
         but = frozenset({placed}) if placed is not None and cards[placed].copies == 1 else frozenset()
         return frozenset(cid for cid in cards if places.may_stand_in(cid, None)), but
     if fired.about == PILE:
-        if isinstance(leaf, ir.TakeFrom):
-            return places.pile(leaf.zone), frozenset()
-        if isinstance(leaf, ir.Look):
-            return places.deck(leaf.deck), frozenset()
+        if isinstance(leaf, ir.Act) and (source := leaf.source()) is not None:
+            return _source_cards(source, places), frozenset()
         return ANY, frozenset()
     if fired.about == HERO:
         return places.heroes(leaf.cls if isinstance(leaf, ir.RecruitHero) else None), frozenset()
     return frozenset(), frozenset()
+
+
+def _source_cards(source: ir.Deck | ir.Word, places: Places) -> Cards:
+    """The cards of the deck or the pile (a zone's id) an action moves cards of."""
+    return places.deck(source) if isinstance(source, ir.Deck) else places.pile(source.value)
 
 
 def _fire(g: Graph, node: Node, eff: _Effect, leaf: ir.Action, fired: Fires, used: set[str],
@@ -421,7 +422,7 @@ def _fire(g: Graph, node: Node, eff: _Effect, leaf: ir.Action, fired: Fires, use
             subjects = move.joining(subjects)
         if subjects is not ANY and not subjects:
             return new  # (a card already in the army moves within it; one that lands in no column joins nothing)
-    verb = (ACTION_SPECS[leaf.name].phrase if isinstance(leaf, ir.Simple) else
+    verb = (ACTION_SPECS[leaf.name].phrase if isinstance(leaf, ir.Act) else
             _VERBS.get(type(leaf), type(leaf).__name__.lower()))
     uses = fired.uses or (next(iter(sorted(used))) if used else None)
     stops: tuple[str, ...] = ()

@@ -71,10 +71,14 @@ def _coin(mode: str) -> Callable[..., ir.CoinSel]:
     return f
 
 
-def _simple(name: str) -> Callable[..., ir.Simple]:
-    """The callback of a fixed-phrase action's grammar rule (interface/mechanisms.py ACTION_SPECS)."""
-    def f(self: _ToIR, meta: Meta, *tokens: Token) -> ir.Simple:  # (`swap chosen tavern CARDS` keeps CARDS)
-        return ir.Simple(name, pos=_pos(meta))
+def _act(name: str) -> Callable[..., ir.Act]:
+    """The callback of an action spec's grammar rule (interface/mechanisms.py ACTION_SPECS): its
+    operands are the rule's children but for the nouns it keeps (`CARDS`, `TOKENS`), a number as
+    written (INT) read as one."""
+    def f(self: _ToIR, meta: Meta, *children: Token | ir.Arg) -> ir.Act:
+        args = tuple(ir.Num(_int(c), pos=_pos(c)) if isinstance(c, Token) else c
+                     for c in children if not isinstance(c, Token) or c.type == "INT")
+        return ir.Act(name, args, pos=_pos(meta))
     return f
 
 
@@ -157,11 +161,11 @@ class _ToIR(Transformer[Token, ir.Effect]):
     def pouch(self, meta: Meta) -> bool:
         return True
 
-    def zone_discard(self, meta: Meta) -> str:
-        return "discard"
+    def zone_discard(self, meta: Meta) -> ir.Word:
+        return ir.Word("discard", pos=_pos(meta))
 
-    def zone_named(self, meta: Meta, name: Token) -> str:
-        return str(name)
+    def zone_named(self, meta: Meta, name: Token) -> ir.Word:
+        return ir.Word(str(name), pos=_pos(name))
 
     def ref_self(self, meta: Meta) -> ir.CardRef:
         return ir.CardRef(None, pos=_pos(meta))
@@ -181,11 +185,11 @@ class _ToIR(Transformer[Token, ir.Effect]):
     def deck_zone(self, meta: Meta, zone: Token) -> ir.Deck:
         return ir.Deck(None, str(zone), pos=_pos(meta))
 
-    def rest_shuffled(self, meta: Meta) -> str:
-        return "shuffled"
+    def rest_shuffled(self, meta: Meta) -> ir.Word:
+        return ir.Word("shuffled", pos=_pos(meta))
 
-    def rest_bottom(self, meta: Meta) -> str:
-        return "bottom"
+    def rest_bottom(self, meta: Meta) -> ir.Word:
+        return ir.Word("bottom", pos=_pos(meta))
 
     def pick_chosen(self, meta: Meta, count: ir.Expr, cards: ir.CardSet) -> tuple[ir.Expr, ir.CardSet]:
         return (count, cards)
@@ -200,21 +204,12 @@ class _ToIR(Transformer[Token, ir.Effect]):
     def exchange(self, meta: Meta, coins: ir.CoinSel, coin: Token) -> ir.Exchange:
         return ir.Exchange(coins, str(coin), pos=_pos(meta), arg_pos=_pos(coin))
 
-    def gain_gem(self, meta: Meta, value: Token) -> ir.GainGem:
-        return ir.GainGem(_int(value), pos=_pos(meta), arg_pos=_pos(value))
-
     def place(self, meta: Meta, card: ir.CardRef, place: ir.Place) -> ir.PlaceCard:
         return ir.PlaceCard(card, place, pos=_pos(meta))
 
     def discard(self, meta: Meta, pick: tuple[ir.Expr, ir.CardSet]) -> ir.Discard:
         count, cards = pick
         return ir.Discard(count, cards, pos=_pos(meta))
-
-    def discard_top(self, meta: Meta, deck: ir.Deck) -> ir.DiscardTop:
-        return ir.DiscardTop(deck, pos=_pos(meta))
-
-    def look(self, meta: Meta, count: ir.Expr, deck: ir.Deck, take: ir.Expr, rest: str) -> ir.Look:
-        return ir.Look(count, deck, take, rest, pos=_pos(meta))
 
     def recruit_hero(self, meta: Meta, *tokens: Token) -> ir.RecruitHero:
         another = any(t.type == "ANOTHER" for t in tokens)
@@ -235,20 +230,11 @@ class _ToIR(Transformer[Token, ir.Effect]):
     def discard_coin(self, meta: Meta, coins: ir.CoinSel) -> ir.DiscardCoin:
         return ir.DiscardCoin(coins, pos=_pos(meta))
 
-    def take_from(self, meta: Meta, count: ir.Expr, cards: Token, zone: str) -> ir.TakeFrom:
-        return ir.TakeFrom(count, zone, pos=_pos(meta))
-
     def return_hero(self, meta: Meta, cls: Token) -> ir.ReturnHero:
         return ir.ReturnHero(str(cls), pos=_pos(meta), arg_pos=_pos(cls))
 
     def advance_track(self, meta: Meta, steps: ir.Expr | None = None) -> ir.AdvanceTrack:
         return ir.AdvanceTrack(steps, pos=_pos(meta))
-
-    def add_tokens(self, meta: Meta, amount: ir.Expr, tokens: Token) -> ir.Tokens:
-        return ir.Tokens(1, amount, pos=_pos(meta))
-
-    def remove_tokens(self, meta: Meta, amount: ir.Expr, tokens: Token) -> ir.Tokens:
-        return ir.Tokens(-1, amount, pos=_pos(meta))
 
     def each_other(self, meta: Meta, action: ir.Action) -> ir.EachOther:
         return ir.EachOther(action, pos=_pos(meta))
@@ -310,7 +296,7 @@ class _ToIR(Transformer[Token, ir.Effect]):
 
 
 for _spec in ACTION_SPECS.values():  # (set after the class's own v_args: each wrapped alike here)
-    setattr(_ToIR, _spec.rule, v_args(meta=True, inline=True)(_simple(_spec.name)))
+    setattr(_ToIR, _spec.rule, v_args(meta=True, inline=True)(_act(_spec.name)))
 _TRANSFORMER = _ToIR()
 
 # Example bad inputs mapped to messages a designer can act on (after Lark's match_examples).

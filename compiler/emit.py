@@ -362,12 +362,6 @@ def _can_act(a: ir.Action, sc: PyScope) -> str | None:
             return f"g.can_recruit_hero({p}, {a.cls!r}, {a.another!r})"
         case ir.ReturnHero():
             return f"g.can_return_hero({p}, {a.cls!r})"
-        case ir.Look():  # (an amount of 0 or less acts on nothing)
-            return _all(_positive(a.count, sc), f"(g.deck_size({_deck(a.deck)}) > 0)")
-        case ir.DiscardTop():
-            return f"(g.deck_size({_deck(a.deck)}) > 0)"
-        case ir.TakeFrom():
-            return _all(_positive(a.count, sc), f"g.can_take_from({p}, {a.zone!r})")
         case ir.Discard():
             return _all(f"(len({card_set(a.cards, sc)}) > 0)", _positive(a.count, sc))
         case ir.Transform():
@@ -380,17 +374,26 @@ def _can_act(a: ir.Action, sc: PyScope) -> str | None:
             return _all(some, f"bool(g.transformable_coins({p}, {repr('pouch') if a.pouch else 'None'}))")
         case ir.AdvanceTrack():
             return None if a.steps is None else _positive(a.steps, sc)
-        case ir.Tokens():
-            return _positive(a.amount, sc)
         case ir.PlaceCard():
             return f"g.in_supply({a.card.card!r})" if not a.card.subject and a.card.card is not None else None
-        case ir.Simple():
-            guard = ACTION_SPECS[a.name].guard
-            return None if guard is None else expand(guard, sc.names())
-        case ir.PlaceUnder() | ir.GainGem() | ir.EachOther():
+        case ir.Act():  # (an amount of 0 or less acts on nothing)
+            spec = ACTION_SPECS[a.name]
+            positive = [_positive(arg, sc) for o, arg in zip(spec.operands, a.args)
+                        if o.positive and not isinstance(arg, (ir.Deck, ir.Word))]
+            return _all(*positive, None if spec.guard is None else expand(spec.guard, _act_names(a, sc)))
+        case ir.PlaceUnder() | ir.EachOther():
             return None  # (each other player: acts for each of them as it can)
         case _:
             assert_never(a)
+
+
+def _act_names(a: ir.Act, sc: PyScope) -> dict[str, str]:
+    """The scope's names and the Python of an action spec's operands, by their names."""
+    names = sc.names()
+    for operand, arg in zip(ACTION_SPECS[a.name].operands, a.args):
+        names[operand.name] = _deck(arg) if isinstance(arg, ir.Deck) else repr(arg.value) \
+            if isinstance(arg, ir.Word) else expr(arg, sc)
+    return names
 
 
 def _positive(amount: ir.Expr, sc: PyScope) -> str | None:
@@ -454,8 +457,6 @@ def action(w: Writer, a: ir.Action, sc: PyScope, locate: Callable[[int], str]) -
                       lambda coin: w.line(f"g.exchange_coin({sc.p}, {coin}, {a.coin!r})"))
         case ir.DiscardCoin():
             _on_coins(w, a.coins, "discard", sc, lambda coin: w.line(f"g.discard_coin({sc.p}, {coin})"))
-        case ir.GainGem():
-            w.line(f"g.gain_gem({sc.p}, {a.value!r})")
         case ir.PlaceCard():
             if a.place.mode == "another" and sc.chosen_columns:  # (nothing placed once every column was chosen)
                 which = repr(a.card.card) if a.card.card is not None else f"{sc.ev}.subject" if a.card.subject \
@@ -474,13 +475,6 @@ def action(w: Writer, a: ir.Action, sc: PyScope, locate: Callable[[int], str]) -
                    "'discard')")
             w.line(f"for {each} in g.each_card({picked}):")
             w.line(f"    yield from g.discard_card({sc.p}, {each})")
-        case ir.DiscardTop():
-            w.line(f"g.discard_top({_deck(a.deck)})")
-        case ir.Look():
-            w.line(f"yield from g.look({sc.p}, {_deck(a.deck)}, {expr(a.count, sc)}, {expr(a.take, sc)}, "
-                   f"{a.rest!r})")
-        case ir.TakeFrom():
-            w.line(f"yield from g.take_from({sc.p}, {a.zone!r}, {expr(a.count, sc)})")
         case ir.RecruitHero():
             w.line(f"yield from {_recruit(a, sc)}")
         case ir.ReturnHero():
@@ -491,10 +485,8 @@ def action(w: Writer, a: ir.Action, sc: PyScope, locate: Callable[[int], str]) -
             action(w, a.rest, sc, locate)
         case ir.AdvanceTrack():
             w.line(f"g.advance_track({sc.card}, {expr(a.steps, sc) if a.steps is not None else 1})")
-        case ir.Tokens():
-            w.line(f"g.{'add' if a.sign > 0 else 'remove'}_tokens({sc.card}, {expr(a.amount, sc)})")
-        case ir.Simple():
-            w.line(expand(ACTION_SPECS[a.name].call, sc.names()))
+        case ir.Act():
+            w.line(expand(ACTION_SPECS[a.name].call, _act_names(a, sc)))
         case ir.EachOther():
             other = sc.fresh("player")
             w.line(f"for {other} in g.other_players({sc.p}):")

@@ -10,6 +10,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Union
 
+from nidavellir.interface.mechanisms import ACTION_SPECS
+
 
 @dataclass(frozen=True)
 class Node:
@@ -145,12 +147,6 @@ class Exchange(Node):
 
 
 @dataclass(frozen=True)
-class GainGem(Node):
-    value: int
-    arg_pos: int = field(default=0, compare=False, kw_only=True)
-
-
-@dataclass(frozen=True)
 class PlaceCard(Node):
     card: CardRef
     place: Place
@@ -160,19 +156,6 @@ class PlaceCard(Node):
 class Discard(Node):
     count: Expr
     cards: CardSet
-
-
-@dataclass(frozen=True)
-class DiscardTop(Node):
-    deck: Deck
-
-
-@dataclass(frozen=True)
-class Look(Node):
-    count: Expr
-    deck: Deck
-    take: Expr
-    rest: str  # shuffled | bottom
 
 
 @dataclass(frozen=True)
@@ -195,12 +178,6 @@ class DiscardCoin(Node):
 
 
 @dataclass(frozen=True)
-class TakeFrom(Node):
-    count: Expr
-    zone: str  # discard, or a zone the rules declare
-
-
-@dataclass(frozen=True)
 class ReturnHero(Node):
     cls: str
     arg_pos: int = field(default=0, compare=False, kw_only=True)
@@ -212,15 +189,29 @@ class AdvanceTrack(Node):
 
 
 @dataclass(frozen=True)
-class Tokens(Node):
-    sign: int  # +1 add, -1 remove
-    amount: Expr
+class Word(Node):
+    """A word an action takes as written: a zone's id, a mode the grammar fixes."""
+    value: str
+
+
+Arg = Union[Expr, Deck, Word]
 
 
 @dataclass(frozen=True)
-class Simple(Node):
-    """An action with no operand of its own, one of interface/mechanisms.py ACTION_SPECS."""
+class Act(Node):
+    """An action of interface/mechanisms.py ACTION_SPECS, with its operands in the spec's order."""
     name: str
+    args: tuple[Arg, ...] = ()
+
+    def arg(self, operand: str) -> Arg:
+        """The value of the operand named `operand`."""
+        return self.args[ACTION_SPECS[self.name].index(operand)]
+
+    def source(self) -> Deck | Word | None:
+        """The deck or pile whose cards it moves, if it moves some (the spec's `source`)."""
+        spec = ACTION_SPECS[self.name]
+        found = None if spec.source is None else self.arg(spec.source)
+        return found if isinstance(found, (Deck, Word)) else None
 
 
 @dataclass(frozen=True)
@@ -236,8 +227,8 @@ class EachOther(Node):
     action: "Action"
 
 
-Action = Union[Transform, TransformSpread, Exchange, GainGem, PlaceCard, Discard, DiscardTop, Look, RecruitHero, PlaceUnder,
-               DiscardCoin, TakeFrom, ReturnHero, AdvanceTrack, Tokens, Simple, EachOther, Then]
+Action = Union[Transform, TransformSpread, Exchange, PlaceCard, Discard, RecruitHero, PlaceUnder, DiscardCoin, ReturnHero,
+               AdvanceTrack, Act, EachOther, Then]
 
 
 # -- effects -----------------------------------------------------------------------
@@ -324,8 +315,8 @@ def capture_effects(capture: CaptureNext) -> tuple[Replacement, Triggered]:
         return BoolOp("and", Is(Var("subject_kind", pos=at), "dwarf", pos=at),
                       Is(Var("subject_class", pos=at), capture.cls, pos=at), pos=at)
 
-    replacement = Replacement("taken", (Simple("capture", pos=at),), owner=True, cond=matches(), may=True, once=True,
+    replacement = Replacement("taken", (Act("capture", pos=at),), owner=True, cond=matches(), may=True, once=True,
                               pos=at)
     declined = Triggered("taken", None, BoolOp("and", Not(Var("used", pos=at), pos=at), matches(), pos=at),
-                         (Simple("face-down", pos=at),), owner=True, pos=at)
+                         (Act("face-down", pos=at),), owner=True, pos=at)
     return replacement, declined

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from nidavellir.interface.mechanisms import FILLED, steps_with
+from nidavellir.interface.mechanisms import ACTION_SPECS, FILLED, steps_with
 
 from . import ir
 
@@ -104,8 +104,9 @@ class Places:
             "card" in discarding or ("non-hero" in discarding and c.kind != "hero")
             or ("dwarf" in discarding and c.kind in dwarf_kinds)))
         entering = frozenset(cid for cid, c in cards.items() if c.enters == "discard")
-        tops = [self.deck(node.deck) for card in cards.values() for _, effect in card.effects
-                for node in ir.walk(effect) if isinstance(node, ir.DiscardTop)]
+        tops = [self.deck(deck) for card in cards.values() for _, effect in card.effects for node in ir.walk(effect)
+                if isinstance(node, ir.Act) and ACTION_SPECS[node.name].discards
+                and isinstance(deck := node.source(), ir.Deck)]
         self._into("discard", union(tavern, army, entering, *tops))
 
     def _into(self, zone: str, cards: Cards) -> None:

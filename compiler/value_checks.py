@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from nidavellir.interface.mechanisms import ACTION_SPECS
 from nidavellir.interface.support import MAX_VALUE
 
 from . import ir
@@ -251,15 +252,12 @@ class _Walk:
             case ir.AdvanceTrack():
                 if a.steps is not None:
                     self.amount(a.steps, "advance")
-            case ir.Tokens():
-                self.amount(a.amount, "add" if a.sign > 0 else "remove")
             case ir.Discard():
                 self.amount(a.count, "discard")
-            case ir.Look():
-                self.amount(a.count, "look")
-                self.amount(a.take, "keep")
-            case ir.TakeFrom():
-                self.amount(a.count, "take")
+            case ir.Act():
+                for operand, arg in zip(ACTION_SPECS[a.name].operands, a.args):
+                    if operand.verb is not None and not isinstance(arg, (ir.Deck, ir.Word)):
+                        self.amount(arg, operand.verb)
             case ir.Then():
                 self.action(a.first)
                 self.action(a.rest)

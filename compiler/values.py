@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from nidavellir.interface.mechanisms import ACTION_SPECS
 from nidavellir.interface.numbers import key_int
 from nidavellir.interface.support import MAX_VALUE
 
@@ -191,7 +192,7 @@ class Values:
                 elif isinstance(effect, ir.Score) and not effect.once:
                     self.scores[cid] = effect
                 for node in ir.walk(effect):
-                    if isinstance(node, ir.Tokens):
+                    if isinstance(node, ir.Act) and "tokens" in ACTION_SPECS[node.name].marks:
                         self.token_cards.add(cid)
                     elif isinstance(node, ir.AdvanceTrack):
                         self.advancing.add(cid)

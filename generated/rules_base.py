@@ -34,7 +34,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'bd2484ae8cdb9759c98219cc8ea56a50201abc2a6cca627e9197cc0b20e1ddf8'
+CONTENT_HASH = 'db683de30999e70803a15c524d6d0159777a7410dd940137c1670632d36b3354'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

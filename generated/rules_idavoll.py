@@ -36,7 +36,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '4e6761d841f245dc7aae17ff3696bb4fd8e585e1fc3d9aaea30ac5847616106b'
+CONTENT_HASH = '0957084c4e4cc448492e10393a76dc148a17fb6995a6ad66241052cd5b3195b2'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

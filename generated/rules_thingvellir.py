@@ -38,7 +38,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'dd548b7cc1cf66aa0c5858b5e619d27e3882874e9c6ea060ac901fac70840f48'
+CONTENT_HASH = '0f18b7064da2c351cccaf98a806797cc9a0cffd8b0fd0e40307deb9667457eae'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -40,7 +40,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '1f92b034d50e970497ec7d9c954605aaeb863a18146fe932550121df98988567'
+CONTENT_HASH = '3983d6d18a1f55c03ee636fbacc862d65d2aa572280a97359a56dcc345735364'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -52,7 +52,6 @@ def where(diags: list[Diagnostic]) -> list[tuple[int, int, str]]:
 @pytest.mark.parametrize("text, node, name", [
     ("when won: exchange trading coin for coin hunter-3", ir.Exchange, "hunter-3"),
     ("when won: place self in column miner", ir.Place, "miner"),
-    ("when won: gain gem 6", ir.GainGem, "6"),
     ("score 3 if column is explorer else 0", ir.Is, "explorer"),
     ("when age-end in age 2: recruit hero", ir.Triggered, "2"),
 ])
@@ -60,6 +59,18 @@ def test_nodes_keep_the_position_of_the_name_they_resolve(text, node, name):
     found = [n for n in ir.walk(parse_effect(text)) if isinstance(n, node)]
     assert len(found) == 1
     assert found[0].arg_pos == text.index(name)
+
+
+@pytest.mark.parametrize("text, operand, name", [
+    ("when won: gain gem 6", "value", "6"),
+    ("when won: take chosen 1 card from discard", "zone", "discard"),
+    ("when won: look at 3 from camp deck, take 1, rest shuffled", "deck", "camp"),
+])
+def test_an_actions_operands_keep_their_positions(text, operand, name):
+    """An action spec's operand (a gem's number, a zone's name, a deck) is located where it is
+    written, for the diagnostics about it."""
+    act = next(n for n in ir.walk(parse_effect(text)) if isinstance(n, ir.Act))
+    assert act.arg(operand).pos == text.index(name)
 
 
 def test_names_and_calls_keep_their_positions():

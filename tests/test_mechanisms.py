@@ -17,6 +17,11 @@ from nidavellir.runtime.flow import STEP_FUNCTIONS, TAVERN_STEP_FUNCTIONS
 from nidavellir.interface.engine import EngineAPI
 from nidavellir.interface.mechanisms import (
     ACTION_SPECS,
+    AMOUNT,
+    DECK,
+    FROM_ZONE,
+    GEM,
+    WORD,
     CARD,
     FLOW_PARTS,
     OPERANDS,
@@ -44,7 +49,7 @@ def test_every_step_spec_has_its_reference_text_in_each_language(lang):
     """The reference prints each step by its spec's catalog key (`deal` once had none)."""
     cat = Catalog.load(lang)
     assert [s.name for s in STEP_SPECS.values() if s.message not in cat.messages] == []
-    assert [s.name for s in ACTION_SPECS.values() if s.message not in cat.messages] == []
+    assert [k for s in ACTION_SPECS.values() for k in s.messages if k not in cat.messages] == []
 
 
 def test_every_action_spec_is_a_grammar_rule_and_calls_the_engine_interface():
@@ -96,9 +101,68 @@ def test_choose_class_is_one_action_spec_read_by_every_stage():
     from nidavellir.compiler.emit import PyScope, Writer, action
 
     effect = parse_effect("when taken: choose class")
-    assert effect.actions == (ir.Simple("choose-class"),)
+    assert effect.actions == (ir.Act("choose-class"),)
     assert marks([effect]) == ("class",)
     w = Writer()
     action(w, effect.actions[0], PyScope(), lambda pos: "<rules>")
     assert "yield from g.choose_class(p, card)" in "\n".join(w.lines)
     assert action_text(effect.actions[0], context_of(compile_specs(layer_specs(())).ruleset, Catalog.load("en"))) == "choose a class"
+
+
+@pytest.mark.parametrize("expansions", [(), ("thingvellir", "idavoll")])
+def test_every_action_of_the_rules_data_has_its_specs_operands(expansions):
+    """An action a card's effect does is parsed into its spec's operands, one of each kind in the
+    spec's order: so the checker, the emitter and the rule text, which read the operands by the
+    spec, read what was written."""
+    from nidavellir.compiler import ir
+    from nidavellir.compiler.build import compile_specs, layer_specs
+
+    kinds = {AMOUNT: lambda a: not isinstance(a, (ir.Deck, ir.Word)), DECK: lambda a: isinstance(a, ir.Deck),
+             GEM: lambda a: isinstance(a, ir.Num), FROM_ZONE: lambda a: isinstance(a, ir.Word),
+             WORD: lambda a: isinstance(a, ir.Word)}
+    seen = set()
+    for cid, effects in compile_specs(layer_specs(expansions)).effects.items():
+        for _, effect in effects:
+            for node in ir.walk(effect):
+                if isinstance(node, ir.Act):
+                    spec = ACTION_SPECS[node.name]
+                    assert len(node.args) == len(spec.operands), (cid, node)
+                    for operand, arg in zip(spec.operands, node.args):
+                        assert kinds[operand.kind](arg), (cid, operand, arg)
+                        assert operand.kind != WORD or arg.value in operand.words, (cid, operand, arg)
+                    seen.add(node.name)
+    assert {"take", "look", "add-tokens", "gain-gem"} & seen  # (the data does some of them)
+
+
+def test_every_amount_operand_has_a_value_check():
+    """An action's amount is checked against the values it can take (`take chosen 0 cards` never
+    takes one): each amount operand names a verb the value checker words."""
+    from nidavellir.compiler.value_checks import _AMOUNTS
+
+    assert [(s.name, o.name) for s in ACTION_SPECS.values() for o in s.operands
+            if o.kind == AMOUNT and o.verb not in _AMOUNTS] == []
+    assert all(o.kind == AMOUNT for s in ACTION_SPECS.values() for o in s.operands if o.verb or o.positive)
+
+
+def test_take_is_one_action_spec_read_by_every_stage():
+    """Taking from a pile (002 "Brísingamens": "look at all the cards in the discard pile and choose
+    two"; rules/thingvellir/artifacts.yaml "take chosen 2 cards from discard"): the phrase parses
+    to its spec's operands, the guard tests the amount and then the pile, the call hands both to the
+    engine, and the text counts the cards."""
+    from nidavellir.compiler import ir
+    from nidavellir.compiler.build import compile_specs, layer_specs
+    from nidavellir.compiler.docs.text import action_text, context_of
+    from nidavellir.compiler.dsl import parse_effect
+    from nidavellir.compiler.emit import PyScope, Writer, _can_act, action
+
+    effect = parse_effect("when won: take chosen param(x) cards from discard")
+    take = effect.actions[0]
+    assert isinstance(take, ir.Act) and take.name == "take"
+    assert take.arg("zone") == ir.Word("discard") and isinstance(take.arg("count"), ir.Call)
+    assert _can_act(take, PyScope()) == "((g.param(p, 'x') > 0) and g.can_take_from(p, 'discard'))"
+    w = Writer()
+    action(w, take, PyScope(), lambda pos: "<rules>")
+    assert "yield from g.take_from(p, 'discard', g.param(p, 'x'))" in "\n".join(w.lines)
+    cx = context_of(compile_specs(layer_specs(())).ruleset, Catalog.load("en"))
+    assert action_text(parse_effect("when won: take chosen 2 cards from discard").actions[0], cx) == \
+        "take 2 cards of your choice from the discard pile"

@@ -24,7 +24,7 @@ class ZonesModel(ModelBase):
         entry = next((link for s, link in links if s.do == "enter-dwarves"), None)
 
         def deck_of(node: ir.Node) -> str | None:
-            return node.deck.zone if isinstance(node, (ir.Look, ir.DiscardTop, ir.PlaceUnder)) else None
+            return node.zone if isinstance(node, ir.Deck) else None  # (a deck an action looks at or into)
 
         out: list[ZoneView] = []
         for zone in self.rs.zones:
@@ -50,7 +50,7 @@ class ZonesModel(ModelBase):
                 "cleared": cleared, "receives": using("clear", "into", "zone", zid),
                 "picked": any(src.zone == zid for src in self.rs.pick_sources),
                 "taken_by": [self.link(cid) for cid, effects in self.c.effects.items()
-                             if any(isinstance(n, ir.TakeFrom) and n.zone == zid for _, e in effects for n in ir.walk(e))],
+                             if any(isinstance(n, ir.Act) and n.source() == ir.Word(zid) for _, e in effects for n in ir.walk(e))],
                 "discarded": self.cx.join([self.kind_name(k) for k, to in self.rs.discards_to.items() if to == zid]),
                 "changed": marks.get(zid, []),
             })

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from nidavellir.interface.mechanisms import ACTION_SPECS
+from nidavellir.interface.mechanisms import ACTION_SPECS, FROM_ZONE, GEM
 from nidavellir.interface.rules import CardDef, RuleSet
 
 from .. import ir
@@ -451,22 +451,12 @@ def action_text(a: ir.Action, cx: Context) -> str:
             return t("act.exchange", coin=_coin_text(a.coins, cx), new=name)
         case ir.DiscardCoin():
             return t("act.discard_coin", coin=_coin_text(a.coins, cx))
-        case ir.GainGem():
-            return t("act.gain_gem", value=a.value)
         case ir.PlaceCard():
             return t("act.place", card=_card_ref(a.card, cx), place=_place_text(a.place, cx))
         case ir.PlaceUnder():
             return t("act.place_under", card=_card_ref(a.card, cx), deck=_deck_text(a.deck, cx))
         case ir.Discard():
             return _set_text("act.discard", a.cards, cx, count_of(a.count, cx))
-        case ir.DiscardTop():
-            return t("act.discard_top", deck=_deck_text(a.deck, cx))
-        case ir.Look():
-            key, counted = _counted(f"act.look.{a.rest}", count_of(a.count, cx), "card", cx)
-            return t(key, deck=_deck_text(a.deck, cx), take=e(a.take), **counted)
-        case ir.TakeFrom():
-            key, counted = _counted("act.take_from", count_of(a.count, cx), "card", cx)
-            return t(key, zone=cx.zone_from(a.zone), **counted)
         case ir.RecruitHero():
             key = "act.recruit" if a.counted else "act.recruit_uncounted"
             if a.cls is None:
@@ -482,16 +472,39 @@ def action_text(a: ir.Action, cx: Context) -> str:
                 return t("act.advance")
             key, counted = _counted("act.advance_by", count_of(a.steps, cx), "notch", cx)
             return t(key, **counted)
-        case ir.Tokens():
-            key, counted = _counted("act.add_tokens" if a.sign > 0 else "act.remove_tokens", count_of(a.amount, cx),
-                                    "token", cx)
-            return t(key, **counted)
-        case ir.Simple():
-            return t(ACTION_SPECS[a.name].message)
+        case ir.Act():
+            return _act_text(a, cx)
         case ir.EachOther():
             return t("act.each_other", action=action_text(a.action, cx))
         case _:
             assert_never(a)
+
+
+def _act_text(a: ir.Act, cx: Context) -> str:
+    """An action spec's text: its message (picked by its words), with its counted amount worded
+    by `_counted` and each other operand as the reference words what it is."""
+    spec = ACTION_SPECS[a.name]
+    words: dict[str, str] = {}
+    kw: dict[str, Any] = {}
+    for operand, arg in zip(spec.operands, a.args):
+        match arg:
+            case ir.Word() if operand.kind == FROM_ZONE:
+                kw[operand.name] = cx.zone_from(arg.value)
+            case ir.Word():
+                words[operand.name] = arg.value
+            case ir.Deck():
+                kw[operand.name] = _deck_text(arg, cx)
+            case ir.Num() if operand.kind == GEM:
+                kw[operand.name] = arg.value
+            case _ if spec.counted is None or operand.name != spec.counted[0]:
+                kw[operand.name] = expr_text(arg, cx)
+    key = spec.message.format(**words)
+    if spec.counted is not None:
+        amount = a.arg(spec.counted[0])
+        assert not isinstance(amount, (ir.Deck, ir.Word)), "a counted operand is an amount"
+        key, counted = _counted(key, count_of(amount, cx), spec.counted[1], cx)
+        kw.update(counted)
+    return cx.cat.t(key, **kw)
 
 
 def _actions(actions: tuple[ir.Action, ...], cx: Context) -> str:
@@ -543,7 +556,7 @@ def effect_text(effect: ir.Effect, cx: Context) -> str:
 def _cancel_keys(effect: ir.Replacement, cx: Context) -> tuple[str, str] | None:
     """The catalog's head and action for a replacement that only cancels its event
     (`cancel.any.<event>`, `act.cancel.<event>`), where the catalog phrases them."""
-    if effect.actions != (ir.Simple("cancel"),):
+    if effect.actions != (ir.Act("cancel"),):
         return None
     head = f"cancel.{'any.' if effect.owner else ''}{effect.event}"
     action = f"act.cancel.{effect.event}"

@@ -106,15 +106,11 @@ ACTION_EVENTS: dict[str, tuple[Fires, ...]] = {
     # hero joins the army where it enters one)
     "place": (Fires("joined", CARD, when=JOINS), Fires("covered", ARMY, when=LANDS),
               Fires("recruited", HERO, LINES, LANDS), Fires("joined", HERO, LINES, JOINS)),
-    "take_from": (Fires("taken", PILE, PILES), Fires("joined", PILE, PILES, JOINS), Fires("covered", ARMY, PILES, LANDS),
-                  Fires("recruited", HERO, LINES), Fires("joined", HERO, LINES, JOINS)),
-    "look": (Fires("taken", PILE, DECKS), Fires("joined", PILE, DECKS, JOINS), Fires("covered", ARMY, DECKS, LANDS),
-             Fires("recruited", HERO, LINES), Fires("joined", HERO, LINES, JOINS)),
     "recruit_hero": (Fires("recruited", HERO, HEROES), Fires("joined", HERO, HEROES, JOINS),
                      Fires("covered", ARMY, HEROES, LANDS), Fires("recruited", HERO, LINES),
                      Fires("joined", HERO, LINES, JOINS)),
     "discard_card": (Fires("discarded", CARD),),   # (only `instead of` it: the card stays, nothing is used up)
-}  # (and the fixed-phrase actions' own, interface/mechanisms.py ACTION_SPECS)
+}  # (and the action specs' own, interface/mechanisms.py ACTION_SPECS)
 ACTION_USES: dict[str, str] = {"supply_card": SUPPLY}   # actions that use something up and fire nothing
 ACTION_GIVES_BACK: dict[str, str] = {"return_hero": HEROES, "discard_card": PILES, "discard_top": PILES,
                                      "put_under_deck": DECKS}

@@ -1,8 +1,9 @@
 """The mechanisms rules data may name, each declared once: the flow steps (`do:`) the runtime
-implements, and the engine actions of the effect DSL's fixed phrases. A step's spec gives its typed
-operands, the flow parts it may stand in, what it does to the cards (draws from the age deck, moves
-only shared zones), its catalog key and a one-line text; an action's gives its phrase, what it
-needs, the call it emits, its guard, the events it fires and its catalog key. The compiler checks
+implements, and the engine actions of the effect DSL (those whose phrase the spec's grammar rule
+gives). A step's spec gives its typed operands, the flow parts it may stand in, what it does to the
+cards (draws from the age deck, moves only shared zones), its catalog key and a one-line text; an
+action's gives its phrase, its typed operands, what it needs, the call it emits, its guard, the
+events it fires, what it moves and its catalog key. The compiler checks
 the flow data and the effects against the specs, the emitter and the rule text read them, the LSP
 offers the steps' names, and runtime/flow.py binds one function to each step (a test checks both
 ways)."""
@@ -12,7 +13,8 @@ import re
 from dataclasses import dataclass
 
 from .events import ACTION_EVENTS as EVENT_ACTIONS
-from .events import OWN, Fires
+from .events import ARMY, HERO, JOINS, LANDS, LINES, OWN, PILE, PILES, Fires
+from .events import DECKS as DECKS_USED
 
 # The parts of the flow data: a turn's steps, an age's end, a tavern's resolution.
 TURN, AGE_END, TAVERN = "turn", "age_end", "tavern"
@@ -102,17 +104,40 @@ def steps_with(key: str, value: str | None = None) -> list[str]:
 # What an action needs of its effect's scope (compiler/names.py's names for them).
 PLAYER, CARD, SUBJECT = "player", "card", "subject"
 
+# What an action's operand is: how the checker tests it, the emitter writes it and the rule text words it.
+AMOUNT = "amount"          # a number expression
+DECK = "deck"              # an age's deck, the current age's, or a zone's pile (`<zone> deck`)
+GEM = "special gem"        # a special gem's value, as written
+FROM_ZONE = "zone taken from"  # `discard` or a zone the rules declare, one an effect may look into
+WORD = "word"              # one of the grammar's fixed words: it picks the action's message
+
+
+@dataclass(frozen=True)
+class Operand:
+    """An action's operand: its name (the placeholder of the spec's call, guard and message), what it
+    is, and for an amount the verb its value check words (`verb`) and whether the action acts on
+    nothing unless it is at least 1 (`positive`: the guard tests that first); for a word, the words
+    the grammar gives it."""
+    name: str
+    kind: str
+    verb: str | None = None
+    positive: bool = False
+    words: tuple[str, ...] = ()
+
 
 @dataclass(frozen=True)
 class ActionSpec:
-    """An engine action that a DSL phrase of fixed words runs: what it acts on is its effect's own
-    player, card or event subject. `rule`: the phrase's alias in grammar/effects.lark; `phrase`: how
-    diagnostics quote it; `call`: the Python it runs (names of the scope in braces: `{p}`, `{card}`,
-    `{ev}`), through an EngineAPI method; `needs`: what its scope must have; `instead_only`: only an
-    `instead of` effect may do it; `guard`: the EngineAPI test of whether it finds something to act
-    on (compiler/emit.py `_can_act`); `fires`: the events its method fires (compiler/cycles.py);
-    `marks`: the position-format keys of the state it leaves on its card; `message`: the catalog key
-    of its rule text."""
+    """An engine action of the effect DSL: what it acts on is its effect's own player, card or event
+    subject, and its `operands`, in the order its grammar rule gives them. `rule`: the phrase's alias
+    in grammar/effects.lark; `phrase`: how diagnostics quote it; `call`: the Python it runs (in
+    braces the scope's names, `{p}`, `{card}`, `{ev}`, and the operands'), through an EngineAPI
+    method; `needs`: what its scope must have; `instead_only`: only an `instead of` effect may do it;
+    `guard`: the EngineAPI test of whether it finds something to act on (compiler/emit.py
+    `_can_act`, after its positive operands); `fires`: the events its method fires
+    (compiler/cycles.py); `marks`: the position-format keys of the state it leaves on its card;
+    `message`: the catalog key of its rule text (its words' operands in braces); `counted`: the
+    amount operand the text counts, and the noun it counts; `source`: the operand naming the pile or
+    deck whose cards it moves, to the acting player or (`discards`) to the discard pile."""
     name: str
     rule: str
     phrase: str
@@ -123,12 +148,37 @@ class ActionSpec:
     guard: str | None = None
     fires: tuple[Fires, ...] = ()
     marks: tuple[str, ...] = ()
+    operands: tuple[Operand, ...] = ()
+    counted: tuple[str, str] | None = None
+    source: str | None = None
+    discards: bool = False
+
+    def index(self, operand: str) -> int:
+        """Where the operand named `operand` stands among the operands."""
+        return next(i for i, o in enumerate(self.operands) if o.name == operand)
+
+    @property
+    def messages(self) -> list[str]:
+        """Every catalog key its text may take (one per word of its word operands)."""
+        keys = [self.message]
+        for o in self.operands:
+            if o.kind == WORD:
+                keys = [k.replace("{" + o.name + "}", w) for k in keys for w in o.words]
+        return keys
 
     @property
     def method(self) -> str | None:
         """The EngineAPI method it calls (None: it calls none)."""
         found = re.search(r"\bg\.([a-z_]+)\(", self.call)
         return found.group(1) if found else None
+
+
+def _JOINS_FROM(where: str) -> tuple[Fires, ...]:
+    """What an action firing as it moves cards of a pile or deck (`where` says which may be used
+    up) to the acting player fires: each card is taken, joins the army where it enters a column
+    (covering the column's top card), and a line it completes recruits a hero."""
+    return (Fires("taken", PILE, where), Fires("joined", PILE, where, JOINS), Fires("covered", ARMY, where, LANDS),
+            Fires("recruited", HERO, LINES), Fires("joined", HERO, LINES, JOINS))
 
 
 ACTION_SPECS: dict[str, ActionSpec] = {s.name: s for s in (
@@ -143,6 +193,26 @@ ACTION_SPECS: dict[str, ActionSpec] = {s.name: s for s in (
                "act.choose_class", frozenset({PLAYER}), marks=("class",)),
     ActionSpec("face-down", "face_down", "turn face down", "g.turn_face_down({card})", "act.face-down",
                marks=("face_down", "used")),
+    ActionSpec("gain-gem", "gain_gem", "gain gem", "g.gain_gem({p}, {value})", "act.gain_gem",
+               frozenset({PLAYER}), operands=(Operand("value", GEM),)),
+    ActionSpec("discard-top", "discard_top", "discard top", "g.discard_top({deck})", "act.discard_top",
+               guard="(g.deck_size({deck}) > 0)", operands=(Operand("deck", DECK),), source="deck", discards=True),
+    ActionSpec("look", "look", "look at", "yield from g.look({p}, {deck}, {count}, {take}, {rest_mode})",
+               "act.look.{rest_mode}", frozenset({PLAYER}), guard="(g.deck_size({deck}) > 0)",
+               fires=_JOINS_FROM(DECKS_USED),
+               operands=(Operand("count", AMOUNT, "look", positive=True), Operand("deck", DECK),
+                         Operand("take", AMOUNT, "keep"), Operand("rest_mode", WORD, words=("shuffled", "bottom"))),
+               counted=("count", "card"), source="deck"),
+    ActionSpec("take", "take_from", "take", "yield from g.take_from({p}, {zone}, {count})", "act.take_from",
+               frozenset({PLAYER}), guard="g.can_take_from({p}, {zone})", fires=_JOINS_FROM(PILES),
+               operands=(Operand("count", AMOUNT, "take", positive=True), Operand("zone", FROM_ZONE)),
+               counted=("count", "card"), source="zone"),
+    ActionSpec("add-tokens", "add_tokens", "add tokens", "g.add_tokens({card}, {amount})", "act.add_tokens",
+               marks=("tokens",), operands=(Operand("amount", AMOUNT, "add", positive=True),),
+               counted=("amount", "token")),
+    ActionSpec("remove-tokens", "remove_tokens", "remove tokens", "g.remove_tokens({card}, {amount})",
+               "act.remove_tokens", marks=("tokens",), operands=(Operand("amount", AMOUNT, "remove", positive=True),),
+               counted=("amount", "token")),
 )}
 
 # The events each engine action fires, by EngineAPI method: interface/events.py's and the specs'.
