@@ -13,7 +13,7 @@ from nidavellir.interface.events import (
     WHENEVER,
     EventSpec,
 )
-from nidavellir.interface.mechanisms import ACTION_SPECS, FROM_ZONE, GEM
+from nidavellir.interface.mechanisms import ACTION_SPECS, COIN, FROM_ZONE, GEM
 
 from . import ir
 from .bounds import constant
@@ -324,12 +324,6 @@ class Checker:
             case ir.Transform():
                 self.need(a, player, "`transform`")
                 self.expr(a.amount, INT)
-            case ir.Exchange():
-                self.need(a, player, "`exchange`")
-                if a.coin not in self.names.coins:
-                    self.fail(a, f"unknown coin `{a.coin}`", suggest(a.coin, self.names.coins), True)
-            case ir.DiscardCoin():
-                self.need(a, player, "discarding a coin")
             case ir.PlaceCard():
                 self.need(a, player, "`place`")
                 self.card_ref(a.card)
@@ -394,8 +388,11 @@ class Checker:
                     self.fail(a, f"unknown zone `{zone}`", suggest(zone, known) or "zones: " + ", ".join(known))
                 elif not self.names.zones.get(zone, True):
                     self.fail(a, f"no effect may look into `{zone}`: the rules declare it `explored: false`")
-            case ir.Word():
-                pass  # (the grammar gives only its words)
+            case ir.Word() if kind == COIN:
+                if arg.value not in self.names.coins:
+                    self.fail(arg, f"unknown coin `{arg.value}`", suggest(arg.value, self.names.coins))
+            case ir.Word() | ir.CoinSel():
+                pass  # (the grammar gives only its words and selections)
             case _:
                 self.expr(arg, INT)
 

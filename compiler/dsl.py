@@ -71,13 +71,17 @@ def _coin(mode: str) -> Callable[..., ir.CoinSel]:
     return f
 
 
+def _operand(token: Token) -> ir.Num | ir.Word:
+    return ir.Num(_int(token), pos=_pos(token)) if token.type == "INT" else ir.Word(str(token), pos=_pos(token))
+
+
 def _act(name: str) -> Callable[..., ir.Act]:
     """The callback of an action spec's grammar rule (interface/mechanisms.py ACTION_SPECS): its
-    operands are the rule's children but for the nouns it keeps (`CARDS`, `TOKENS`), a number as
-    written (INT) read as one."""
+    operands are the rule's children but for the nouns it keeps (`CARDS`, `TOKENS`): a number as
+    written (INT) read as one, a name (NAME) as a word."""
     def f(self: _ToIR, meta: Meta, *children: Token | ir.Arg) -> ir.Act:
-        args = tuple(ir.Num(_int(c), pos=_pos(c)) if isinstance(c, Token) else c
-                     for c in children if not isinstance(c, Token) or c.type == "INT")
+        args = tuple(_operand(c) if isinstance(c, Token) else c
+                     for c in children if not isinstance(c, Token) or c.type in ("INT", "NAME"))
         return ir.Act(name, args, pos=_pos(meta))
     return f
 
@@ -201,9 +205,6 @@ class _ToIR(Transformer[Token, ir.Effect]):
     def transform_spread(self, meta: Meta, pouch: bool, *amounts: ir.Expr) -> ir.TransformSpread:
         return ir.TransformSpread(amounts, pouch, pos=_pos(meta))
 
-    def exchange(self, meta: Meta, coins: ir.CoinSel, coin: Token) -> ir.Exchange:
-        return ir.Exchange(coins, str(coin), pos=_pos(meta), arg_pos=_pos(coin))
-
     def place(self, meta: Meta, card: ir.CardRef, place: ir.Place) -> ir.PlaceCard:
         return ir.PlaceCard(card, place, pos=_pos(meta))
 
@@ -226,9 +227,6 @@ class _ToIR(Transformer[Token, ir.Effect]):
 
     def place_under(self, meta: Meta, card: ir.CardRef, deck: ir.Deck) -> ir.PlaceUnder:
         return ir.PlaceUnder(card, deck, pos=_pos(meta))
-
-    def discard_coin(self, meta: Meta, coins: ir.CoinSel) -> ir.DiscardCoin:
-        return ir.DiscardCoin(coins, pos=_pos(meta))
 
     def return_hero(self, meta: Meta, cls: Token) -> ir.ReturnHero:
         return ir.ReturnHero(str(cls), pos=_pos(meta), arg_pos=_pos(cls))

@@ -366,8 +366,6 @@ def _can_act(a: ir.Action, sc: PyScope) -> str | None:
             return _all(f"(len({card_set(a.cards, sc)}) > 0)", _positive(a.count, sc))
         case ir.Transform():
             return _all(_positive(a.amount, sc), _coin_test(a.coins, sc))
-        case ir.Exchange() | ir.DiscardCoin():
-            return _coin_test(a.coins, sc)
         case ir.TransformSpread():
             some = None if any(isinstance(x, ir.Num) and x.value > 0 for x in a.amounts) else \
                 f"(max({', '.join(expr(x, sc) for x in a.amounts)}, 0) > 0)"
@@ -379,20 +377,41 @@ def _can_act(a: ir.Action, sc: PyScope) -> str | None:
         case ir.Act():  # (an amount of 0 or less acts on nothing)
             spec = ACTION_SPECS[a.name]
             positive = [_positive(arg, sc) for o, arg in zip(spec.operands, a.args)
-                        if o.positive and not isinstance(arg, (ir.Deck, ir.Word))]
-            return _all(*positive, None if spec.guard is None else expand(spec.guard, _act_names(a, sc)))
+                        if o.positive and not isinstance(arg, (ir.Deck, ir.Word, ir.CoinSel))]
+            coins = [_coin_test(arg, sc) for arg in a.args if isinstance(arg, ir.CoinSel)]
+            return _all(*positive, *coins, None if spec.guard is None else expand(spec.guard, _act_names(a, sc)))
         case ir.PlaceUnder() | ir.EachOther():
             return None  # (each other player: acts for each of them as it can)
         case _:
             assert_never(a)
 
 
+def _act(w: Writer, a: ir.Act, sc: PyScope) -> None:
+    """An action spec's call, once per coin where it acts on coins."""
+    spec = ACTION_SPECS[a.name]
+    names = _act_names(a, sc)
+    coins = [(o.name, arg) for o, arg in zip(spec.operands, a.args) if isinstance(arg, ir.CoinSel)]
+    if not coins:
+        w.line(expand(spec.call, names))
+        return
+    (name, sel), = coins
+    prompt = spec.prompt.format(**{o.name: arg.value for o, arg in zip(spec.operands, a.args) if isinstance(arg, ir.Word)})
+    _on_coins(w, sel, prompt, sc, lambda coin: w.line(expand(spec.call, {**names, name: coin})))
+
+
 def _act_names(a: ir.Act, sc: PyScope) -> dict[str, str]:
-    """The scope's names and the Python of an action spec's operands, by their names."""
+    """The scope's names and the Python of an action spec's operands (but its coins), by their names."""
     names = sc.names()
     for operand, arg in zip(ACTION_SPECS[a.name].operands, a.args):
-        names[operand.name] = _deck(arg) if isinstance(arg, ir.Deck) else repr(arg.value) \
-            if isinstance(arg, ir.Word) else expr(arg, sc)
+        match arg:
+            case ir.Deck():
+                names[operand.name] = _deck(arg)
+            case ir.Word():
+                names[operand.name] = repr(arg.value)
+            case ir.CoinSel():
+                pass  # (the call runs once per coin: `_act`)
+            case _:
+                names[operand.name] = expr(arg, sc)
     return names
 
 
@@ -452,11 +471,6 @@ def action(w: Writer, a: ir.Action, sc: PyScope, locate: Callable[[int], str]) -
             amounts = ", ".join(expr(x, sc) for x in a.amounts)
             where = "'pouch'" if a.pouch else "None"
             w.line(f"yield from g.transform_spread({sc.p}, {where}, ({amounts},))")
-        case ir.Exchange():
-            _on_coins(w, a.coins, f"exchange for {a.coin}", sc,
-                      lambda coin: w.line(f"g.exchange_coin({sc.p}, {coin}, {a.coin!r})"))
-        case ir.DiscardCoin():
-            _on_coins(w, a.coins, "discard", sc, lambda coin: w.line(f"g.discard_coin({sc.p}, {coin})"))
         case ir.PlaceCard():
             if a.place.mode == "another" and sc.chosen_columns:  # (nothing placed once every column was chosen)
                 which = repr(a.card.card) if a.card.card is not None else f"{sc.ev}.subject" if a.card.subject \
@@ -486,7 +500,7 @@ def action(w: Writer, a: ir.Action, sc: PyScope, locate: Callable[[int], str]) -
         case ir.AdvanceTrack():
             w.line(f"g.advance_track({sc.card}, {expr(a.steps, sc) if a.steps is not None else 1})")
         case ir.Act():
-            w.line(expand(ACTION_SPECS[a.name].call, _act_names(a, sc)))
+            _act(w, a, sc)
         case ir.EachOther():
             other = sc.fresh("player")
             w.line(f"for {other} in g.other_players({sc.p}):")

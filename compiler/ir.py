@@ -140,13 +140,6 @@ class TransformSpread(Node):
 
 
 @dataclass(frozen=True)
-class Exchange(Node):
-    coins: CoinSel
-    coin: str
-    arg_pos: int = field(default=0, compare=False, kw_only=True)
-
-
-@dataclass(frozen=True)
 class PlaceCard(Node):
     card: CardRef
     place: Place
@@ -173,11 +166,6 @@ class PlaceUnder(Node):
 
 
 @dataclass(frozen=True)
-class DiscardCoin(Node):
-    coins: CoinSel
-
-
-@dataclass(frozen=True)
 class ReturnHero(Node):
     cls: str
     arg_pos: int = field(default=0, compare=False, kw_only=True)
@@ -194,7 +182,7 @@ class Word(Node):
     value: str
 
 
-Arg = Union[Expr, Deck, Word]
+Arg = Union[Expr, Deck, Word, CoinSel]
 
 
 @dataclass(frozen=True)
@@ -227,8 +215,8 @@ class EachOther(Node):
     action: "Action"
 
 
-Action = Union[Transform, TransformSpread, Exchange, PlaceCard, Discard, RecruitHero, PlaceUnder, DiscardCoin, ReturnHero,
-               AdvanceTrack, Act, EachOther, Then]
+Action = Union[Transform, TransformSpread, PlaceCard, Discard, RecruitHero, PlaceUnder, ReturnHero, AdvanceTrack, Act,
+               EachOther, Then]
 
 
 # -- effects -----------------------------------------------------------------------

@@ -256,7 +256,7 @@ class _Walk:
                 self.amount(a.count, "discard")
             case ir.Act():
                 for operand, arg in zip(ACTION_SPECS[a.name].operands, a.args):
-                    if operand.verb is not None and not isinstance(arg, (ir.Deck, ir.Word)):
+                    if operand.verb is not None and not isinstance(arg, (ir.Deck, ir.Word, ir.CoinSel)):
                         self.amount(arg, operand.verb)
             case ir.Then():
                 self.action(a.first)

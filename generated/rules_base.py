@@ -34,7 +34,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'db683de30999e70803a15c524d6d0159777a7410dd940137c1670632d36b3354'
+CONTENT_HASH = '7223ae870b9d1976febd632528a0466adc30fc682a5caca1ac2fc0709d8b1547'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

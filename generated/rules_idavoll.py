@@ -36,7 +36,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '0957084c4e4cc448492e10393a76dc148a17fb6995a6ad66241052cd5b3195b2'
+CONTENT_HASH = '1f81491d0e81380d2b16ad1915fbaa7291b16159e9521f7221f2396137961ce2'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -38,7 +38,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '0f18b7064da2c351cccaf98a806797cc9a0cffd8b0fd0e40307deb9667457eae'
+CONTENT_HASH = '6b6348233c6fb81c1124e83134f636fa9dd95ad916b705d6078f12d25d5ed599'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -40,7 +40,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '3983d6d18a1f55c03ee636fbacc862d65d2aa572280a97359a56dcc345735364'
+CONTENT_HASH = '88aa0dc0a9fdd4311393ae5ebd53f997f39c6d0c45eb275fc7a568f659a25786'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -50,7 +50,6 @@ def where(diags: list[Diagnostic]) -> list[tuple[int, int, str]]:
 # -- DSL positions --------------------------------------------------------------------------
 
 @pytest.mark.parametrize("text, node, name", [
-    ("when won: exchange trading coin for coin hunter-3", ir.Exchange, "hunter-3"),
     ("when won: place self in column miner", ir.Place, "miner"),
     ("score 3 if column is explorer else 0", ir.Is, "explorer"),
     ("when age-end in age 2: recruit hero", ir.Triggered, "2"),
@@ -63,6 +62,7 @@ def test_nodes_keep_the_position_of_the_name_they_resolve(text, node, name):
 
 @pytest.mark.parametrize("text, operand, name", [
     ("when won: gain gem 6", "value", "6"),
+    ("when won: exchange trading coin for coin hunter-3", "new", "hunter-3"),
     ("when won: take chosen 1 card from discard", "zone", "discard"),
     ("when won: look at 3 from camp deck, take 1, rest shuffled", "deck", "camp"),
 ])

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from nidavellir.interface.mechanisms import ACTION_SPECS, FROM_ZONE, GEM
+from nidavellir.interface.mechanisms import ACTION_SPECS, COIN, FROM_ZONE, GEM
 from nidavellir.interface.rules import CardDef, RuleSet
 
 from .. import ir
@@ -446,11 +446,6 @@ def action_text(a: ir.Action, cx: Context) -> str:
         case ir.TransformSpread():
             return t("act.transform_spread", amounts=cx.join([e(x) for x in a.amounts]),
                      coins=t("coins.pouch" if a.pouch else "coins.all"))
-        case ir.Exchange():
-            name = t(f"coin.name.{a.coin}", default=cx.coins.get(a.coin, a.coin))
-            return t("act.exchange", coin=_coin_text(a.coins, cx), new=name)
-        case ir.DiscardCoin():
-            return t("act.discard_coin", coin=_coin_text(a.coins, cx))
         case ir.PlaceCard():
             return t("act.place", card=_card_ref(a.card, cx), place=_place_text(a.place, cx))
         case ir.PlaceUnder():
@@ -490,6 +485,10 @@ def _act_text(a: ir.Act, cx: Context) -> str:
         match arg:
             case ir.Word() if operand.kind == FROM_ZONE:
                 kw[operand.name] = cx.zone_from(arg.value)
+            case ir.Word() if operand.kind == COIN:
+                kw[operand.name] = cx.cat.t(f"coin.name.{arg.value}", default=cx.coins.get(arg.value, arg.value))
+            case ir.CoinSel():
+                kw[operand.name] = _coin_text(arg, cx)
             case ir.Word():
                 words[operand.name] = arg.value
             case ir.Deck():
@@ -501,7 +500,7 @@ def _act_text(a: ir.Act, cx: Context) -> str:
     key = spec.message.format(**words)
     if spec.counted is not None:
         amount = a.arg(spec.counted[0])
-        assert not isinstance(amount, (ir.Deck, ir.Word)), "a counted operand is an amount"
+        assert not isinstance(amount, (ir.Deck, ir.Word, ir.CoinSel)), "a counted operand is an amount"
         key, counted = _counted(key, count_of(amount, cx), spec.counted[1], cx)
         kw.update(counted)
     return cx.cat.t(key, **kw)

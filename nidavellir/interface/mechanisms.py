@@ -110,6 +110,8 @@ DECK = "deck"              # an age's deck, the current age's, or a zone's pile 
 GEM = "special gem"        # a special gem's value, as written
 FROM_ZONE = "zone taken from"  # `discard` or a zone the rules declare, one an effect may look into
 WORD = "word"              # one of the grammar's fixed words: it picks the action's message
+COINS = "coins"            # the player's coin(s) a selection names: the call runs once per coin (`{coin}`)
+COIN = "coin"              # a coin of the rules, by its id
 
 
 @dataclass(frozen=True)
@@ -135,7 +137,8 @@ class ActionSpec:
     `guard`: the EngineAPI test of whether it finds something to act on (compiler/emit.py
     `_can_act`, after its positive operands); `fires`: the events its method fires
     (compiler/cycles.py); `marks`: the position-format keys of the state it leaves on its card;
-    `message`: the catalog key of its rule text (its words' operands in braces); `counted`: the
+    `message`: the catalog key of its rule text (its words' operands in braces); `prompt`: what a
+    player choosing a coin for it is told (its coin operands' ids in braces); `counted`: the
     amount operand the text counts, and the noun it counts; `source`: the operand naming the pile or
     deck whose cards it moves, to the acting player or (`discards`) to the discard pile."""
     name: str
@@ -149,6 +152,7 @@ class ActionSpec:
     fires: tuple[Fires, ...] = ()
     marks: tuple[str, ...] = ()
     operands: tuple[Operand, ...] = ()
+    prompt: str = ""
     counted: tuple[str, str] | None = None
     source: str | None = None
     discards: bool = False
@@ -193,6 +197,10 @@ ACTION_SPECS: dict[str, ActionSpec] = {s.name: s for s in (
                "act.choose_class", frozenset({PLAYER}), marks=("class",)),
     ActionSpec("face-down", "face_down", "turn face down", "g.turn_face_down({card})", "act.face-down",
                marks=("face_down", "used")),
+    ActionSpec("exchange", "exchange", "exchange", "g.exchange_coin({p}, {coin}, {new})", "act.exchange",
+               frozenset({PLAYER}), operands=(Operand("coin", COINS), Operand("new", COIN)), prompt="exchange for {new}"),
+    ActionSpec("discard-coin", "discard_coin", "discard", "g.discard_coin({p}, {coin})", "act.discard_coin",
+               frozenset({PLAYER}), operands=(Operand("coin", COINS),), prompt="discard"),
     ActionSpec("gain-gem", "gain_gem", "gain gem", "g.gain_gem({p}, {value})", "act.gain_gem",
                frozenset({PLAYER}), operands=(Operand("value", GEM),)),
     ActionSpec("discard-top", "discard_top", "discard top", "g.discard_top({deck})", "act.discard_top",
