@@ -362,14 +362,13 @@ class Checker:
                     self.fail(a, f"`{spec.phrase}` only makes sense in an `instead of` effect")
                 if spec.needs:
                     self.need(a, spec.needs, f"`{spec.phrase}`")
-                for operand, arg in zip(spec.operands, a.args):
+                for operand, arg in a.operands():
                     self.operand(a, operand.kind, arg)
             case ir.EachOther():
                 self.need(a, player, "`each other player`")
                 self.action(a.action)
             case _:
                 assert_never(a)
-
 
     def operand(self, a: ir.Act, kind: str, arg: ir.Arg) -> None:
         """Check one operand of an action spec's action, by what it is (a problem about a zone is

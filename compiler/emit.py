@@ -376,8 +376,7 @@ def _can_act(a: ir.Action, sc: PyScope) -> str | None:
             return f"g.in_supply({a.card.card!r})" if not a.card.subject and a.card.card is not None else None
         case ir.Act():  # (an amount of 0 or less acts on nothing)
             spec = ACTION_SPECS[a.name]
-            positive = [_positive(arg, sc) for o, arg in zip(spec.operands, a.args)
-                        if o.positive and not isinstance(arg, (ir.Deck, ir.Word, ir.CoinSel))]
+            positive = [_positive(arg, sc) for o, arg in a.operands() if o.positive and ir.is_amount(arg)]
             coins = [_coin_test(arg, sc) for arg in a.args if isinstance(arg, ir.CoinSel)]
             return _all(*positive, *coins, None if spec.guard is None else expand(spec.guard, _act_names(a, sc)))
         case ir.PlaceUnder() | ir.EachOther():
@@ -390,19 +389,19 @@ def _act(w: Writer, a: ir.Act, sc: PyScope) -> None:
     """An action spec's call, once per coin where it acts on coins."""
     spec = ACTION_SPECS[a.name]
     names = _act_names(a, sc)
-    coins = [(o.name, arg) for o, arg in zip(spec.operands, a.args) if isinstance(arg, ir.CoinSel)]
+    coins = [(o.name, arg) for o, arg in a.operands() if isinstance(arg, ir.CoinSel)]
     if not coins:
         w.line(expand(spec.call, names))
         return
     (name, sel), = coins
-    prompt = spec.prompt.format(**{o.name: arg.value for o, arg in zip(spec.operands, a.args) if isinstance(arg, ir.Word)})
+    prompt = spec.prompt.format(**{o.name: arg.value for o, arg in a.operands() if isinstance(arg, ir.Word)})
     _on_coins(w, sel, prompt, sc, lambda coin: w.line(expand(spec.call, {**names, name: coin})))
 
 
 def _act_names(a: ir.Act, sc: PyScope) -> dict[str, str]:
     """The scope's names and the Python of an action spec's operands (but its coins), by their names."""
     names = sc.names()
-    for operand, arg in zip(ACTION_SPECS[a.name].operands, a.args):
+    for operand, arg in a.operands():
         match arg:
             case ir.Deck():
                 names[operand.name] = _deck(arg)

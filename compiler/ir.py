@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Union
+from typing import TypeGuard, Union
 
-from nidavellir.interface.mechanisms import ACTION_SPECS
+from nidavellir.interface.mechanisms import ACTION_SPECS, Operand
 
 
 @dataclass(frozen=True)
@@ -185,6 +185,11 @@ class Word(Node):
 Arg = Union[Expr, Deck, Word, CoinSel]
 
 
+def is_amount(arg: Arg) -> TypeGuard[Expr]:
+    """Whether an action's operand is a number expression (an amount)."""
+    return not isinstance(arg, (Deck, Word, CoinSel))
+
+
 @dataclass(frozen=True)
 class Act(Node):
     """An action of interface/mechanisms.py ACTION_SPECS, with its operands in the spec's order."""
@@ -194,6 +199,10 @@ class Act(Node):
     def arg(self, operand: str) -> Arg:
         """The value of the operand named `operand`."""
         return self.args[ACTION_SPECS[self.name].index(operand)]
+
+    def operands(self) -> list[tuple[Operand, Arg]]:
+        """Each operand the spec declares, with its value here."""
+        return list(zip(ACTION_SPECS[self.name].operands, self.args))
 
     def source(self) -> Deck | Word | None:
         """The deck or pile whose cards it moves, if it moves some (the spec's `source`)."""

@@ -22,7 +22,6 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from nidavellir.interface.mechanisms import ACTION_SPECS
 from nidavellir.interface.support import MAX_VALUE
 
 from . import ir
@@ -255,8 +254,8 @@ class _Walk:
             case ir.Discard():
                 self.amount(a.count, "discard")
             case ir.Act():
-                for operand, arg in zip(ACTION_SPECS[a.name].operands, a.args):
-                    if operand.verb is not None and not isinstance(arg, (ir.Deck, ir.Word, ir.CoinSel)):
+                for operand, arg in a.operands():
+                    if operand.verb is not None and ir.is_amount(arg):
                         self.amount(arg, operand.verb)
             case ir.Then():
                 self.action(a.first)

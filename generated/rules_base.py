@@ -34,7 +34,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '7223ae870b9d1976febd632528a0466adc30fc682a5caca1ac2fc0709d8b1547'
+CONTENT_HASH = '4b0ccc1b82eeea2242bd0cfae39dba9d8166df459f7b4da0d42d4aa323239dd5'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -36,7 +36,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '1f81491d0e81380d2b16ad1915fbaa7291b16159e9521f7221f2396137961ce2'
+CONTENT_HASH = 'e75e7be7c9bb9e0a0b289cc0533acc21284d8e4c6dbaf2fec148d632b6dcebb6'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

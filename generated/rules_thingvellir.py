@@ -38,7 +38,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '6b6348233c6fb81c1124e83134f636fa9dd95ad916b705d6078f12d25d5ed599'
+CONTENT_HASH = 'bda3f4d444d41d90ed93d7c629f2185c02dbf55fbd3364a0c9ef137372b514d7'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

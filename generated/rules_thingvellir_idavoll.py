@@ -40,7 +40,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '88aa0dc0a9fdd4311393ae5ebd53f997f39c6d0c45eb275fc7a568f659a25786'
+CONTENT_HASH = 'f8d3441406d998a9efe82e2c637c3c395c69e3b1369ec939ca44edf6e9461c84'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -481,7 +481,7 @@ def _act_text(a: ir.Act, cx: Context) -> str:
     spec = ACTION_SPECS[a.name]
     words: dict[str, str] = {}
     kw: dict[str, Any] = {}
-    for operand, arg in zip(spec.operands, a.args):
+    for operand, arg in a.operands():
         match arg:
             case ir.Word() if operand.kind == FROM_ZONE:
                 kw[operand.name] = cx.zone_from(arg.value)
@@ -500,7 +500,7 @@ def _act_text(a: ir.Act, cx: Context) -> str:
     key = spec.message.format(**words)
     if spec.counted is not None:
         amount = a.arg(spec.counted[0])
-        assert not isinstance(amount, (ir.Deck, ir.Word, ir.CoinSel)), "a counted operand is an amount"
+        assert ir.is_amount(amount), "a counted operand is an amount"
         key, counted = _counted(key, count_of(amount, cx), spec.counted[1], cx)
         kw.update(counted)
     return cx.cat.t(key, **kw)

@@ -3,10 +3,9 @@ implements, and the engine actions of the effect DSL (those whose phrase the spe
 gives). A step's spec gives its typed operands, the flow parts it may stand in, what it does to the
 cards (draws from the age deck, moves only shared zones), its catalog key and a one-line text; an
 action's gives its phrase, its typed operands, what it needs, the call it emits, its guard, the
-events it fires, what it moves and its catalog key. The compiler checks
-the flow data and the effects against the specs, the emitter and the rule text read them, the LSP
-offers the steps' names, and runtime/flow.py binds one function to each step (a test checks both
-ways)."""
+events it fires, what it moves and its catalog key. The compiler checks the flow data and the
+effects against the specs, the emitter and the rule text read them, the LSP offers the steps'
+names, and runtime/flow.py binds one function to each step (a test checks both ways)."""
 from __future__ import annotations
 
 import re
@@ -177,7 +176,7 @@ class ActionSpec:
         return found.group(1) if found else None
 
 
-def _JOINS_FROM(where: str) -> tuple[Fires, ...]:
+def _joins_from(where: str) -> tuple[Fires, ...]:
     """What an action firing as it moves cards of a pile or deck (`where` says which may be used
     up) to the acting player fires: each card is taken, joins the army where it enters a column
     (covering the column's top card), and a line it completes recruits a hero."""
@@ -207,12 +206,12 @@ ACTION_SPECS: dict[str, ActionSpec] = {s.name: s for s in (
                guard="(g.deck_size({deck}) > 0)", operands=(Operand("deck", DECK),), source="deck", discards=True),
     ActionSpec("look", "look", "look at", "yield from g.look({p}, {deck}, {count}, {take}, {rest_mode})",
                "act.look.{rest_mode}", frozenset({PLAYER}), guard="(g.deck_size({deck}) > 0)",
-               fires=_JOINS_FROM(DECKS_USED),
+               fires=_joins_from(DECKS_USED),
                operands=(Operand("count", AMOUNT, "look", positive=True), Operand("deck", DECK),
                          Operand("take", AMOUNT, "keep"), Operand("rest_mode", WORD, words=("shuffled", "bottom"))),
                counted=("count", "card"), source="deck"),
     ActionSpec("take", "take_from", "take", "yield from g.take_from({p}, {zone}, {count})", "act.take_from",
-               frozenset({PLAYER}), guard="g.can_take_from({p}, {zone})", fires=_JOINS_FROM(PILES),
+               frozenset({PLAYER}), guard="g.can_take_from({p}, {zone})", fires=_joins_from(PILES),
                operands=(Operand("count", AMOUNT, "take", positive=True), Operand("zone", FROM_ZONE)),
                counted=("count", "card"), source="zone"),
     ActionSpec("add-tokens", "add_tokens", "add tokens", "g.add_tokens({card}, {amount})", "act.add_tokens",
