@@ -353,9 +353,6 @@ class Checker:
                 self.need(a, player, "`return`")
                 if a.cls not in self.names.classes | {"neutral"}:
                     self.fail(a, f"unknown class `{a.cls}`", suggest(a.cls, self.names.classes | {"neutral"}), True)
-            case ir.AdvanceTrack():
-                if a.steps is not None:
-                    self.expr(a.steps, INT)
             case ir.Act():
                 spec = ACTION_SPECS[a.name]
                 if spec.instead_only and not self.scope.replacement:

@@ -231,9 +231,6 @@ class _ToIR(Transformer[Token, ir.Effect]):
     def return_hero(self, meta: Meta, cls: Token) -> ir.ReturnHero:
         return ir.ReturnHero(str(cls), pos=_pos(meta), arg_pos=_pos(cls))
 
-    def advance_track(self, meta: Meta, steps: ir.Expr | None = None) -> ir.AdvanceTrack:
-        return ir.AdvanceTrack(steps, pos=_pos(meta))
-
     def each_other(self, meta: Meta, action: ir.Action) -> ir.EachOther:
         return ir.EachOther(action, pos=_pos(meta))
 

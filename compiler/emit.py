@@ -370,8 +370,6 @@ def _can_act(a: ir.Action, sc: PyScope) -> str | None:
             some = None if any(isinstance(x, ir.Num) and x.value > 0 for x in a.amounts) else \
                 f"(max({', '.join(expr(x, sc) for x in a.amounts)}, 0) > 0)"
             return _all(some, f"bool(g.transformable_coins({p}, {repr('pouch') if a.pouch else 'None'}))")
-        case ir.AdvanceTrack():
-            return None if a.steps is None else _positive(a.steps, sc)
         case ir.PlaceCard():
             return f"g.in_supply({a.card.card!r})" if not a.card.subject and a.card.card is not None else None
         case ir.Act():  # (an amount of 0 or less acts on nothing)
@@ -496,8 +494,6 @@ def action(w: Writer, a: ir.Action, sc: PyScope, locate: Callable[[int], str]) -
             w.line(f"if (yield from {_cost(a.first, sc, a.rest)}):")
             w.indent += 1
             action(w, a.rest, sc, locate)
-        case ir.AdvanceTrack():
-            w.line(f"g.advance_track({sc.card}, {expr(a.steps, sc) if a.steps is not None else 1})")
         case ir.Act():
             _act(w, a, sc)
         case ir.EachOther():

@@ -172,11 +172,6 @@ class ReturnHero(Node):
 
 
 @dataclass(frozen=True)
-class AdvanceTrack(Node):
-    steps: Expr | None
-
-
-@dataclass(frozen=True)
 class Word(Node):
     """A word an action takes as written: a zone's id, a mode the grammar fixes."""
     value: str
@@ -224,7 +219,7 @@ class EachOther(Node):
     action: "Action"
 
 
-Action = Union[Transform, TransformSpread, PlaceCard, Discard, RecruitHero, PlaceUnder, ReturnHero, AdvanceTrack, Act,
+Action = Union[Transform, TransformSpread, PlaceCard, Discard, RecruitHero, PlaceUnder, ReturnHero, Act,
                EachOther, Then]
 
 

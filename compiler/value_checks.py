@@ -248,9 +248,6 @@ class _Walk:
             case ir.TransformSpread():
                 for amount in a.amounts:
                     self.amount(amount, "transform")
-            case ir.AdvanceTrack():
-                if a.steps is not None:
-                    self.amount(a.steps, "advance")
             case ir.Discard():
                 self.amount(a.count, "discard")
             case ir.Act():

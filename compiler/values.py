@@ -194,7 +194,7 @@ class Values:
                 for node in ir.walk(effect):
                     if isinstance(node, ir.Act) and "tokens" in ACTION_SPECS[node.name].marks:
                         self.token_cards.add(cid)
-                    elif isinstance(node, ir.AdvanceTrack):
+                    if isinstance(node, ir.Act) and "notch" in ACTION_SPECS[node.name].marks:
                         self.advancing.add(cid)
         dwarfs = [c for c in self.cards.values() if c.kind in self.places.dwarf_kinds]
         self.dwarf_copies = sum(c.copies for c in dwarfs)

@@ -34,7 +34,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '4b0ccc1b82eeea2242bd0cfae39dba9d8166df459f7b4da0d42d4aa323239dd5'
+CONTENT_HASH = '547e1d5659923bcd9642b726165a11ee6dfc09689cff33b0768b78596072f1b9'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

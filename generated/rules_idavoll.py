@@ -36,7 +36,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'e75e7be7c9bb9e0a0b289cc0533acc21284d8e4c6dbaf2fec148d632b6dcebb6'
+CONTENT_HASH = '1f15fb9b1a40e35ecfdaf4d337dfe29096701fef80a845229e7eb9328c61e86c'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -38,7 +38,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'bda3f4d444d41d90ed93d7c629f2185c02dbf55fbd3364a0c9ef137372b514d7'
+CONTENT_HASH = '439c9ca34eed554c5273af7f97f4add02b5de8c952f9dc265d1cc77f1c13719a'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

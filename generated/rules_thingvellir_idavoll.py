@@ -40,7 +40,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'f8d3441406d998a9efe82e2c637c3c395c69e3b1369ec939ca44edf6e9461c84'
+CONTENT_HASH = '1600255ace68af4abf12b050bb267d76f68c03b7b1108edc200ce2fcb5d8f4b0'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -462,11 +462,6 @@ def action_text(a: ir.Action, cx: Context) -> str:
             return t("act.then", first=action_text(a.first, cx), rest=action_text(a.rest, cx))
         case ir.ReturnHero():
             return t("act.return_hero", cls=cx.cls(a.cls) if a.cls != "neutral" else t("class.neutral"))
-        case ir.AdvanceTrack():
-            if a.steps is None:
-                return t("act.advance")
-            key, counted = _counted("act.advance_by", count_of(a.steps, cx), "notch", cx)
-            return t(key, **counted)
         case ir.Act():
             return _act_text(a, cx)
         case ir.EachOther():
