@@ -328,9 +328,6 @@ class Checker:
                 self.need(a, player, "`place`")
                 self.card_ref(a.card)
                 self.place(a.place)
-            case ir.PlaceUnder():
-                self.card_ref(a.card)
-                self.deck(a.deck)
             case ir.Discard():
                 self.need(a, frozenset({PLAYER, CARD}), "discarding cards")
                 self.expr(a.count, INT)
@@ -373,6 +370,8 @@ class Checker:
         match arg:
             case ir.Deck():
                 self.deck(arg)
+            case ir.CardRef():
+                self.card_ref(arg)
             case ir.Num() if kind == GEM:
                 if arg.value not in self.names.gems:
                     self.fail(arg, f"there is no special gem {arg.value}",

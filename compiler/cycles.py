@@ -260,8 +260,8 @@ class _Whereabouts:
         """Follow what `leaf` does to the two cards."""
         if isinstance(leaf, ir.PlaceCard):
             self.move(leaf.card, EITHER if other else _landing(leaf, self.actor, self.places))
-        elif isinstance(leaf, ir.PlaceUnder):
-            self.move(leaf.card, NOWHERE)
+        elif isinstance(leaf, ir.Act) and (under := leaf.under()) is not None:
+            self.move(under[0], NOWHERE)
         elif isinstance(leaf, (ir.Discard, ir.ReturnHero)) or (isinstance(leaf, ir.Act) and leaf.name == "capture"):
             self.at = {key: EITHER for key in self.at}  # (it may be the card discarded, returned or captured)
 

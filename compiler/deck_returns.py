@@ -27,9 +27,11 @@ def check_deck_returns(cards: dict[str, CardFacts], diags: Diagnostics,
             if isinstance(effect, (ir.Triggered, ir.Replacement)) and effect.once:
                 continue
             for node in ir.walk(effect):
-                if not isinstance(node, ir.PlaceUnder) or node.deck.zone is not None or node.card.card is not None:
+                under = node.under() if isinstance(node, ir.Act) else None
+                if under is None or under[1].zone is not None or under[0].card is not None:
                     continue
-                deck = "the current age's deck" if node.deck.age is None else f"the Age {node.deck.age} deck"
+                age = under[1].age
+                deck = "the current age's deck" if age is None else f"the Age {age} deck"
                 diags.warning(locate(cid, index, node.pos),
                               f"`{cid}` puts a card back under {deck}, and an age ends only in the turn its deck "
                               "runs out: if cards come back as fast as the turns draw them, the age never ends "

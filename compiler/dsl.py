@@ -225,9 +225,6 @@ class _ToIR(Transformer[Token, ir.Effect]):
     def capture_next(self, meta: Meta, cls: Token) -> ir.CaptureNext:
         return ir.CaptureNext(str(cls), pos=_pos(meta), arg_pos=_pos(cls))
 
-    def place_under(self, meta: Meta, card: ir.CardRef, deck: ir.Deck) -> ir.PlaceUnder:
-        return ir.PlaceUnder(card, deck, pos=_pos(meta))
-
     def return_hero(self, meta: Meta, cls: Token) -> ir.ReturnHero:
         return ir.ReturnHero(str(cls), pos=_pos(meta), arg_pos=_pos(cls))
 

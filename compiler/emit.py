@@ -377,7 +377,7 @@ def _can_act(a: ir.Action, sc: PyScope) -> str | None:
             positive = [_positive(arg, sc) for o, arg in a.operands() if o.positive and ir.is_amount(arg)]
             coins = [_coin_test(arg, sc) for arg in a.args if isinstance(arg, ir.CoinSel)]
             return _all(*positive, *coins, None if spec.guard is None else expand(spec.guard, _act_names(a, sc)))
-        case ir.PlaceUnder() | ir.EachOther():
+        case ir.EachOther():
             return None  # (each other player: acts for each of them as it can)
         case _:
             assert_never(a)
@@ -387,6 +387,9 @@ def _act(w: Writer, a: ir.Act, sc: PyScope) -> None:
     """An action spec's call, once per coin where it acts on coins."""
     spec = ACTION_SPECS[a.name]
     names = _act_names(a, sc)
+    for o, arg in a.operands():
+        if isinstance(arg, ir.CardRef):  # (a card of the supply opens a block: `action` restores the indent)
+            names[o.name] = _card(w, arg, sc)
     coins = [(o.name, arg) for o, arg in a.operands() if isinstance(arg, ir.CoinSel)]
     if not coins:
         w.line(expand(spec.call, names))
@@ -405,8 +408,8 @@ def _act_names(a: ir.Act, sc: PyScope) -> dict[str, str]:
                 names[operand.name] = _deck(arg)
             case ir.Word():
                 names[operand.name] = repr(arg.value)
-            case ir.CoinSel():
-                pass  # (the call runs once per coin: `_act`)
+            case ir.CoinSel() | ir.CardRef():
+                pass  # (the call runs once per coin, after the card is found: `_act`)
             case _:
                 names[operand.name] = expr(arg, sc)
     return names
@@ -477,9 +480,6 @@ def action(w: Writer, a: ir.Action, sc: PyScope, locate: Callable[[int], str]) -
             card = _card(w, a.card, sc)
             dest = _destination(w, a.place, card, sc)
             w.line(f"yield from g.place({sc.p}, {card}, {dest})")
-        case ir.PlaceUnder():
-            card = _card(w, a.card, sc)
-            w.line(f"g.put_under_deck({card}, {_deck(a.deck)})")
         case ir.Discard():
             picked, each = sc.fresh("picked"), sc.fresh("card")
             w.line(f"{picked} = yield from g.choose_cards({sc.p}, {card_set(a.cards, sc)}, {expr(a.count, sc)}, "

@@ -160,12 +160,6 @@ class RecruitHero(Node):
 
 
 @dataclass(frozen=True)
-class PlaceUnder(Node):
-    card: CardRef
-    deck: Deck
-
-
-@dataclass(frozen=True)
 class ReturnHero(Node):
     cls: str
     arg_pos: int = field(default=0, compare=False, kw_only=True)
@@ -177,12 +171,12 @@ class Word(Node):
     value: str
 
 
-Arg = Union[Expr, Deck, Word, CoinSel]
+Arg = Union[Expr, Deck, Word, CoinSel, CardRef]
 
 
 def is_amount(arg: Arg) -> TypeGuard[Expr]:
     """Whether an action's operand is a number expression (an amount)."""
-    return not isinstance(arg, (Deck, Word, CoinSel))
+    return not isinstance(arg, (Deck, Word, CoinSel, CardRef))
 
 
 @dataclass(frozen=True)
@@ -205,6 +199,16 @@ class Act(Node):
         found = None if spec.source is None else self.arg(spec.source)
         return found if isinstance(found, (Deck, Word)) else None
 
+    def under(self) -> tuple[CardRef, Deck] | None:
+        """The card it puts under a deck, and the deck (the spec's `under`), if it does."""
+        spec = ACTION_SPECS[self.name]
+        if spec.under is None:
+            return None
+        card = next(arg for arg in self.args if isinstance(arg, CardRef))
+        deck = self.arg(spec.under)
+        assert isinstance(deck, Deck), "an action puts a card under a deck operand"
+        return card, deck
+
 
 @dataclass(frozen=True)
 class Then(Node):
@@ -219,7 +223,7 @@ class EachOther(Node):
     action: "Action"
 
 
-Action = Union[Transform, TransformSpread, PlaceCard, Discard, RecruitHero, PlaceUnder, ReturnHero, Act,
+Action = Union[Transform, TransformSpread, PlaceCard, Discard, RecruitHero, ReturnHero, Act,
                EachOther, Then]
 
 

@@ -80,9 +80,10 @@ class Places:
         for card in cards.values():
             for _, effect in card.effects:
                 for node in ir.walk(effect):
-                    if isinstance(node, ir.PlaceUnder):
-                        put = self.refers_to(node.card, card.id, effect)
-                        key: str | int | None = node.deck.zone if node.deck.zone is not None else node.deck.age
+                    if isinstance(node, ir.Act) and (under := node.under()) is not None:
+                        ref, bottom = under
+                        put = self.refers_to(ref, card.id, effect)
+                        key: str | int | None = bottom.zone if bottom.zone is not None else bottom.age
                         self.under[key] = union(self.under.get(key, frozenset()), put)
         # Face-up zones: what their steps fill them with, or clear into them
         self.zone_cards: dict[str, Cards] = {}

@@ -34,7 +34,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '547e1d5659923bcd9642b726165a11ee6dfc09689cff33b0768b78596072f1b9'
+CONTENT_HASH = '924c1a9ec1fcb548168fb9b8af8784e92c2e0138817aa29854e2d631b2a0a3b6'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -36,7 +36,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '1f15fb9b1a40e35ecfdaf4d337dfe29096701fef80a845229e7eb9328c61e86c'
+CONTENT_HASH = '48472ee7e17d88f7931323a741d3982b477dd307f51f105e11c180b6828430fd'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

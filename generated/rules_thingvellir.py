@@ -38,7 +38,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '439c9ca34eed554c5273af7f97f4add02b5de8c952f9dc265d1cc77f1c13719a'
+CONTENT_HASH = 'c080d84bfd0267af53b53f23d25bdaee9f5883ad978bc53239c9bf0e67403b00'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -40,7 +40,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '1600255ace68af4abf12b050bb267d76f68c03b7b1108edc200ce2fcb5d8f4b0'
+CONTENT_HASH = '555ee92e96248fc771b30548bdfc1ed4e2cf072a04c956bbf11f8938623eacac'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

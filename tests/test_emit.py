@@ -151,6 +151,25 @@ def test_each_other_player_chooses_columns_of_their_own(tmp_path):
     assert [[e.s.cards[c] for c in e.s.players[p].army["miner"]] for p in (1, 2)] == [["test-one"], ["test-one"]]
 
 
+def test_a_card_of_the_supply_put_under_a_deck_lies_at_its_bottom_while_one_is_left(tmp_path):
+    """README "Effects": a card an effect names (`place card ID …`) comes from the supply, and a card
+    put under a deck lies at its bottom. The relic puts its named card under the Age 2 deck each time
+    it is taken: the one copy of the supply goes there first; the second time none is left, and
+    nothing moves."""
+    rules = rules_with(tmp_path, """
+        - {id: test-nest, kind: relic, copies: 2, effects: ["when taken: place card test-one under age 2 deck"]}
+        - {id: test-one, kind: relic}
+    """)
+    e = new_engine(3, rules=rules)
+    below = len(e.s.decks[2])
+    assert e.in_supply("test-one")
+    run_log(e.take_card(0, pull(e, "test-nest")))
+    assert e.s.cards[e.s.decks[2][0]] == "test-one" and len(e.s.decks[2]) == below + 1
+    assert not e.in_supply("test-one")
+    run_log(e.take_card(1, pull(e, "test-nest")))
+    assert len(e.s.decks[2]) == below + 1 and not violations(e)
+
+
 @pytest.mark.parametrize("effect, lands", [
     ("when taken: each other player place self under age 2 deck", "deck:2"),
     ("when taken: place self under current deck; place self in column warrior", "p0:army:warrior"),

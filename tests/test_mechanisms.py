@@ -16,6 +16,7 @@ from nidavellir.runtime.flow import STEP_FUNCTIONS, TAVERN_STEP_FUNCTIONS
 
 from nidavellir.interface.engine import EngineAPI
 from nidavellir.interface.mechanisms import (
+    CARD_REF,
     ACTION_SPECS,
     AMOUNT,
     COIN,
@@ -119,10 +120,10 @@ def test_every_action_of_the_rules_data_has_its_specs_operands(expansions):
     from nidavellir.compiler import ir
     from nidavellir.compiler.build import compile_specs, layer_specs
 
-    kinds = {AMOUNT: lambda a: not isinstance(a, (ir.Deck, ir.Word, ir.CoinSel)), DECK: lambda a: isinstance(a, ir.Deck),
+    kinds = {AMOUNT: ir.is_amount, DECK: lambda a: isinstance(a, ir.Deck),
              GEM: lambda a: isinstance(a, ir.Num), FROM_ZONE: lambda a: isinstance(a, ir.Word),
              WORD: lambda a: isinstance(a, ir.Word), COIN: lambda a: isinstance(a, ir.Word),
-             COINS: lambda a: isinstance(a, ir.CoinSel)}
+             COINS: lambda a: isinstance(a, ir.CoinSel), CARD_REF: lambda a: isinstance(a, ir.CardRef)}
     seen = set()
     for cid, effects in compile_specs(layer_specs(expansions)).effects.items():
         for _, effect in effects:
@@ -170,3 +171,53 @@ def test_take_is_one_action_spec_read_by_every_stage():
     cx = context_of(compile_specs(layer_specs(())).ruleset, Catalog.load("en"))
     assert action_text(parse_effect("when won: take chosen 2 cards from discard").actions[0], cx) == \
         "take 2 cards of your choice from the discard pile"
+
+
+def test_advance_track_with_and_without_an_amount_are_two_specs():
+    """A strength track (rules/idavoll: "whenever won: advance track"; "whenever coin-bettered:
+    advance track by amount"): without an amount the token moves one notch, with one by that many
+    (runtime `advance_track`: 0 or less moves nothing, so the guard tests the amount); both leave the
+    card's notch, and the text counts the notches."""
+    from nidavellir.compiler import ir
+    from nidavellir.compiler.build import compile_specs, layer_specs
+    from nidavellir.compiler.docs.text import action_text, context_of
+    from nidavellir.compiler.dsl import parse_effect
+    from nidavellir.compiler.emit import PyScope, Writer, _can_act, action
+
+    bare, by = (parse_effect(f"whenever won: {text}").actions[0] for text in ("advance track", "advance track by amount"))
+    assert bare == ir.Act("advance") and isinstance(by, ir.Act) and by.name == "advance-by"
+    assert by.arg("steps") == ir.Var("amount")
+    assert _can_act(bare, PyScope()) is None and _can_act(by, PyScope()) == "(ev.amount > 0)"
+    for a, call in ((bare, "g.advance_track(card, 1)"), (by, "g.advance_track(card, ev.amount)")):
+        w = Writer()
+        action(w, a, PyScope(), lambda pos: "<rules>")
+        assert call in "\n".join(w.lines)
+        assert "notch" in ACTION_SPECS[a.name].marks
+    cx = context_of(compile_specs(layer_specs(())).ruleset, Catalog.load("en"))
+    assert [action_text(parse_effect(f"whenever won: {text}").actions[0], cx) for text in
+            ("advance track", "advance track by 2")] == ["move this card's token one notch along its track",
+                                                         "move this card's token 2 notches along its track"]
+
+
+def test_place_under_takes_a_card_operand_read_by_every_stage():
+    """README "Effects": a card put under a deck leaves play for that deck, and a card a hero's
+    effect names (`place card ID …`) comes from the supply. `place X under D` parses to its spec's
+    card and deck operands, keeps the card's position, checks the card it names, emits the engine's
+    `put_under_deck` (for a card of the supply, only when one is left) and reads as its text."""
+    from nidavellir.compiler import ir
+    from nidavellir.compiler.build import compile_specs, layer_specs
+    from nidavellir.compiler.docs.text import action_text, context_of
+    from nidavellir.compiler.dsl import parse_effect
+    from nidavellir.compiler.emit import PyScope, Writer, action
+
+    text = "when taken: place card grid under age 2 deck"
+    under = parse_effect(text).actions[0]
+    assert isinstance(under, ir.Act) and under.name == "place-under"
+    assert under.under() == (ir.CardRef("grid"), ir.Deck(2)) and under.arg("moved").pos == text.index("grid")
+    w = Writer()
+    action(w, under, PyScope(), lambda pos: "<rules>")
+    code = "\n".join(w.lines)
+    assert "placed1 = g.supply_card('grid', card)\nif placed1 is not None:\n    g.put_under_deck(placed1, 2)" in code
+    cx = context_of(compile_specs(layer_specs(())).ruleset, Catalog.load("en"))
+    assert action_text(parse_effect("when taken: place self under current deck").actions[0], cx) == \
+        "put this card under the current age's deck"

@@ -448,8 +448,6 @@ def action_text(a: ir.Action, cx: Context) -> str:
                      coins=t("coins.pouch" if a.pouch else "coins.all"))
         case ir.PlaceCard():
             return t("act.place", card=_card_ref(a.card, cx), place=_place_text(a.place, cx))
-        case ir.PlaceUnder():
-            return t("act.place_under", card=_card_ref(a.card, cx), deck=_deck_text(a.deck, cx))
         case ir.Discard():
             return _set_text("act.discard", a.cards, cx, count_of(a.count, cx))
         case ir.RecruitHero():
@@ -488,6 +486,8 @@ def _act_text(a: ir.Act, cx: Context) -> str:
                 words[operand.name] = arg.value
             case ir.Deck():
                 kw[operand.name] = _deck_text(arg, cx)
+            case ir.CardRef():
+                kw[operand.name] = _card_ref(arg, cx)
             case ir.Num() if operand.kind == GEM:
                 kw[operand.name] = arg.value
             case _ if spec.counted is None or operand.name != spec.counted[0]:

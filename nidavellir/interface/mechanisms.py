@@ -111,6 +111,7 @@ FROM_ZONE = "zone taken from"  # `discard` or a zone the rules declare, one an e
 WORD = "word"              # one of the grammar's fixed words: it picks the action's message
 COINS = "coins"            # the player's coin(s) a selection names: the call runs once per coin (`{coin}`)
 COIN = "coin"              # a coin of the rules, by its id
+CARD_REF = "card reference"  # the effect's own card, the event's subject, or a card of the supply by id
 
 
 @dataclass(frozen=True)
@@ -139,7 +140,8 @@ class ActionSpec:
     `message`: the catalog key of its rule text (its words' operands in braces); `prompt`: what a
     player choosing a coin for it is told (its coin operands' ids in braces); `counted`: the
     amount operand the text counts, and the noun it counts; `source`: the operand naming the pile or
-    deck whose cards it moves, to the acting player or (`discards`) to the discard pile."""
+    deck whose cards it moves, to the acting player or (`discards`) to the discard pile; `under`: the
+    deck operand under which it puts its card operand (which leaves play for that deck)."""
     name: str
     rule: str
     phrase: str
@@ -155,6 +157,7 @@ class ActionSpec:
     counted: tuple[str, str] | None = None
     source: str | None = None
     discards: bool = False
+    under: str | None = None
 
     def index(self, operand: str) -> int:
         """Where the operand named `operand` stands among the operands."""
@@ -202,6 +205,8 @@ ACTION_SPECS: dict[str, ActionSpec] = {s.name: s for s in (
                frozenset({PLAYER}), operands=(Operand("coin", COINS),), prompt="discard"),
     ActionSpec("gain-gem", "gain_gem", "gain gem", "g.gain_gem({p}, {value})", "act.gain_gem",
                frozenset({PLAYER}), operands=(Operand("value", GEM),)),
+    ActionSpec("place-under", "place_under", "place under", "g.put_under_deck({moved}, {deck})", "act.place_under",
+               operands=(Operand("moved", CARD_REF), Operand("deck", DECK)), under="deck"),
     ActionSpec("discard-top", "discard_top", "discard top", "g.discard_top({deck})", "act.discard_top",
                guard="(g.deck_size({deck}) > 0)", operands=(Operand("deck", DECK),), source="deck", discards=True),
     ActionSpec("look", "look", "look at", "yield from g.look({p}, {deck}, {count}, {take}, {rest_mode})",
