@@ -38,7 +38,7 @@ from .flow_order import check_flow_order, scoring_windows
 from .flowdata import FLOW_PARTS, FlowData
 from .layers import Layer, Merged, Origin, load_layer, merge
 from .names import CLASS_RESERVED, reserved_words, what_it_is
-from .reads import formula_reads
+from .reads import formula_reads, score_reads
 from .places import CardFacts, Places
 from .sources import COMPILER_VERSION, grammar_text
 from .structure import check_structure, players
@@ -302,7 +302,9 @@ class _Compiler:
         self.facts[cid] = facts
         effects = [effect for _, effect in compiled_effects]
         self.to_emit[cid] = to_emit
+        scores = [effect.expr for effect in effects if isinstance(effect, ir.Score)]  # (the last one counts)
         return replace(base, enters=enters[0], enters_column=enters[1], enters_among=among,
+                       score_reads=score_reads(scores[-1], names.classes) if scores else None,
                        placings=card_facts.placings(effects), captures=card_facts.captures(effects),
                        marks=card_facts.marks(effects), spends=card_facts.spends(effects))
 

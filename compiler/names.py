@@ -27,10 +27,13 @@ PLAYER, CARD, COLUMN, SUBJECT, AMOUNT = "player", "card", "column", "subject", "
 PROVIDES = {PLAYER: "a player", CARD: "a card", COLUMN: "the column a class formula scores",
             SUBJECT: "the card of an event", AMOUNT: "the amount of an event"}
 
-# What a name's value reads of the players' cards (compiler/reads.py: what a class formula reads):
-# the column the formula scores, the column its first argument names, no card at all (coins, the
-# age, its arguments alone), or anything (the default: nothing is promised).
-SCORED_COLUMN, ARG_COLUMN, NO_CARD, ANYTHING = "scored column", "argument's column", "no card", "anything"
+# What a name's value reads of the players' cards (compiler/reads.py: what a class formula or a
+# card's score reads): the column the formula scores, the column its first argument names, no card at
+# all (coins, the age, its arguments alone), the card it is about itself (its place, its marks, how many
+# copies of it its owner holds: what only that card, or one of its copies, coming or going changes),
+# or anything (the default: nothing is promised).
+SCORED_COLUMN, ARG_COLUMN, NO_CARD, OWN_CARD, ANYTHING = (
+    "scored column", "argument's column", "no card", "own card", "anything")
 
 
 @dataclass(frozen=True)
@@ -63,18 +66,18 @@ VARIABLES: dict[str, Builtin] = {b.name: b for b in (
     _var("heroes", INT, {PLAYER}, "g.heroes({p})"),
     _var("trading_in_pouch", BOOL, {PLAYER}, "g.trading_in_pouch({p})", NO_CARD),
     _var("age", INT, set(), "g.age", NO_CARD),
-    _var("copies", INT, {PLAYER, CARD}, "g.copies({p}, {card})"),
-    _var("column", CLASS, {CARD}, "g.column_of({card})"),
-    _var("tokens", INT, {CARD}, "g.tokens({card})"),
-    _var("track", INT, {CARD}, "g.track_value({card})"),
-    _var("chosen_class", CLASS, {CARD}, "g.chosen_class({card})"),
+    _var("copies", INT, {PLAYER, CARD}, "g.copies({p}, {card})", OWN_CARD),
+    _var("column", CLASS, {CARD}, "g.column_of({card})", OWN_CARD),
+    _var("tokens", INT, {CARD}, "g.tokens({card})", OWN_CARD),
+    _var("track", INT, {CARD}, "g.track_value({card})", OWN_CARD),
+    _var("chosen_class", CLASS, {CARD}, "g.chosen_class({card})", OWN_CARD),
     _var("amount", INT, {AMOUNT}, "{ev}.amount"),
     _var("subject_class", CLASS, {SUBJECT}, "g.card_class({ev}.subject)"),
     _var("subject_kind", KIND, {SUBJECT}, "g.card_kind({ev}.subject)"),
     _var("subject_points", INT, {SUBJECT}, "g.card_points({ev}.subject)"),
-    _var("captures", INT, {CARD}, "g.captures({card})"),
-    _var("captured_points", INT, {CARD}, "g.captured_points({card})"),
-    _var("used", BOOL, {CARD}, "g.used({card})"),
+    _var("captures", INT, {CARD}, "g.captures({card})", OWN_CARD),
+    _var("captured_points", INT, {CARD}, "g.captured_points({card})", OWN_CARD),
+    _var("used", BOOL, {CARD}, "g.used({card})", OWN_CARD),
 )}
 
 FUNCTIONS: dict[str, Builtin] = {b.name: b for b in (

@@ -34,7 +34,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '924c1a9ec1fcb548168fb9b8af8784e92c2e0138817aa29854e2d631b2a0a3b6'
+CONTENT_HASH = 'fa57553f4dd525dd18ab91386cb6805f472cd7219412c6eecdeb77a30e5d7c5e'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -549,6 +549,7 @@ _CARD_dwerg = CardDef(
     copies=5,
     score=_dwerg_0,
     score_once=True,
+    score_reads=(),
     source='rules/base/heroes.yaml:7:5',
     layers=('base',),
     text=CardText(class_label='neutral', text=('Scores by the number of copies you hold: 1 → 13, 2 → 40, 3 → 81, 4 → 108, 5 → 135, once for all your copies together.',)),
@@ -581,6 +582,7 @@ _CARD_astrid = CardDef(
     kind='hero',
     cls='neutral',
     score=_astrid_0,
+    score_reads=(),
     source='rules/base/heroes.yaml:20:5',
     layers=('base',),
     text=CardText(class_label='neutral', text=('Scores the value of your highest coin.',)),
@@ -652,6 +654,7 @@ _CARD_ylud = CardDef(
     placings=(Placing(card='@self', mode='chosen'),),
     when={'age-end': (_ylud_1,)},
     score=_ylud_2,
+    score_reads=(),
     source='rules/base/heroes.yaml:43:5',
     layers=('base',),
     text=CardText(class_label='neutral', ranks_label='Ranks: 1', text=('1 rank, of the class of the column it stands in.', 'It goes to your command zone.', 'At the end of each age, after its last tavern: place this card in a column of your choice.', 'Scores 11 if it stands in your Explorer column, else 7 if it stands in your Warrior column, else 1 if it stands in your Miner column, else 0.')),
@@ -865,6 +868,7 @@ _CARD_idunn = CardDef(
     cls='explorer',
     ranks=(7,),
     score=_idunn_0,
+    score_reads=('explorer',),
     source='rules/base/heroes.yaml:108:5',
     layers=('base',),
     text=CardText(class_label='Explorer', ranks_label='Ranks: 1, worth 7', text=('1 Explorer rank, worth 7 Bravery Points.', 'Scores 2 × the number of your Explorer ranks.')),

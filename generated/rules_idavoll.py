@@ -36,7 +36,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '48472ee7e17d88f7931323a741d3982b477dd307f51f105e11c180b6828430fd'
+CONTENT_HASH = '4d52fcbd9d75121f86571de74cab87def0091079c80ccea5547abd97cf026c48'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -551,6 +551,7 @@ _CARD_dwerg = CardDef(
     copies=5,
     score=_dwerg_0,
     score_once=True,
+    score_reads=(),
     source='rules/base/heroes.yaml:7:5',
     layers=('base',),
     text=CardText(class_label='neutral', text=('Scores by the number of copies you hold: 1 → 13, 2 → 40, 3 → 81, 4 → 108, 5 → 135, once for all your copies together.',)),
@@ -583,6 +584,7 @@ _CARD_astrid = CardDef(
     kind='hero',
     cls='neutral',
     score=_astrid_0,
+    score_reads=(),
     source='rules/base/heroes.yaml:20:5',
     layers=('base',),
     text=CardText(class_label='neutral', text=('Scores the value of your highest coin.',)),
@@ -654,6 +656,7 @@ _CARD_ylud = CardDef(
     placings=(Placing(card='@self', mode='chosen'),),
     when={'age-end': (_ylud_1,)},
     score=_ylud_2,
+    score_reads=(),
     source='rules/base/heroes.yaml:43:5',
     layers=('base',),
     text=CardText(class_label='neutral', ranks_label='Ranks: 1', text=('1 rank, of the class of the column it stands in.', 'It goes to your command zone.', 'At the end of each age, after its last tavern: place this card in a column of your choice.', 'Scores 11 if it stands in your Explorer column, else 7 if it stands in your Warrior column, else 1 if it stands in your Miner column, else 0.')),
@@ -867,6 +870,7 @@ _CARD_idunn = CardDef(
     cls='explorer',
     ranks=(7,),
     score=_idunn_0,
+    score_reads=('explorer',),
     source='rules/base/heroes.yaml:108:5',
     layers=('base',),
     text=CardText(class_label='Explorer', ranks_label='Ranks: 1, worth 7', text=('1 Explorer rank, worth 7 Bravery Points.', 'Scores 2 × the number of your Explorer ranks.')),
@@ -909,6 +913,7 @@ _CARD_garm = CardDef(
     cls='explorer',
     ranks=(9, 0),
     score=_garm_0,
+    score_reads=('explorer',),
     mods=(Modifier(param='explorer_draw', op='=', amount=_garm_1),),
     source='rules/idavoll/mythology.yaml:14:5',
     layers=('idavoll',),
@@ -968,6 +973,7 @@ _CARD_nidhogg = CardDef(
     cls='warrior',
     ranks=(5,),
     score=_nidhogg_0,
+    score_reads=('warrior',),
     source='rules/idavoll/mythology.yaml:39:5',
     layers=('idavoll',),
     text=CardText(class_label='Warrior', ranks_label='Ranks: 1, worth 5', text=('1 Warrior rank, worth 5 Bravery Points.', 'Scores 2 × the number of your Warrior ranks.')),
@@ -1236,6 +1242,7 @@ _CARD_surt = CardDef(
     whenever={'taken': (_surt_0_declined,)},
     instead_any={'taken': (_surt_0_capture,)},
     score=_surt_1,
+    score_reads=(),
     source='rules/idavoll/mythology.yaml:103:5',
     layers=('idavoll',),
     text=CardText(class_label='neutral', text=("The next Warrior dwarf card you take, you may capture instead (it goes under this card and this card's capture effect applies); if you place it in your army instead, turn this card face down: its power is spent.", 'Scores the value of your highest coin if this card has captured a card, else 0.')),
@@ -1282,6 +1289,7 @@ _CARD_gymir = CardDef(
     whenever={'taken': (_gymir_0_declined,)},
     instead_any={'taken': (_gymir_0_capture,)},
     score=_gymir_1,
+    score_reads=(),
     source='rules/idavoll/mythology.yaml:110:5',
     layers=('idavoll',),
     text=CardText(class_label='neutral', text=("The next Explorer dwarf card you take, you may capture instead (it goes under this card and this card's capture effect applies); if you place it in your army instead, turn this card face down: its power is spent.", 'Scores 3 × the Bravery Points of the card this card captured.')),
@@ -1406,6 +1414,7 @@ _CARD_brynhildr = CardDef(
     track=(0, 3, 6, 10, 16),
     whenever={'bid-won': (_brynhildr_0,)},
     score=_brynhildr_1,
+    score_reads=(),
     source='rules/idavoll/mythology.yaml:135:5',
     layers=('idavoll',),
     text=CardText(class_label='neutral', text=('Strength track: 0 – 3 – 6 – 10 – 16.', "Each time you win a bid and choose first: move this card's token one notch along its track.", 'Scores the value of the notch its token stands on.')),
@@ -1433,6 +1442,7 @@ _CARD_hildr = CardDef(
     track=(0, 8, 16, 0),
     whenever={'won': (_hildr_0,)},
     score=_hildr_1,
+    score_reads=(),
     source='rules/idavoll/mythology.yaml:143:5',
     layers=('idavoll',),
     text=CardText(class_label='neutral', text=('Strength track: 0 – 8 – 16 – 0.', "Each time you win a distinction: move this card's token one notch along its track.", 'Scores the value of the notch its token stands on.')),
@@ -1470,6 +1480,7 @@ _CARD_olrun = CardDef(
     when={'taken': (_olrun_0,)},
     whenever={'joined': (_olrun_1,)},
     score=_olrun_2,
+    score_reads=(),
     source='rules/idavoll/mythology.yaml:151:5',
     layers=('idavoll',),
     text=CardText(class_label='neutral', text=('Strength track: 0 – 3 – 6 – 10 – 16.', 'When you take this card: choose a class.', "Each time a card joins your army, if that card has at least one rank of the chosen class: move this card's token one notch along its track.", 'Scores the value of the notch its token stands on.')),
@@ -1497,6 +1508,7 @@ _CARD_sigrdrifa = CardDef(
     track=(0, 0, 8, 16),
     whenever={'recruited': (_sigrdrifa_0,)},
     score=_sigrdrifa_1,
+    score_reads=(),
     source='rules/idavoll/mythology.yaml:160:5',
     layers=('idavoll',),
     text=CardText(class_label='neutral', text=('Strength track: 0 – 0 – 8 – 16.', "Each time you recruit a hero: move this card's token one notch along its track.", 'Scores the value of the notch its token stands on.')),
@@ -1524,6 +1536,7 @@ _CARD_svafa = CardDef(
     track=(0, 4, 8, 16),
     whenever={'coin-bettered': (_svafa_0,)},
     score=_svafa_1,
+    score_reads=(),
     source='rules/idavoll/mythology.yaml:168:5',
     layers=('idavoll',),
     text=CardText(class_label='neutral', text=('Strength track: 0 – 4 – 8 – 16.', "Each time a trade or transformation betters your coins: move this card's token along its track as many notches as the number of points gained.", 'Scores the value of the notch its token stands on.')),

@@ -38,7 +38,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'c080d84bfd0267af53b53f23d25bdaee9f5883ad978bc53239c9bf0e67403b00'
+CONTENT_HASH = '8988db790b1ac84cb06f967d5f6dabcf4544c7d442d9d1d8795c6c302b9db26a'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -553,6 +553,7 @@ _CARD_dwerg = CardDef(
     copies=5,
     score=_dwerg_0,
     score_once=True,
+    score_reads=(),
     source='rules/base/heroes.yaml:7:5',
     layers=('base',),
     text=CardText(class_label='neutral', text=('Scores by the number of copies you hold: 1 → 13, 2 → 40, 3 → 81, 4 → 108, 5 → 135, once for all your copies together.',)),
@@ -585,6 +586,7 @@ _CARD_astrid = CardDef(
     kind='hero',
     cls='neutral',
     score=_astrid_0,
+    score_reads=(),
     source='rules/base/heroes.yaml:20:5',
     layers=('base',),
     text=CardText(class_label='neutral', text=('Scores the value of your highest coin.',)),
@@ -656,6 +658,7 @@ _CARD_ylud = CardDef(
     placings=(Placing(card='@self', mode='chosen'),),
     when={'age-end': (_ylud_1,)},
     score=_ylud_2,
+    score_reads=(),
     source='rules/base/heroes.yaml:43:5',
     layers=('base',),
     text=CardText(class_label='neutral', ranks_label='Ranks: 1', text=('1 rank, of the class of the column it stands in.', 'It goes to your command zone.', 'At the end of each age, after its last tavern: place this card in a column of your choice.', 'Scores 11 if it stands in your Explorer column, else 7 if it stands in your Warrior column, else 1 if it stands in your Miner column, else 0.')),
@@ -869,6 +872,7 @@ _CARD_idunn = CardDef(
     cls='explorer',
     ranks=(7,),
     score=_idunn_0,
+    score_reads=('explorer',),
     source='rules/base/heroes.yaml:108:5',
     layers=('base',),
     text=CardText(class_label='Explorer', ranks_label='Ranks: 1, worth 7', text=('1 Explorer rank, worth 7 Bravery Points.', 'Scores 2 × the number of your Explorer ranks.')),
@@ -907,6 +911,7 @@ _CARD_draupnir = CardDef(
     cls='neutral',
     enters='command',
     score=_draupnir_0,
+    score_reads=(),
     source='rules/thingvellir/artifacts.yaml:13:5',
     layers=('thingvellir',),
     text=CardText(class_label='neutral', text=('Scores 6 × the number of your coins worth 15 or more.',)),

@@ -1,4 +1,4 @@
-"""What a class formula reads (compiler/reads.py), and the marginal points that trust it.
+"""What a class formula or a card's score reads (compiler/reads.py), and the marginal points that trust it.
 
 A simulation's record gives each card "what its owner would lose at the end without it" (DESIGN
 §10, sim/facts.py): the owner's Final Bravery Value minus the same with that one card out. Only the
@@ -13,7 +13,7 @@ import pytest
 
 from checking import write
 from nidavellir.compiler.dsl import parse_expr
-from nidavellir.compiler.reads import formula_reads
+from nidavellir.compiler.reads import formula_reads, score_reads
 from nidavellir.rulesets import load_rules
 from nidavellir.runtime.game import Game
 from nidavellir.runtime.scoring import player_score
@@ -37,6 +37,25 @@ def test_a_formula_reads_the_columns_its_names_read(text, reads):
     number of Hunters squared"); a formula that names another class, a param or the heroes reads
     those, and one whose names promise nothing may read anything (None)."""
     assert formula_reads("hunter", parse_expr(text), CLASSES) == reads
+
+
+@pytest.mark.parametrize("text, reads", [
+    ("highest_coin", ()),                                             # Astrid: her owner's coins
+    ("lookup(copies, 0, 13, 40, 81, 108, 135)", ()),                  # Dwerg: the copies of its own card
+    ("2 * ranks(explorer)", ("explorer",)),                           # another column, of any player
+    ("track", ()),                                                    # its own card's notch
+    ("highest_coin if captures > 0 else 0", ()),
+    ("11 if column is explorer else 7 if column is warrior else 0", ()),  # where its own card stands
+    ("5 * heroes", None),                                             # every hero its owner holds
+    ("2 * ranks(chosen_class)", None),                                # a column known only in play
+    ("ranks", None),                                                  # (a score scores no column)
+])
+def test_a_cards_score_reads_the_columns_its_names_read_besides_its_own_card(text, reads):
+    """001 "Astrid: her value is equal to your highest value coin"; "Dwerg brothers: 13, 40, 81, 108
+    or 135 points for 1 to 5 of them": a card's score reads its own card (its place, its marks, its
+    copies), the columns it names, or anything (None) — never the card's own column, which it has not
+    as a formula has."""
+    assert score_reads(parse_expr(text), CLASSES) == reads
 
 
 def _lose_without(game: Game, p: int) -> dict[str, list[int]]:
@@ -93,3 +112,20 @@ def test_a_card_scored_in_its_column_reads_what_its_score_reads(tmp_path: Path):
               - "score 2 * heroes"
         """)
     assert _all_alike(load_rules((), (str(v),)), range(1, 25)) > 300
+
+
+def test_a_command_score_that_reads_a_column_changes_with_that_columns_cards(tmp_path: Path):
+    """003: the command zone's heroes and distinctions score as their cards say; a card there whose
+    score reads a column (Astrid made to score twice the Warriors' ranks and her copies) loses or
+    gains when a Warrior leaves, and not when another card does: scoring only what can change still
+    gives each card's points as scoring everything again does."""
+    v = write(tmp_path / "v.yaml", """
+        layer: {id: v, name: V}
+        cards:
+          - id: astrid
+            effects:
+              - "score 2 * ranks(warrior) + copies"
+        """)
+    rules = load_rules((), (str(v),))
+    assert rules.cards["astrid"].score_reads == ("warrior",)
+    assert _all_alike(rules, range(1, 25)) > 300

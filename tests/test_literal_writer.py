@@ -21,7 +21,7 @@ CARD = model.CardDef(
     enters_among=("warrior", "hunter"), track=(0, 3, 6), column_ranks={"miner": (1,)},
     placings=(model.Placing("@self", "column", "miner", ("hunter",)),), captures=(model.Capture("dwarf", "miner", True),),
     marks=("class",), spends=("used",), params={"p": 2}, when={"recruited": (H,)}, whenever={"taken": (H, H)},
-    instead={"covered": (H,)}, instead_any={"enters": (H,)}, score=H, score_once=True, requires=(H,),
+    instead={"covered": (H,)}, instead_any={"enters": (H,)}, score=H, score_once=True, score_reads=("hunter",), requires=(H,),
     mods=(model.Modifier("p", "+", H),), source="f:3:4", layers=("base", "house"),
     text=model.CardText("Miner", "1 rank", ("Adds 7.",)))
 # One instance of each model class with every field away from its default.

@@ -103,6 +103,7 @@ class CardDef:
     instead_any: Mapping[str, tuple[Replacement, ...]] = field(default_factory=_empty)
     score: CardValue | None = None
     score_once: bool = False                   # one score for all the owner's copies together
+    score_reads: tuple[str, ...] | None = None  # the columns its score reads besides its own card (None: anything)
     requires: tuple[CardCondition, ...] = ()
     mods: tuple[Modifier, ...] = ()
     source: str = ""                           # file:line:col of its definition

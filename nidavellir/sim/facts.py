@@ -98,16 +98,17 @@ def held_points(e: Engine, p: int) -> dict[str, list[int]]:
     through the engine's own detach/attach (which keep its rank index) and back to its place;
     copies of one card in one column, without marks, are worth the same and scored once. (The coins
     part, which no card changes, is left out of both sides; so is a class formula the card's leaving
-    cannot change, see `_rescored`, and, while no card's own score counts in it, the command part:
-    then a card takes only its printed points with it, and one that changes no formula need not step
-    out at all.)"""
+    cannot change, see `_rescored`, and so is the command part when the card's leaving cannot change
+    it, see `_command_steady`: then a card takes only its printed points with it, and one that
+    changes no formula need not step out at all.)"""
     pl = e.s.players[p]
     class_score = e.rules.class_score
     scored = {cls: int(class_score[cls](e, p, cls)) for cls in e.rules.classes}
     command = command_total(e, p)
     defs = e.defs
-    fixed = not any(defs[c].score is not None for c in pl.command) and not any(
-        defs[c].score is not None and defs[c].score_once for cards in pl.army.values() for c in cards)
+    counting = [c for c in pl.command if defs[c].score is not None] + [
+        c for cards in pl.army.values() for c in cards if defs[c].score is not None and defs[c].score_once]
+    counted_ids = {defs[c].id for c in counting}
     out: dict[str, list[int]] = defaultdict(list)
     marks = e.s.marks
     loose = {cls for cls, cards in pl.army.items()
@@ -115,13 +116,16 @@ def held_points(e: Engine, p: int) -> dict[str, list[int]]:
     for column, place in [*pl.army.items(), (None, pl.command)]:
         known: dict[str, int] = {}
         rescored = _rescored(e, column, loose)
+        steady = _command_steady(e, counting, column)
         for i, card in enumerate(place):
             cid = e.s.cards[card]
             value = known.get(cid) if card not in marks else None
             if value is None:
                 d = defs[card]
                 every = rescored if not d.mods else list(scored)
-                taken = (d.points if column is None else 0) if fixed else None  # the command part it takes
+                own = d.score is not None and (column is None or d.score_once)  # its score is in the command part
+                taken = (d.points if column is None else 0) if steady and not own and d.id not in counted_ids \
+                    else None  # the command part it takes with it, when that is all it changes there
                 if taken is not None and not every:
                     value = taken
                 else:
@@ -132,6 +136,15 @@ def held_points(e: Engine, p: int) -> dict[str, list[int]]:
                     known[cid] = value
             out[cid].append(value)
     return out
+
+
+def _command_steady(e: Engine, counting: list[int], column: str | None) -> bool:
+    """Whether the scores counted in the command part (of the `counting` cards: the command zone's,
+    the army's once-per-set) stay as they are when a card not among their copies leaves `column`
+    (None: the command zone, which no score's columns name): each reads only other columns
+    (`CardDef.score_reads`), and its own card."""
+    defs = e.defs
+    return all((reads := defs[c].score_reads) is not None and column not in reads for c in counting)
 
 
 def _rescored(e: Engine, column: str | None, loose: set[str]) -> list[str]:
