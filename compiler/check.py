@@ -328,10 +328,6 @@ class Checker:
                 self.need(a, player, "`place`")
                 self.card_ref(a.card)
                 self.place(a.place)
-            case ir.Discard():
-                self.need(a, frozenset({PLAYER, CARD}), "discarding cards")
-                self.expr(a.count, INT)
-                self.card_set(a.cards)
             case ir.TransformSpread():
                 self.need(a, player, "`transform`")
                 for amount in a.amounts:
@@ -372,6 +368,8 @@ class Checker:
                 self.deck(arg)
             case ir.CardRef():
                 self.card_ref(arg)
+            case ir.CardSet():
+                self.card_set(arg)
             case ir.Num() if kind == GEM:
                 if arg.value not in self.names.gems:
                     self.fail(arg, f"there is no special gem {arg.value}",

@@ -155,7 +155,7 @@ def value_graph(cards: dict[str, CardFacts], places: Places, values: Values) -> 
 # -- the event graph ------------------------------------------------------------------------------
 
 _VERBS = {ir.Transform: "transform", ir.TransformSpread: "transform", ir.PlaceCard: "place",
-          ir.RecruitHero: "recruit", ir.Discard: "discard"}  # (and each action spec's phrase)
+          ir.RecruitHero: "recruit"}  # (and each action spec's phrase)
 _CALL = re.compile(r"\bg\.([a-z_]+)\(")
 
 
@@ -262,7 +262,7 @@ class _Whereabouts:
             self.move(leaf.card, EITHER if other else _landing(leaf, self.actor, self.places))
         elif isinstance(leaf, ir.Act) and (under := leaf.under()) is not None:
             self.move(under[0], NOWHERE)
-        elif isinstance(leaf, (ir.Discard, ir.ReturnHero)) or (isinstance(leaf, ir.Act) and leaf.name == "capture"):
+        elif isinstance(leaf, ir.ReturnHero) or (isinstance(leaf, ir.Act) and ACTION_SPECS[leaf.name].unsettles):
             self.at = {key: EITHER for key in self.at}  # (it may be the card discarded, returned or captured)
 
 
@@ -382,8 +382,8 @@ def _subjects(fired: Fires, eff: _Effect, leaf: ir.Action, cards: dict[str, Card
     if fired.about == CARD:
         if isinstance(leaf, ir.PlaceCard):
             return (ANY, frozenset()) if placed is None else (frozenset({placed}), frozenset())
-        if isinstance(leaf, ir.Discard):
-            return places.card_set(leaf.cards), frozenset()
+        if isinstance(leaf, ir.Act) and (acted := leaf.cards()) is not None:
+            return places.card_set(acted), frozenset()
         return ANY, frozenset()
     if fired.about == OWN:
         return frozenset({eff.card}), frozenset()

@@ -195,9 +195,6 @@ class _ToIR(Transformer[Token, ir.Effect]):
     def rest_bottom(self, meta: Meta) -> ir.Word:
         return ir.Word("bottom", pos=_pos(meta))
 
-    def pick_chosen(self, meta: Meta, count: ir.Expr, cards: ir.CardSet) -> tuple[ir.Expr, ir.CardSet]:
-        return (count, cards)
-
     # actions
     def transform_coin(self, meta: Meta, coins: ir.CoinSel, amount: ir.Expr) -> ir.Transform:
         return ir.Transform(coins, amount, pos=_pos(meta))
@@ -207,10 +204,6 @@ class _ToIR(Transformer[Token, ir.Effect]):
 
     def place(self, meta: Meta, card: ir.CardRef, place: ir.Place) -> ir.PlaceCard:
         return ir.PlaceCard(card, place, pos=_pos(meta))
-
-    def discard(self, meta: Meta, pick: tuple[ir.Expr, ir.CardSet]) -> ir.Discard:
-        count, cards = pick
-        return ir.Discard(count, cards, pos=_pos(meta))
 
     def recruit_hero(self, meta: Meta, *tokens: Token) -> ir.RecruitHero:
         another = any(t.type == "ANOTHER" for t in tokens)

@@ -362,8 +362,6 @@ def _can_act(a: ir.Action, sc: PyScope) -> str | None:
             return f"g.can_recruit_hero({p}, {a.cls!r}, {a.another!r})"
         case ir.ReturnHero():
             return f"g.can_return_hero({p}, {a.cls!r})"
-        case ir.Discard():
-            return _all(f"(len({card_set(a.cards, sc)}) > 0)", _positive(a.count, sc))
         case ir.Transform():
             return _all(_positive(a.amount, sc), _coin_test(a.coins, sc))
         case ir.TransformSpread():
@@ -384,19 +382,25 @@ def _can_act(a: ir.Action, sc: PyScope) -> str | None:
 
 
 def _act(w: Writer, a: ir.Act, sc: PyScope) -> None:
-    """An action spec's call, once per coin where it acts on coins."""
+    """An action spec's call (each of its lines), once per coin where it acts on coins."""
     spec = ACTION_SPECS[a.name]
     names = _act_names(a, sc)
+    names.update((temp, sc.fresh(temp)) for temp in spec.temps)
     for o, arg in a.operands():
         if isinstance(arg, ir.CardRef):  # (a card of the supply opens a block: `action` restores the indent)
             names[o.name] = _card(w, arg, sc)
     coins = [(o.name, arg) for o, arg in a.operands() if isinstance(arg, ir.CoinSel)]
     if not coins:
-        w.line(expand(spec.call, names))
+        _lines(w, expand(spec.call, names))
         return
     (name, sel), = coins
     prompt = spec.prompt.format(**{o.name: arg.value for o, arg in a.operands() if isinstance(arg, ir.Word)})
-    _on_coins(w, sel, prompt, sc, lambda coin: w.line(expand(spec.call, {**names, name: coin})))
+    _on_coins(w, sel, prompt, sc, lambda coin: _lines(w, expand(spec.call, {**names, name: coin})))
+
+
+def _lines(w: Writer, code: str) -> None:
+    for line in code.split("\n"):
+        w.line(line)
 
 
 def _act_names(a: ir.Act, sc: PyScope) -> dict[str, str]:
@@ -408,6 +412,8 @@ def _act_names(a: ir.Act, sc: PyScope) -> dict[str, str]:
                 names[operand.name] = _deck(arg)
             case ir.Word():
                 names[operand.name] = repr(arg.value)
+            case ir.CardSet():
+                names[operand.name] = card_set(arg, sc)
             case ir.CoinSel() | ir.CardRef():
                 pass  # (the call runs once per coin, after the card is found: `_act`)
             case _:
@@ -480,12 +486,6 @@ def action(w: Writer, a: ir.Action, sc: PyScope, locate: Callable[[int], str]) -
             card = _card(w, a.card, sc)
             dest = _destination(w, a.place, card, sc)
             w.line(f"yield from g.place({sc.p}, {card}, {dest})")
-        case ir.Discard():
-            picked, each = sc.fresh("picked"), sc.fresh("card")
-            w.line(f"{picked} = yield from g.choose_cards({sc.p}, {card_set(a.cards, sc)}, {expr(a.count, sc)}, "
-                   "'discard')")
-            w.line(f"for {each} in g.each_card({picked}):")
-            w.line(f"    yield from g.discard_card({sc.p}, {each})")
         case ir.RecruitHero():
             w.line(f"yield from {_recruit(a, sc)}")
         case ir.ReturnHero():

@@ -146,12 +146,6 @@ class PlaceCard(Node):
 
 
 @dataclass(frozen=True)
-class Discard(Node):
-    count: Expr
-    cards: CardSet
-
-
-@dataclass(frozen=True)
 class RecruitHero(Node):
     counted: bool
     cls: str | None = None   # only heroes of this class (`neutral` for neutral heroes)
@@ -171,12 +165,12 @@ class Word(Node):
     value: str
 
 
-Arg = Union[Expr, Deck, Word, CoinSel, CardRef]
+Arg = Union[Expr, Deck, Word, CoinSel, CardRef, CardSet]
 
 
 def is_amount(arg: Arg) -> TypeGuard[Expr]:
     """Whether an action's operand is a number expression (an amount)."""
-    return not isinstance(arg, (Deck, Word, CoinSel, CardRef))
+    return not isinstance(arg, (Deck, Word, CoinSel, CardRef, CardSet))
 
 
 @dataclass(frozen=True)
@@ -198,6 +192,10 @@ class Act(Node):
         spec = ACTION_SPECS[self.name]
         found = None if spec.source is None else self.arg(spec.source)
         return found if isinstance(found, (Deck, Word)) else None
+
+    def cards(self) -> CardSet | None:
+        """The set of the player's cards it acts on, if it acts on one."""
+        return next((arg for arg in self.args if isinstance(arg, CardSet)), None)
 
     def under(self) -> tuple[CardRef, Deck] | None:
         """The card it puts under a deck, and the deck (the spec's `under`), if it does."""
@@ -223,7 +221,7 @@ class EachOther(Node):
     action: "Action"
 
 
-Action = Union[Transform, TransformSpread, PlaceCard, Discard, RecruitHero, ReturnHero, Act,
+Action = Union[Transform, TransformSpread, PlaceCard, RecruitHero, ReturnHero, Act,
                EachOther, Then]
 
 

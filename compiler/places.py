@@ -99,8 +99,9 @@ class Places:
         # Discarded cards: those a tavern leaves, those whose kind enters the discard pile, those of an
         # army that an effect discards
         self.dwarf_kinds = dwarf_kinds = {k for k, v in kinds.items() if v.get("dwarf_card", k == "dwarf")}
-        discarding = {node.cards.kind for card in cards.values() for _, effect in card.effects
-                      for node in ir.walk(effect) if isinstance(node, ir.Discard)}
+        discarding = {acted.kind for card in cards.values() for _, effect in card.effects for node in ir.walk(effect)
+                      if isinstance(node, ir.Act) and ACTION_SPECS[node.name].discards
+                      and (acted := node.cards()) is not None}
         army = frozenset(cid for cid, c in cards.items() if self.may_stand_in(cid, None) and (
             "card" in discarding or ("non-hero" in discarding and c.kind != "hero")
             or ("dwarf" in discarding and c.kind in dwarf_kinds)))

@@ -248,8 +248,6 @@ class _Walk:
             case ir.TransformSpread():
                 for amount in a.amounts:
                     self.amount(amount, "transform")
-            case ir.Discard():
-                self.amount(a.count, "discard")
             case ir.Act():
                 for operand, arg in a.operands():
                     if operand.verb is not None and ir.is_amount(arg):

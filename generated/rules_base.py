@@ -34,7 +34,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'fa57553f4dd525dd18ab91386cb6805f472cd7219412c6eecdeb77a30e5d7c5e'
+CONTENT_HASH = 'd752a839487ddb9d92c52a89ae6f7fd4fcd4f42da0475a73ccae8d59e5a6168f'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -747,8 +747,8 @@ def _dagda_1(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
     yield from ()
     '@ rules/base/heroes.yaml:81:26'
     picked1 = yield from g.choose_cards(p, g.last_cards(p, card, 'dwarf', True), g.param(p, 'dagda_discards'), 'discard')
-    for card2 in g.each_card(picked1):
-        yield from g.discard_card(p, card2)
+    for each2 in g.each_card(picked1):
+        yield from g.discard_card(p, each2)
 
 _CARD_dagda = CardDef(
     id='dagda',
@@ -790,8 +790,8 @@ def _bonfur_1(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
     yield from ()
     '@ rules/base/heroes.yaml:94:26'
     picked1 = yield from g.choose_cards(p, g.last_cards(p, card, 'dwarf', True), g.param(p, 'bonfur_discards'), 'discard')
-    for card2 in g.each_card(picked1):
-        yield from g.discard_card(p, card2)
+    for each2 in g.each_card(picked1):
+        yield from g.discard_card(p, each2)
 
 _CARD_bonfur = CardDef(
     id='bonfur',

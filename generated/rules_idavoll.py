@@ -36,7 +36,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '4d52fcbd9d75121f86571de74cab87def0091079c80ccea5547abd97cf026c48'
+CONTENT_HASH = '51c92f26fdd197e8692e869df25507e4a07260d225e5c5baf43098e38f82acf9'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -749,8 +749,8 @@ def _dagda_1(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
     yield from ()
     '@ rules/base/heroes.yaml:81:26'
     picked1 = yield from g.choose_cards(p, g.last_cards(p, card, 'dwarf', True), g.param(p, 'dagda_discards'), 'discard')
-    for card2 in g.each_card(picked1):
-        yield from g.discard_card(p, card2)
+    for each2 in g.each_card(picked1):
+        yield from g.discard_card(p, each2)
 
 _CARD_dagda = CardDef(
     id='dagda',
@@ -792,8 +792,8 @@ def _bonfur_1(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
     yield from ()
     '@ rules/base/heroes.yaml:94:26'
     picked1 = yield from g.choose_cards(p, g.last_cards(p, card, 'dwarf', True), g.param(p, 'bonfur_discards'), 'discard')
-    for card2 in g.each_card(picked1):
-        yield from g.discard_card(p, card2)
+    for each2 in g.each_card(picked1):
+        yield from g.discard_card(p, each2)
 
 _CARD_bonfur = CardDef(
     id='bonfur',

@@ -38,7 +38,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '8988db790b1ac84cb06f967d5f6dabcf4544c7d442d9d1d8795c6c302b9db26a'
+CONTENT_HASH = '82c60e9ac279a491a81ca10228f7aab6318e171b0cbda4225cf3dc04fb6921ce'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -751,8 +751,8 @@ def _dagda_1(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
     yield from ()
     '@ rules/base/heroes.yaml:81:26'
     picked1 = yield from g.choose_cards(p, g.last_cards(p, card, 'dwarf', True), g.param(p, 'dagda_discards'), 'discard')
-    for card2 in g.each_card(picked1):
-        yield from g.discard_card(p, card2)
+    for each2 in g.each_card(picked1):
+        yield from g.discard_card(p, each2)
 
 _CARD_dagda = CardDef(
     id='dagda',
@@ -794,8 +794,8 @@ def _bonfur_1(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
     yield from ()
     '@ rules/base/heroes.yaml:94:26'
     picked1 = yield from g.choose_cards(p, g.last_cards(p, card, 'dwarf', True), g.param(p, 'bonfur_discards'), 'discard')
-    for card2 in g.each_card(picked1):
-        yield from g.discard_card(p, card2)
+    for each2 in g.each_card(picked1):
+        yield from g.discard_card(p, each2)
 
 _CARD_bonfur = CardDef(
     id='bonfur',
@@ -1018,8 +1018,8 @@ def _brisingamens_1(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
     yield from ()
     '@ rules/thingvellir/artifacts.yaml:60:31'
     picked1 = yield from g.choose_cards(p, g.army_cards(p, card, 'dwarf', False), 1, 'discard')
-    for card2 in g.each_card(picked1):
-        yield from g.discard_card(p, card2)
+    for each2 in g.each_card(picked1):
+        yield from g.discard_card(p, each2)
 
 _CARD_brisingamens = CardDef(
     id='brisingamens',
@@ -1072,8 +1072,8 @@ def _hofud_0(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
     for player1 in g.other_players(p):
         '@ rules/thingvellir/artifacts.yaml:76:40'
         picked2 = yield from g.choose_cards(player1, g.army_cards(player1, card, 'non-hero', False, 'warrior'), 1, 'discard')
-        for card3 in g.each_card(picked2):
-            yield from g.discard_card(player1, card3)
+        for each3 in g.each_card(picked2):
+            yield from g.discard_card(player1, each3)
 
 _CARD_hofud = CardDef(
     id='hofud',

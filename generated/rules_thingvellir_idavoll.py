@@ -40,7 +40,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'e60baeae11cc8f1a9d914e936425eb77b3b51145944bf70b7b5c41e851c60f59'
+CONTENT_HASH = '1d1297182b3524d800d13960db4310a7224a32222619466476b26640f2744c54'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -753,8 +753,8 @@ def _dagda_1(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
     yield from ()
     '@ rules/base/heroes.yaml:81:26'
     picked1 = yield from g.choose_cards(p, g.last_cards(p, card, 'dwarf', True), g.param(p, 'dagda_discards'), 'discard')
-    for card2 in g.each_card(picked1):
-        yield from g.discard_card(p, card2)
+    for each2 in g.each_card(picked1):
+        yield from g.discard_card(p, each2)
 
 _CARD_dagda = CardDef(
     id='dagda',
@@ -796,8 +796,8 @@ def _bonfur_1(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
     yield from ()
     '@ rules/base/heroes.yaml:94:26'
     picked1 = yield from g.choose_cards(p, g.last_cards(p, card, 'dwarf', True), g.param(p, 'bonfur_discards'), 'discard')
-    for card2 in g.each_card(picked1):
-        yield from g.discard_card(p, card2)
+    for each2 in g.each_card(picked1):
+        yield from g.discard_card(p, each2)
 
 _CARD_bonfur = CardDef(
     id='bonfur',
@@ -1020,8 +1020,8 @@ def _brisingamens_1(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
     yield from ()
     '@ rules/thingvellir/artifacts.yaml:60:31'
     picked1 = yield from g.choose_cards(p, g.army_cards(p, card, 'dwarf', False), 1, 'discard')
-    for card2 in g.each_card(picked1):
-        yield from g.discard_card(p, card2)
+    for each2 in g.each_card(picked1):
+        yield from g.discard_card(p, each2)
 
 _CARD_brisingamens = CardDef(
     id='brisingamens',
@@ -1074,8 +1074,8 @@ def _hofud_0(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
     for player1 in g.other_players(p):
         '@ rules/thingvellir/artifacts.yaml:76:40'
         picked2 = yield from g.choose_cards(player1, g.army_cards(player1, card, 'non-hero', False, 'warrior'), 1, 'discard')
-        for card3 in g.each_card(picked2):
-            yield from g.discard_card(player1, card3)
+        for each3 in g.each_card(picked2):
+            yield from g.discard_card(player1, each3)
 
 _CARD_hofud = CardDef(
     id='hofud',

@@ -17,6 +17,7 @@ from nidavellir.runtime.flow import STEP_FUNCTIONS, TAVERN_STEP_FUNCTIONS
 from nidavellir.interface.engine import EngineAPI
 from nidavellir.interface.mechanisms import (
     CARD_REF,
+    CARD_SET,
     ACTION_SPECS,
     AMOUNT,
     COIN,
@@ -123,7 +124,8 @@ def test_every_action_of_the_rules_data_has_its_specs_operands(expansions):
     kinds = {AMOUNT: ir.is_amount, DECK: lambda a: isinstance(a, ir.Deck),
              GEM: lambda a: isinstance(a, ir.Num), FROM_ZONE: lambda a: isinstance(a, ir.Word),
              WORD: lambda a: isinstance(a, ir.Word), COIN: lambda a: isinstance(a, ir.Word),
-             COINS: lambda a: isinstance(a, ir.CoinSel), CARD_REF: lambda a: isinstance(a, ir.CardRef)}
+             COINS: lambda a: isinstance(a, ir.CoinSel), CARD_REF: lambda a: isinstance(a, ir.CardRef),
+             CARD_SET: lambda a: isinstance(a, ir.CardSet)}
     seen = set()
     for cid, effects in compile_specs(layer_specs(expansions)).effects.items():
         for _, effect in effects:
@@ -221,3 +223,33 @@ def test_place_under_takes_a_card_operand_read_by_every_stage():
     cx = context_of(compile_specs(layer_specs(())).ruleset, Catalog.load("en"))
     assert action_text(parse_effect("when taken: place self under current deck").actions[0], cx) == \
         "put this card under the current age's deck"
+
+
+def test_discarding_cards_is_one_action_spec_read_by_every_stage():
+    """003 "Dagda the Explosive": "discard the last Dwarf card of your choosing from two other
+    (different) columns in your army" (rules/base/heroes.yaml "discard chosen param(dagda_discards)
+    last dwarf of other columns"): the count and the card set
+    are the spec's operands; the guard tests the count, then that the set holds a card; the call has
+    the player choose the cards, then discards each; the text takes the set's form."""
+    from nidavellir.compiler import ir
+    from nidavellir.compiler.build import compile_specs, layer_specs
+    from nidavellir.compiler.docs.text import action_text, context_of
+    from nidavellir.compiler.dsl import parse_effect
+    from nidavellir.compiler.emit import PyScope, Writer, _can_act, action
+
+    discard = parse_effect("when recruited: discard chosen param(x) last dwarf of other columns").actions[0]
+    assert isinstance(discard, ir.Act) and discard.name == "discard"
+    assert discard.cards() == ir.CardSet("dwarf", True) and isinstance(discard.arg("count"), ir.Call)
+    assert _can_act(discard, PyScope()) == \
+        "((g.param(p, 'x') > 0) and (len(g.last_cards(p, card, 'dwarf', True)) > 0))"
+    w = Writer()
+    action(w, discard, PyScope(), lambda pos: "<rules>")
+    assert "\n".join(w.lines[1:]) == (
+        "picked1 = yield from g.choose_cards(p, g.last_cards(p, card, 'dwarf', True), g.param(p, 'x'), 'discard')\n"
+        "for each2 in g.each_card(picked1):\n"
+        "    yield from g.discard_card(p, each2)")
+    cx = context_of(compile_specs(layer_specs(())).ruleset, Catalog.load("en"))
+    assert [action_text(parse_effect(f"when recruited: {text}").actions[0], cx) for text in
+            ("discard chosen 2 last dwarf of other columns", "discard chosen 1 non-hero in column warrior")] == \
+        ["discard the last dwarf card of 2 of your other columns, one per column",
+         "discard a non-hero card of your choice from your Warrior column"]

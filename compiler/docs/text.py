@@ -448,8 +448,6 @@ def action_text(a: ir.Action, cx: Context) -> str:
                      coins=t("coins.pouch" if a.pouch else "coins.all"))
         case ir.PlaceCard():
             return t("act.place", card=_card_ref(a.card, cx), place=_place_text(a.place, cx))
-        case ir.Discard():
-            return _set_text("act.discard", a.cards, cx, count_of(a.count, cx))
         case ir.RecruitHero():
             key = "act.recruit" if a.counted else "act.recruit_uncounted"
             if a.cls is None:
@@ -488,11 +486,17 @@ def _act_text(a: ir.Act, cx: Context) -> str:
                 kw[operand.name] = _deck_text(arg, cx)
             case ir.CardRef():
                 kw[operand.name] = _card_ref(arg, cx)
+            case ir.CardSet():
+                pass  # (it words the whole action, below)
             case ir.Num() if operand.kind == GEM:
                 kw[operand.name] = arg.value
             case _ if spec.counted is None or operand.name != spec.counted[0]:
                 kw[operand.name] = expr_text(arg, cx)
     key = spec.message.format(**words)
+    cards = a.cards()
+    if cards is not None:  # (a card set words the whole action: `_set_text` picks its form)
+        amount = None if spec.counted is None else a.arg(spec.counted[0])
+        return _set_text(key, cards, cx, count_of(amount, cx) if amount is not None and ir.is_amount(amount) else None)
     if spec.counted is not None:
         amount = a.arg(spec.counted[0])
         assert ir.is_amount(amount), "a counted operand is an amount"

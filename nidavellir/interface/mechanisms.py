@@ -112,6 +112,11 @@ WORD = "word"              # one of the grammar's fixed words: it picks the acti
 COINS = "coins"            # the player's coin(s) a selection names: the call runs once per coin (`{coin}`)
 COIN = "coin"              # a coin of the rules, by its id
 CARD_REF = "card reference"  # the effect's own card, the event's subject, or a card of the supply by id
+CARD_SET = "card set"      # cards of the player's army (`last dwarf of other columns`, `non-hero in column X`)
+
+# The forms a card set's action words itself in (its message's key, then one of these): by the
+# columns it names, and `all.` when it is every card of them, not each column's last.
+SET_FORMS = ("any", "other", "only", "all.any", "all.other", "all.only")
 
 
 @dataclass(frozen=True)
@@ -137,11 +142,15 @@ class ActionSpec:
     `guard`: the EngineAPI test of whether it finds something to act on (compiler/emit.py
     `_can_act`, after its positive operands); `fires`: the events its method fires
     (compiler/cycles.py); `marks`: the position-format keys of the state it leaves on its card;
-    `message`: the catalog key of its rule text (its words' operands in braces); `prompt`: what a
-    player choosing a coin for it is told (its coin operands' ids in braces); `counted`: the
-    amount operand the text counts, and the noun it counts; `source`: the operand naming the pile or
-    deck whose cards it moves, to the acting player or (`discards`) to the discard pile; `under`: the
-    deck operand under which it puts its card operand (which leaves play for that deck)."""
+    `message`: the catalog key of its rule text (its words' operands in braces; with a card set, the
+    key of its `SET_FORMS`); `prompt`: what a player choosing a coin for it is told (its coin
+    operands' ids in braces); `counted`: the amount operand the text counts, and the noun it counts
+    (a card set names its own); `source`: the operand naming the pile or deck whose cards it moves,
+    to the acting player or (`discards`) to the discard pile, where a card set's cards go too;
+    `under`: the deck operand under which it puts its card operand (which leaves play for that
+    deck); `unsettles`: it may move the effect's own card or the event's subject anywhere (a
+    discard, a capture); `temps`: the temporaries its call binds, each a fresh name of the handler
+    (in braces; the call may take several lines)."""
     name: str
     rule: str
     phrase: str
@@ -158,6 +167,8 @@ class ActionSpec:
     source: str | None = None
     discards: bool = False
     under: str | None = None
+    unsettles: bool = False
+    temps: tuple[str, ...] = ()
 
     def index(self, operand: str) -> int:
         """Where the operand named `operand` stands among the operands."""
@@ -170,6 +181,8 @@ class ActionSpec:
         for o in self.operands:
             if o.kind == WORD:
                 keys = [k.replace("{" + o.name + "}", w) for k in keys for w in o.words]
+            elif o.kind == CARD_SET:
+                keys = [f"{k}.{form}" for k in keys for form in SET_FORMS]
         return keys
 
     @property
@@ -193,7 +206,7 @@ ACTION_SPECS: dict[str, ActionSpec] = {s.name: s for s in (
     ActionSpec("reserve", "reserve", "reserve", "yield from g.reserve_tavern_card({p})", "act.reserve",
                frozenset({PLAYER}), guard="g.can_reserve({p})"),
     ActionSpec("capture", "capture", "capture", "yield from g.capture({p}, {card}, {ev}.subject)", "act.capture",
-               frozenset({PLAYER, SUBJECT}), instead_only=True, fires=(Fires("captured", OWN),)),
+               frozenset({PLAYER, SUBJECT}), instead_only=True, fires=(Fires("captured", OWN),), unsettles=True),
     ActionSpec("cancel", "cancel", "cancel", "pass  # the event does not happen", "act.cancel", instead_only=True),
     ActionSpec("choose-class", "choose_class", "choose class", "yield from g.choose_class({p}, {card})",
                "act.choose_class", frozenset({PLAYER}), marks=("class",)),
@@ -207,6 +220,13 @@ ACTION_SPECS: dict[str, ActionSpec] = {s.name: s for s in (
                frozenset({PLAYER}), operands=(Operand("value", GEM),)),
     ActionSpec("place-under", "place_under", "place under", "g.put_under_deck({moved}, {deck})", "act.place_under",
                operands=(Operand("moved", CARD_REF), Operand("deck", DECK)), under="deck"),
+    ActionSpec("discard", "discard", "discard",
+               "{picked} = yield from g.choose_cards({p}, {cards}, {count}, 'discard')\n"
+               "for {each} in g.each_card({picked}):\n"
+               "    yield from g.discard_card({p}, {each})", "act.discard", frozenset({PLAYER, CARD}),
+               guard="(len({cards}) > 0)", operands=(Operand("count", AMOUNT, "discard", positive=True),
+                                                     Operand("cards", CARD_SET)),
+               counted=("count", "card"), discards=True, unsettles=True, temps=("picked", "each")),
     ActionSpec("discard-top", "discard_top", "discard top", "g.discard_top({deck})", "act.discard_top",
                guard="(g.deck_size({deck}) > 0)", operands=(Operand("deck", DECK),), source="deck", discards=True),
     ActionSpec("look", "look", "look at", "yield from g.look({p}, {deck}, {count}, {take}, {rest_mode})",
