@@ -321,9 +321,6 @@ class Checker:
     def action(self, a: ir.Action) -> None:
         player = frozenset({PLAYER})
         match a:
-            case ir.Transform():
-                self.need(a, player, "`transform`")
-                self.expr(a.amount, INT)
             case ir.PlaceCard():
                 self.need(a, player, "`place`")
                 self.card_ref(a.card)

@@ -196,9 +196,6 @@ class _ToIR(Transformer[Token, ir.Effect]):
         return ir.Word("bottom", pos=_pos(meta))
 
     # actions
-    def transform_coin(self, meta: Meta, coins: ir.CoinSel, amount: ir.Expr) -> ir.Transform:
-        return ir.Transform(coins, amount, pos=_pos(meta))
-
     def transform_spread(self, meta: Meta, pouch: bool, *amounts: ir.Expr) -> ir.TransformSpread:
         return ir.TransformSpread(amounts, pouch, pos=_pos(meta))
 

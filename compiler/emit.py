@@ -362,8 +362,6 @@ def _can_act(a: ir.Action, sc: PyScope) -> str | None:
             return f"g.can_recruit_hero({p}, {a.cls!r}, {a.another!r})"
         case ir.ReturnHero():
             return f"g.can_return_hero({p}, {a.cls!r})"
-        case ir.Transform():
-            return _all(_positive(a.amount, sc), _coin_test(a.coins, sc))
         case ir.TransformSpread():
             some = None if any(isinstance(x, ir.Num) and x.value > 0 for x in a.amounts) else \
                 f"(max({', '.join(expr(x, sc) for x in a.amounts)}, 0) > 0)"
@@ -394,8 +392,29 @@ def _act(w: Writer, a: ir.Act, sc: PyScope) -> None:
         _lines(w, expand(spec.call, names))
         return
     (name, sel), = coins
-    prompt = spec.prompt.format(**{o.name: arg.value for o, arg in a.operands() if isinstance(arg, ir.Word)})
-    _on_coins(w, sel, prompt, sc, lambda coin: _lines(w, expand(spec.call, {**names, name: coin})))
+    positive = _all(*(_positive(arg, sc) for o, arg in a.operands() if o.positive and ir.is_amount(arg)))
+    if positive is not None:  # (an amount of 0 or less acts on nothing: no coin is chosen for it either)
+        w.line(f"if {positive}:")
+        w.indent += 1
+
+    def each(coin: str) -> None:
+        call = expand(spec.call, {**names, name: coin})
+        _lines(w, f"{sc.chosen_coins}.append(({call}))" if spec.gives_coin and sc.chosen_coins else call)
+
+    _on_coins(w, sel, _prompt(a), sc, each)
+
+
+def _prompt(a: ir.Act) -> str:
+    """What a player choosing a coin for the action is told: the spec's prompt with its words and
+    its numbers as written; a bracketed part naming an operand known only in play is left out (a
+    prompt is text, never Python)."""
+    known = {o.name: str(arg.value) for o, arg in a.operands() if isinstance(arg, (ir.Word, ir.Num))}
+
+    def part(found: re.Match[str]) -> str:
+        names = re.findall(r"\{(\w+)\}", found.group(1))
+        return found.group(1) if all(n in known for n in names) else ""
+
+    return re.sub(r"\[([^\]]*)\]", part, ACTION_SPECS[a.name].prompt).format(**known)
 
 
 def _lines(w: Writer, code: str) -> None:
@@ -458,21 +477,6 @@ def action(w: Writer, a: ir.Action, sc: PyScope, locate: Callable[[int], str]) -
     w.marker(locate(a.pos))
     depth = w.indent
     match a:
-        case ir.Transform():
-            amount = expr(a.amount, sc)
-
-            def transform(coin: str) -> None:
-                call = f"yield from g.transform({sc.p}, {coin}, {amount})"
-                w.line(f"{sc.chosen_coins}.append(({call}))" if sc.chosen_coins else call)
-
-            positive = _positive(a.amount, sc)
-            if positive is not None:  # (by 0 or less nothing happens: no coin is chosen for it either)
-                w.line(f"if {positive}:")
-                w.indent += 1
-            by = f" by {a.amount.value}" if isinstance(a.amount, ir.Num) else ""  # (a prompt: never Python)
-            _on_coins(w, a.coins, f"transform a coin{by}", sc, transform)
-            if positive is not None:
-                w.indent -= 1
         case ir.TransformSpread():
             amounts = ", ".join(expr(x, sc) for x in a.amounts)
             where = "'pouch'" if a.pouch else "None"

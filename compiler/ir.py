@@ -126,12 +126,6 @@ class Deck(Node):
 # -- actions -----------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class Transform(Node):
-    coins: CoinSel
-    amount: Expr
-
-
-@dataclass(frozen=True)
 class TransformSpread(Node):
     """Each amount added to a different coin (of the pouch), the player choosing which coin gets
     which and in what order."""
@@ -221,7 +215,7 @@ class EachOther(Node):
     action: "Action"
 
 
-Action = Union[Transform, TransformSpread, PlaceCard, RecruitHero, ReturnHero, Act,
+Action = Union[TransformSpread, PlaceCard, RecruitHero, ReturnHero, Act,
                EachOther, Then]
 
 

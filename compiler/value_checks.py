@@ -243,8 +243,6 @@ class _Walk:
 
     def action(self, a: ir.Action) -> None:
         match a:
-            case ir.Transform():
-                self.amount(a.amount, "transform")
             case ir.TransformSpread():
                 for amount in a.amounts:
                     self.amount(amount, "transform")

@@ -34,7 +34,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'd752a839487ddb9d92c52a89ae6f7fd4fcd4f42da0475a73ccae8d59e5a6168f'
+CONTENT_HASH = 'df4dfd12110e8fdc55c98046480a8fa76e9ed3ba90f3c8215664a322c73a27ff'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

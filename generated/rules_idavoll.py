@@ -36,7 +36,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '51c92f26fdd197e8692e869df25507e4a07260d225e5c5baf43098e38f82acf9'
+CONTENT_HASH = '518528709114c9ae495933e71bb4a144bc6b19673e67206ad6111e9284db297a'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

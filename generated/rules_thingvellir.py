@@ -38,7 +38,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '82c60e9ac279a491a81ca10228f7aab6318e171b0cbda4225cf3dc04fb6921ce'
+CONTENT_HASH = 'c878fd8af933a2cbe2f7a63895b80a910f15154f3284ca56cecd84f2479c1b06'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -40,7 +40,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '1d1297182b3524d800d13960db4310a7224a32222619466476b26640f2744c54'
+CONTENT_HASH = '87e00e55008f23297dac16a302459ffa06a3bcf82dd0642e8c9259c67af9189d'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -253,3 +253,42 @@ def test_discarding_cards_is_one_action_spec_read_by_every_stage():
             ("discard chosen 2 last dwarf of other columns", "discard chosen 1 non-hero in column warrior")] == \
         ["discard the last dwarf card of 2 of your other columns, one per column",
          "discard a non-hero card of your choice from your Warrior column"]
+
+
+def test_transform_is_one_action_spec_read_by_every_stage():
+    """003 "Royal Offering": "increase the value of one of your coins by 3 or 5"; rules/base
+    "transform chosen coin by 3": the coins and the amount are the spec's operands; by 0 or less no
+    coin is chosen (the guard and the body test the amount first); the player is told the amount
+    when it is written as a number; the coin it leaves is kept for a later `other coin`; several
+    coins read as transformed one after another."""
+    from nidavellir.compiler import ir
+    from nidavellir.compiler.build import compile_specs, layer_specs
+    from nidavellir.compiler.docs.text import action_text, context_of
+    from nidavellir.compiler.dsl import parse_effect
+    from nidavellir.compiler.emit import PyScope, Writer, _can_act, action
+
+    by_three = parse_effect("when taken: transform chosen coin by 3").actions[0]
+    assert isinstance(by_three, ir.Act) and by_three.name == "transform"
+    assert by_three.arg("coin") == ir.CoinSel("chosen") and by_three.arg("amount") == ir.Num(3)
+    assert _can_act(by_three, PyScope()) == "bool(g.transformable_coins(p, None))"
+
+    def code(a: ir.Action, sc: PyScope) -> str:
+        w = Writer()
+        action(w, a, sc, lambda pos: "<rules>")
+        return "\n".join(w.lines[1:])
+
+    assert code(by_three, PyScope()) == (
+        "coin1 = yield from g.choose_coin(p, g.transformable_coins(p, None), 'transform a coin by 3')\n"
+        "if coin1 is not None:\n"
+        "    yield from g.transform(p, coin1, 3)")
+    computed = parse_effect("when taken: transform other coin by param(x)").actions[0]
+    assert code(computed, PyScope(chosen_coins="chosen")) == (
+        "if (g.param(p, 'x') > 0):\n"
+        "    coin1 = yield from g.choose_coin(p, g.transformable_coins(p, None, tuple(chosen)), 'transform a coin')\n"
+        "    if coin1 is not None:\n"
+        "        chosen.append((yield from g.transform(p, coin1, g.param(p, 'x'))))")
+    cx = context_of(compile_specs(layer_specs(())).ruleset, Catalog.load("en"))
+    assert [action_text(parse_effect(f"when taken: {text}").actions[0], cx) for text in
+            ("transform chosen coin by 3", "transform each coin by 2")] == [
+        "add 3 to one of your coins (transforming it)",
+        "add 2 to each of your coins in board order (taverns, then pouch), transforming them one after another"]

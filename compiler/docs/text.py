@@ -440,9 +440,6 @@ def action_text(a: ir.Action, cx: Context) -> str:
         return expr_text(node, cx)
 
     match a:
-        case ir.Transform():
-            each = f"act.transform.{'pouch.' if a.coins.pouch else ''}{a.coins.mode}"  # several coins
-            return t(each if cx.cat.has(each) else "act.transform", amount=e(a.amount), coin=_coin_text(a.coins, cx))
         case ir.TransformSpread():
             return t("act.transform_spread", amounts=cx.join([e(x) for x in a.amounts]),
                      coins=t("coins.pouch" if a.pouch else "coins.all"))
@@ -493,6 +490,9 @@ def _act_text(a: ir.Act, cx: Context) -> str:
             case _ if spec.counted is None or operand.name != spec.counted[0]:
                 kw[operand.name] = expr_text(arg, cx)
     key = spec.message.format(**words)
+    for arg in a.args:
+        if isinstance(arg, ir.CoinSel) and cx.cat.has(form := f"{key}.{'pouch.' if arg.pouch else ''}{arg.mode}"):
+            key = form  # (several coins, one after another)
     cards = a.cards()
     if cards is not None:  # (a card set words the whole action: `_set_text` picks its form)
         amount = None if spec.counted is None else a.arg(spec.counted[0])

@@ -143,8 +143,11 @@ class ActionSpec:
     `_can_act`, after its positive operands); `fires`: the events its method fires
     (compiler/cycles.py); `marks`: the position-format keys of the state it leaves on its card;
     `message`: the catalog key of its rule text (its words' operands in braces; with a card set, the
-    key of its `SET_FORMS`); `prompt`: what a player choosing a coin for it is told (its coin
-    operands' ids in braces); `counted`: the amount operand the text counts, and the noun it counts
+    key of its `SET_FORMS`; with a selection of coins, the key of the selection's words, when the
+    catalog has one: `.each`, `.pouch.chosen`); `prompt`: what a player choosing a coin for it is
+    told (its coin operands' ids in braces; a part in square brackets is kept only when the operands
+    it names are known as the rules compile, a number as written); `gives_coin`: its call gives back
+    the coin it leaves, which a later `other coin` of the effect does not choose again; `counted`: the amount operand the text counts, and the noun it counts
     (a card set names its own); `source`: the operand naming the pile or deck whose cards it moves,
     to the acting player or (`discards`) to the discard pile, where a card set's cards go too;
     `under`: the deck operand under which it puts its card operand (which leaves play for that
@@ -163,6 +166,7 @@ class ActionSpec:
     marks: tuple[str, ...] = ()
     operands: tuple[Operand, ...] = ()
     prompt: str = ""
+    gives_coin: bool = False
     counted: tuple[str, str] | None = None
     source: str | None = None
     discards: bool = False
@@ -212,6 +216,10 @@ ACTION_SPECS: dict[str, ActionSpec] = {s.name: s for s in (
                "act.choose_class", frozenset({PLAYER}), marks=("class",)),
     ActionSpec("face-down", "face_down", "turn face down", "g.turn_face_down({card})", "act.face-down",
                marks=("face_down", "used")),
+    ActionSpec("transform", "transform_coin", "transform", "yield from g.transform({p}, {coin}, {amount})",
+               "act.transform", frozenset({PLAYER}),
+               operands=(Operand("coin", COINS), Operand("amount", AMOUNT, "transform", positive=True)),
+               prompt="transform a coin[ by {amount}]", gives_coin=True),
     ActionSpec("exchange", "exchange", "exchange", "g.exchange_coin({p}, {coin}, {new})", "act.exchange",
                frozenset({PLAYER}), operands=(Operand("coin", COINS), Operand("new", COIN)), prompt="exchange for {new}"),
     ActionSpec("discard-coin", "discard_coin", "discard", "g.discard_coin({p}, {coin})", "act.discard_coin",
