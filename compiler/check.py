@@ -325,10 +325,6 @@ class Checker:
                 self.need(a, player, "`place`")
                 self.card_ref(a.card)
                 self.place(a.place)
-            case ir.TransformSpread():
-                self.need(a, player, "`transform`")
-                for amount in a.amounts:
-                    self.expr(amount, INT)
             case ir.RecruitHero():
                 self.need(a, player, "`recruit hero`")
                 if a.cls is not None and a.cls not in self.names.classes | {"neutral"}:
@@ -367,6 +363,9 @@ class Checker:
                 self.card_ref(arg)
             case ir.CardSet():
                 self.card_set(arg)
+            case ir.Amounts():
+                for item in arg.items:
+                    self.expr(item, INT)
             case ir.Num() if kind == GEM:
                 if arg.value not in self.names.gems:
                     self.fail(arg, f"there is no special gem {arg.value}",

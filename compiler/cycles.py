@@ -154,7 +154,7 @@ def value_graph(cards: dict[str, CardFacts], places: Places, values: Values) -> 
 
 # -- the event graph ------------------------------------------------------------------------------
 
-_VERBS = {ir.TransformSpread: "transform", ir.PlaceCard: "place",
+_VERBS = {ir.PlaceCard: "place",
           ir.RecruitHero: "recruit"}  # (and each action spec's phrase)
 _CALL = re.compile(r"\bg\.([a-z_]+)\(")
 

@@ -10,7 +10,7 @@ from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.tree import Meta
 
-from nidavellir.interface.mechanisms import ACTION_SPECS
+from nidavellir.interface.mechanisms import ACTION_SPECS, AMOUNTS
 from nidavellir.interface.numbers import MAX_TEXT, NumberError, parse_int
 
 from . import ir
@@ -78,10 +78,17 @@ def _operand(token: Token) -> ir.Num | ir.Word:
 def _act(name: str) -> Callable[..., ir.Act]:
     """The callback of an action spec's grammar rule (interface/mechanisms.py ACTION_SPECS): its
     operands are the rule's children but for the nouns it keeps (`CARDS`, `TOKENS`): a number as
-    written (INT) read as one, a name (NAME) as a word."""
+    written (INT) read as one, a name (NAME) as a word; several amounts that end them as one operand."""
+    spec = ACTION_SPECS[name]
+    many = bool(spec.operands) and spec.operands[-1].kind == AMOUNTS
+
     def f(self: _ToIR, meta: Meta, *children: Token | ir.Arg) -> ir.Act:
         args = tuple(_operand(c) if isinstance(c, Token) else c
                      for c in children if not isinstance(c, Token) or c.type in ("INT", "NAME"))
+        if many:
+            first = len(spec.operands) - 1
+            items = tuple(a for a in args[first:] if ir.is_amount(a))
+            args = (*args[:first], ir.Amounts(items, pos=items[0].pos if items else _pos(meta)))
         return ir.Act(name, args, pos=_pos(meta))
     return f
 
@@ -196,9 +203,6 @@ class _ToIR(Transformer[Token, ir.Effect]):
         return ir.Word("bottom", pos=_pos(meta))
 
     # actions
-    def transform_spread(self, meta: Meta, pouch: bool, *amounts: ir.Expr) -> ir.TransformSpread:
-        return ir.TransformSpread(amounts, pouch, pos=_pos(meta))
-
     def place(self, meta: Meta, card: ir.CardRef, place: ir.Place) -> ir.PlaceCard:
         return ir.PlaceCard(card, place, pos=_pos(meta))
 

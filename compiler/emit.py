@@ -362,15 +362,11 @@ def _can_act(a: ir.Action, sc: PyScope) -> str | None:
             return f"g.can_recruit_hero({p}, {a.cls!r}, {a.another!r})"
         case ir.ReturnHero():
             return f"g.can_return_hero({p}, {a.cls!r})"
-        case ir.TransformSpread():
-            some = None if any(isinstance(x, ir.Num) and x.value > 0 for x in a.amounts) else \
-                f"(max({', '.join(expr(x, sc) for x in a.amounts)}, 0) > 0)"
-            return _all(some, f"bool(g.transformable_coins({p}, {repr('pouch') if a.pouch else 'None'}))")
         case ir.PlaceCard():
             return f"g.in_supply({a.card.card!r})" if not a.card.subject and a.card.card is not None else None
         case ir.Act():  # (an amount of 0 or less acts on nothing)
             spec = ACTION_SPECS[a.name]
-            positive = [_positive(arg, sc) for o, arg in a.operands() if o.positive and ir.is_amount(arg)]
+            positive = [_positive(arg, sc) for o, arg in a.operands() if o.positive]
             coins = [_coin_test(arg, sc) for arg in a.args if isinstance(arg, ir.CoinSel)]
             return _all(*positive, *coins, None if spec.guard is None else expand(spec.guard, _act_names(a, sc)))
         case ir.EachOther():
@@ -392,7 +388,7 @@ def _act(w: Writer, a: ir.Act, sc: PyScope) -> None:
         _lines(w, expand(spec.call, names))
         return
     (name, sel), = coins
-    positive = _all(*(_positive(arg, sc) for o, arg in a.operands() if o.positive and ir.is_amount(arg)))
+    positive = _all(*(_positive(arg, sc) for o, arg in a.operands() if o.positive))
     if positive is not None:  # (an amount of 0 or less acts on nothing: no coin is chosen for it either)
         w.line(f"if {positive}:")
         w.indent += 1
@@ -433,6 +429,8 @@ def _act_names(a: ir.Act, sc: PyScope) -> dict[str, str]:
                 names[operand.name] = repr(arg.value)
             case ir.CardSet():
                 names[operand.name] = card_set(arg, sc)
+            case ir.Amounts():
+                names[operand.name] = ", ".join(expr(x, sc) for x in arg.items)
             case ir.CoinSel() | ir.CardRef():
                 pass  # (the call runs once per coin, after the card is found: `_act`)
             case _:
@@ -440,8 +438,14 @@ def _act_names(a: ir.Act, sc: PyScope) -> dict[str, str]:
     return names
 
 
-def _positive(amount: ir.Expr, sc: PyScope) -> str | None:
-    """Python testing that an action's amount is at least 1 (None: a number that is)."""
+def _positive(amount: ir.Arg, sc: PyScope) -> str | None:
+    """Python testing that an action's amount is at least 1, or one of several amounts is (None: a
+    number that is)."""
+    if isinstance(amount, ir.Amounts):
+        if any(isinstance(x, ir.Num) and x.value > 0 for x in amount.items):
+            return None
+        return f"(max({', '.join(expr(x, sc) for x in amount.items)}, 0) > 0)"
+    assert ir.is_amount(amount), "only an amount is positive"
     return None if isinstance(amount, ir.Num) and amount.value > 0 else f"({expr(amount, sc)} > 0)"
 
 
@@ -477,10 +481,6 @@ def action(w: Writer, a: ir.Action, sc: PyScope, locate: Callable[[int], str]) -
     w.marker(locate(a.pos))
     depth = w.indent
     match a:
-        case ir.TransformSpread():
-            amounts = ", ".join(expr(x, sc) for x in a.amounts)
-            where = "'pouch'" if a.pouch else "None"
-            w.line(f"yield from g.transform_spread({sc.p}, {where}, ({amounts},))")
         case ir.PlaceCard():
             if a.place.mode == "another" and sc.chosen_columns:  # (nothing placed once every column was chosen)
                 which = repr(a.card.card) if a.card.card is not None else f"{sc.ev}.subject" if a.card.subject \

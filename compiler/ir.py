@@ -126,14 +126,6 @@ class Deck(Node):
 # -- actions -----------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class TransformSpread(Node):
-    """Each amount added to a different coin (of the pouch), the player choosing which coin gets
-    which and in what order."""
-    amounts: tuple[Expr, ...]
-    pouch: bool = True
-
-
-@dataclass(frozen=True)
 class PlaceCard(Node):
     card: CardRef
     place: Place
@@ -159,12 +151,18 @@ class Word(Node):
     value: str
 
 
-Arg = Union[Expr, Deck, Word, CoinSel, CardRef, CardSet]
+@dataclass(frozen=True)
+class Amounts(Node):
+    """Several amounts an action takes (its last operand)."""
+    items: tuple[Expr, ...]
+
+
+Arg = Union[Expr, Deck, Word, CoinSel, CardRef, CardSet, Amounts]
 
 
 def is_amount(arg: Arg) -> TypeGuard[Expr]:
     """Whether an action's operand is a number expression (an amount)."""
-    return not isinstance(arg, (Deck, Word, CoinSel, CardRef, CardSet))
+    return not isinstance(arg, (Deck, Word, CoinSel, CardRef, CardSet, Amounts))
 
 
 @dataclass(frozen=True)
@@ -215,7 +213,7 @@ class EachOther(Node):
     action: "Action"
 
 
-Action = Union[TransformSpread, PlaceCard, RecruitHero, ReturnHero, Act,
+Action = Union[PlaceCard, RecruitHero, ReturnHero, Act,
                EachOther, Then]
 
 

@@ -243,13 +243,12 @@ class _Walk:
 
     def action(self, a: ir.Action) -> None:
         match a:
-            case ir.TransformSpread():
-                for amount in a.amounts:
-                    self.amount(amount, "transform")
             case ir.Act():
                 for operand, arg in a.operands():
-                    if operand.verb is not None and ir.is_amount(arg):
-                        self.amount(arg, operand.verb)
+                    if operand.verb is not None:
+                        for amount in arg.items if isinstance(arg, ir.Amounts) else (arg,):
+                            if ir.is_amount(amount):
+                                self.amount(amount, operand.verb)
             case ir.Then():
                 self.action(a.first)
                 self.action(a.rest)

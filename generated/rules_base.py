@@ -34,7 +34,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'df4dfd12110e8fdc55c98046480a8fa76e9ed3ba90f3c8215664a322c73a27ff'
+CONTENT_HASH = '0f32cd47b4d9b98195953c14834ffe2aa6efbbadc1b3f11f126cef181b3bab8f'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

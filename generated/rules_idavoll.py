@@ -36,7 +36,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '518528709114c9ae495933e71bb4a144bc6b19673e67206ad6111e9284db297a'
+CONTENT_HASH = 'c22311e1b751a30240f7c2d3d6dc20cf307caa37dd5f556cfcc7b4676fd3febb'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -38,7 +38,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'c878fd8af933a2cbe2f7a63895b80a910f15154f3284ca56cecd84f2479c1b06'
+CONTENT_HASH = 'e045773b2e3b3c29dec1fb006aa226d5c866b9fb2be9e133c1d0e223fd64dc5a'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -40,7 +40,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '87e00e55008f23297dac16a302459ffa06a3bcf82dd0642e8c9259c67af9189d'
+CONTENT_HASH = '02f3e16725143d400171b50a9178d1282bc062b9a43f452ea4fcbc3969e26d3d'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -16,6 +16,7 @@ from nidavellir.runtime.flow import STEP_FUNCTIONS, TAVERN_STEP_FUNCTIONS
 
 from nidavellir.interface.engine import EngineAPI
 from nidavellir.interface.mechanisms import (
+    AMOUNTS,
     CARD_REF,
     CARD_SET,
     ACTION_SPECS,
@@ -125,7 +126,7 @@ def test_every_action_of_the_rules_data_has_its_specs_operands(expansions):
              GEM: lambda a: isinstance(a, ir.Num), FROM_ZONE: lambda a: isinstance(a, ir.Word),
              WORD: lambda a: isinstance(a, ir.Word), COIN: lambda a: isinstance(a, ir.Word),
              COINS: lambda a: isinstance(a, ir.CoinSel), CARD_REF: lambda a: isinstance(a, ir.CardRef),
-             CARD_SET: lambda a: isinstance(a, ir.CardSet)}
+             CARD_SET: lambda a: isinstance(a, ir.CardSet), AMOUNTS: lambda a: isinstance(a, ir.Amounts)}
     seen = set()
     for cid, effects in compile_specs(layer_specs(expansions)).effects.items():
         for _, effect in effects:
@@ -147,8 +148,8 @@ def test_every_amount_operand_has_a_value_check():
     from nidavellir.compiler.value_checks import _AMOUNTS
 
     assert [(s.name, o.name) for s in ACTION_SPECS.values() for o in s.operands
-            if o.kind == AMOUNT and o.verb not in _AMOUNTS] == []
-    assert all(o.kind == AMOUNT for s in ACTION_SPECS.values() for o in s.operands if o.verb or o.positive)
+            if o.kind in (AMOUNT, AMOUNTS) and o.verb not in _AMOUNTS] == []
+    assert all(o.kind in (AMOUNT, AMOUNTS) for s in ACTION_SPECS.values() for o in s.operands if o.verb or o.positive)
 
 
 def test_take_is_one_action_spec_read_by_every_stage():
@@ -292,3 +293,30 @@ def test_transform_is_one_action_spec_read_by_every_stage():
             ("transform chosen coin by 3", "transform each coin by 2")] == [
         "add 3 to one of your coins (transforming it)",
         "add 2 to each of your coins in board order (taverns, then pouch), transforming them one after another"]
+
+
+def test_transform_in_chosen_order_takes_several_amounts_as_one_operand():
+    """000 "Vidofnir & Vedrfolnir: Add 2 and 3 to each of the coins in your pouch" (rules/thingvellir "transform coins in pouch by 2, 3 in chosen order"): the amounts are one
+    operand, checked each as an amount; the power acts unless every amount is 0 or less and needs a
+    coin of the pouch; the text lists the amounts."""
+    from nidavellir.compiler import ir
+    from nidavellir.compiler.build import compile_specs, layer_specs
+    from nidavellir.compiler.docs.text import action_text, context_of
+    from nidavellir.compiler.dsl import parse_effect
+    from nidavellir.compiler.emit import PyScope, Writer, _can_act, action
+
+    text = "when taken: transform coins in pouch by 2, param(x) in chosen order"
+    spread = parse_effect(text).actions[0]
+    assert isinstance(spread, ir.Act) and spread.name == "transform-spread"
+    amounts = spread.arg("amounts")
+    assert isinstance(amounts, ir.Amounts) and amounts.items[0] == ir.Num(2) and amounts.pos == text.index("2,")
+    assert _can_act(spread, PyScope()) == "bool(g.transformable_coins(p, 'pouch'))"  # (2 is at least 1)
+    computed = parse_effect("when taken: transform coins in pouch by param(x), 0 in chosen order").actions[0]
+    assert _can_act(computed, PyScope()) == \
+        "((max(g.param(p, 'x'), 0, 0) > 0) and bool(g.transformable_coins(p, 'pouch')))"
+    w = Writer()
+    action(w, spread, PyScope(), lambda pos: "<rules>")
+    assert w.lines[1:] == ["yield from g.transform_spread(p, 'pouch', (2, g.param(p, 'x'),))"]
+    cx = context_of(compile_specs(layer_specs(())).ruleset, Catalog.load("en"))
+    assert action_text(parse_effect("when taken: transform coins in pouch by 2, 3 in chosen order").actions[0], cx) \
+        .startswith("add 2 and 3 to the coins in your pouch, each amount to a different coin")

@@ -440,9 +440,6 @@ def action_text(a: ir.Action, cx: Context) -> str:
         return expr_text(node, cx)
 
     match a:
-        case ir.TransformSpread():
-            return t("act.transform_spread", amounts=cx.join([e(x) for x in a.amounts]),
-                     coins=t("coins.pouch" if a.pouch else "coins.all"))
         case ir.PlaceCard():
             return t("act.place", card=_card_ref(a.card, cx), place=_place_text(a.place, cx))
         case ir.RecruitHero():
@@ -485,6 +482,8 @@ def _act_text(a: ir.Act, cx: Context) -> str:
                 kw[operand.name] = _card_ref(arg, cx)
             case ir.CardSet():
                 pass  # (it words the whole action, below)
+            case ir.Amounts():
+                kw[operand.name] = cx.join([expr_text(x, cx) for x in arg.items])
             case ir.Num() if operand.kind == GEM:
                 kw[operand.name] = arg.value
             case _ if spec.counted is None or operand.name != spec.counted[0]:

@@ -105,6 +105,7 @@ PLAYER, CARD, SUBJECT = "player", "card", "subject"
 
 # What an action's operand is: how the checker tests it, the emitter writes it and the rule text words it.
 AMOUNT = "amount"          # a number expression
+AMOUNTS = "amounts"        # several number expressions, each an amount (it ends the operands)
 DECK = "deck"              # an age's deck, the current age's, or a zone's pile (`<zone> deck`)
 GEM = "special gem"        # a special gem's value, as written
 FROM_ZONE = "zone taken from"  # `discard` or a zone the rules declare, one an effect may look into
@@ -123,8 +124,8 @@ SET_FORMS = ("any", "other", "only", "all.any", "all.other", "all.only")
 class Operand:
     """An action's operand: its name (the placeholder of the spec's call, guard and message), what it
     is, and for an amount the verb its value check words (`verb`) and whether the action acts on
-    nothing unless it is at least 1 (`positive`: the guard tests that first); for a word, the words
-    the grammar gives it."""
+    nothing unless it is at least 1 (`positive`: the guard tests that first; for several amounts,
+    unless one of them is); for a word, the words the grammar gives it."""
     name: str
     kind: str
     verb: str | None = None
@@ -220,6 +221,10 @@ ACTION_SPECS: dict[str, ActionSpec] = {s.name: s for s in (
                "act.transform", frozenset({PLAYER}),
                operands=(Operand("coin", COINS), Operand("amount", AMOUNT, "transform", positive=True)),
                prompt="transform a coin[ by {amount}]", gives_coin=True),
+    ActionSpec("transform-spread", "transform_spread", "transform",
+               "yield from g.transform_spread({p}, 'pouch', ({amounts},))", "act.transform_spread", frozenset({PLAYER}),
+               guard="bool(g.transformable_coins({p}, 'pouch'))",
+               operands=(Operand("amounts", AMOUNTS, "transform", positive=True),)),
     ActionSpec("exchange", "exchange", "exchange", "g.exchange_coin({p}, {coin}, {new})", "act.exchange",
                frozenset({PLAYER}), operands=(Operand("coin", COINS), Operand("new", COIN)), prompt="exchange for {new}"),
     ActionSpec("discard-coin", "discard_coin", "discard", "g.discard_coin({p}, {coin})", "act.discard_coin",
