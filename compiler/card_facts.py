@@ -30,9 +30,10 @@ def placings(effects: Iterable[ir.Effect]) -> tuple[Placing, ...]:
     out: list[Placing] = []
     for effect in _expanded(effects):
         for node in ir.walk(effect):
-            if not isinstance(node, ir.PlaceCard):
+            placed = node.placed() if isinstance(node, ir.Act) else None
+            if placed is None:
                 continue
-            ref, place = node.card, node.place
+            ref, place = placed
             card = PLACED_SUBJECT if ref.subject else PLACED_SELF if ref.card is None else ref.card
             placing = Placing(card, _MODES[place.mode], place.column, place.among)
             if placing not in out:

@@ -321,10 +321,6 @@ class Checker:
     def action(self, a: ir.Action) -> None:
         player = frozenset({PLAYER})
         match a:
-            case ir.PlaceCard():
-                self.need(a, player, "`place`")
-                self.card_ref(a.card)
-                self.place(a.place)
             case ir.RecruitHero():
                 self.need(a, player, "`recruit hero`")
                 if a.cls is not None and a.cls not in self.names.classes | {"neutral"}:
@@ -361,6 +357,8 @@ class Checker:
                 self.deck(arg)
             case ir.CardRef():
                 self.card_ref(arg)
+            case ir.Place():
+                self.place(arg)
             case ir.CardSet():
                 self.card_set(arg)
             case ir.Amounts():

@@ -154,8 +154,7 @@ def value_graph(cards: dict[str, CardFacts], places: Places, values: Values) -> 
 
 # -- the event graph ------------------------------------------------------------------------------
 
-_VERBS = {ir.PlaceCard: "place",
-          ir.RecruitHero: "recruit"}  # (and each action spec's phrase)
+_VERBS: dict[type, str] = {ir.RecruitHero: "recruit"}  # (and each action spec's phrase)
 _CALL = re.compile(r"\bg\.([a-z_]+)\(")
 
 
@@ -258,20 +257,26 @@ class _Whereabouts:
 
     def after(self, leaf: ir.Action, other: bool) -> None:
         """Follow what `leaf` does to the two cards."""
-        if isinstance(leaf, ir.PlaceCard):
-            self.move(leaf.card, EITHER if other else _landing(leaf, self.actor, self.places))
+        if (placed := _placed(leaf)) is not None:
+            self.move(placed[0], EITHER if other else _landing(placed, self.actor, self.places))
         elif isinstance(leaf, ir.Act) and (under := leaf.under()) is not None:
             self.move(under[0], NOWHERE)
         elif isinstance(leaf, ir.ReturnHero) or (isinstance(leaf, ir.Act) and ACTION_SPECS[leaf.name].unsettles):
             self.at = {key: EITHER for key in self.at}  # (it may be the card discarded, returned or captured)
 
 
-def _landing(leaf: ir.PlaceCard, actor: str, places: Places) -> str:
+def _placed(leaf: ir.Action) -> tuple[ir.CardRef, ir.Place] | None:
+    """The card an action places in an army column or a command zone, and where, if it places one."""
+    return leaf.placed() if isinstance(leaf, ir.Act) else None
+
+
+def _landing(placed: tuple[ir.CardRef, ir.Place], actor: str, places: Places) -> str:
     """Where a card `actor`'s effect places lands: an army column, or the command zone (which a kind an
     age's end places at once leaves for a column while that step runs)."""
-    if leaf.place.mode != "command":
+    ref, place = placed
+    if place.mode != "command":
         return ARMY
-    card = None if leaf.card.subject else leaf.card.card or actor
+    card = None if ref.subject else ref.card or actor
     if card is None:
         return EITHER if places.held_kinds else COMMAND
     return EITHER if card in places.cards and places.cards[card].kind in places.held_kinds else COMMAND
@@ -327,9 +332,10 @@ def _as_subject(target: Node, other: _Effect, fired: Fires, leaf: ir.Action, eff
     at = {IN_ARMY: ARMY, OUTSIDE: NOWHERE}.get(EVENTS[fired.event].subject_at)
     if at is None or other.form not in (WHENEVER, INSTEAD_ANY) or fired.about != CARD:
         return target
-    if not isinstance(leaf, ir.PlaceCard) or leaf.card.subject:
+    moved = _placed(leaf)
+    if moved is None or moved[0].subject:
         return target
-    placed = leaf.card.card or eff.card
+    placed = moved[0].card or eff.card
     if placed != other.card or cards[placed].copies != 1:
         return target
     return (*target[:4], at)
@@ -346,8 +352,8 @@ class _Move:
     def moved(self, eff: _Effect, cards: dict[str, CardFacts]) -> Cards:
         """The cards the action moves into a player's holdings (ANY: any card)."""
         leaf, places = self.leaf, self.places
-        if isinstance(leaf, ir.PlaceCard):
-            return ANY if leaf.card.subject else frozenset({leaf.card.card or eff.card})
+        if (placed := _placed(leaf)) is not None:
+            return ANY if placed[0].subject else frozenset({placed[0].card or eff.card})
         if isinstance(leaf, ir.Act) and (source := leaf.source()) is not None:
             return _source_cards(source, places)
         if isinstance(leaf, ir.RecruitHero):
@@ -356,15 +362,15 @@ class _Move:
 
     def lands(self, cards: Cards) -> bool:
         """Whether a card it moves can land in an army column."""
-        if isinstance(self.leaf, ir.PlaceCard):
-            return _landing(self.leaf, self.where.actor, self.places) != COMMAND
+        if (placed := _placed(self.leaf)) is not None:
+            return _landing(placed, self.where.actor, self.places) != COMMAND
         return cards is ANY or any(self.places.enters_army(c) for c in cards)
 
     def joining(self, cards: Cards) -> Cards:
         """The cards of `cards` that can join the acting player's army: they land in a column and
         were not in that army before."""
-        if isinstance(self.leaf, ir.PlaceCard):
-            before = self.where.of(self.leaf.card)
+        if (placed := _placed(self.leaf)) is not None:
+            before = self.where.of(placed[0])
             if self.other and before != EITHER:
                 before = NOWHERE  # (it is in its owner's army, not the acting player's)
             return cards if self.lands(cards) and before != ARMY else frozenset()
@@ -376,11 +382,12 @@ class _Move:
 def _subjects(fired: Fires, eff: _Effect, leaf: ir.Action, cards: dict[str, CardFacts],
               places: Places) -> tuple[Cards, frozenset[str]]:
     """The cards the fired event can be about (ANY: any card) and the cards it cannot be about."""
+    placing = _placed(leaf)
     placed = None
-    if isinstance(leaf, ir.PlaceCard) and not leaf.card.subject:
-        placed = leaf.card.card or eff.card
+    if placing is not None and not placing[0].subject:
+        placed = placing[0].card or eff.card
     if fired.about == CARD:
-        if isinstance(leaf, ir.PlaceCard):
+        if placing is not None:
             return (ANY, frozenset()) if placed is None else (frozenset({placed}), frozenset())
         if isinstance(leaf, ir.Act) and (acted := leaf.cards()) is not None:
             return places.card_set(acted), frozenset()
@@ -426,7 +433,7 @@ def _fire(g: Graph, node: Node, eff: _Effect, leaf: ir.Action, fired: Fires, use
             _VERBS.get(type(leaf), type(leaf).__name__.lower()))
     uses = fired.uses or (next(iter(sorted(used))) if used else None)
     stops: tuple[str, ...] = ()
-    if fired.about == NEXT_TO and isinstance(leaf, ir.PlaceCard) and leaf.place.mode in ("chosen", "another", "among"):
+    if fired.about == NEXT_TO and (placed := _placed(leaf)) is not None and placed[1].mode in ("chosen", "another", "among"):
         stops = ("a column is chosen whose top card does not step aside",)
     for target in on.get(fired.event, []):
         other = effects[target]

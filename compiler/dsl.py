@@ -203,9 +203,6 @@ class _ToIR(Transformer[Token, ir.Effect]):
         return ir.Word("bottom", pos=_pos(meta))
 
     # actions
-    def place(self, meta: Meta, card: ir.CardRef, place: ir.Place) -> ir.PlaceCard:
-        return ir.PlaceCard(card, place, pos=_pos(meta))
-
     def recruit_hero(self, meta: Meta, *tokens: Token) -> ir.RecruitHero:
         another = any(t.type == "ANOTHER" for t in tokens)
         counted = not any(t.type == "COUNTS" for t in tokens)

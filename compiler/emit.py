@@ -362,13 +362,13 @@ def _can_act(a: ir.Action, sc: PyScope) -> str | None:
             return f"g.can_recruit_hero({p}, {a.cls!r}, {a.another!r})"
         case ir.ReturnHero():
             return f"g.can_return_hero({p}, {a.cls!r})"
-        case ir.PlaceCard():
-            return f"g.in_supply({a.card.card!r})" if not a.card.subject and a.card.card is not None else None
         case ir.Act():  # (an amount of 0 or less acts on nothing)
             spec = ACTION_SPECS[a.name]
             positive = [_positive(arg, sc) for o, arg in a.operands() if o.positive]
             coins = [_coin_test(arg, sc) for arg in a.args if isinstance(arg, ir.CoinSel)]
-            return _all(*positive, *coins, None if spec.guard is None else expand(spec.guard, _act_names(a, sc)))
+            supply = [f"g.in_supply({arg.card!r})" for arg in a.args  # (a card of the supply: one is left)
+                      if isinstance(arg, ir.CardRef) and not arg.subject and arg.card is not None]
+            return _all(*positive, *coins, *supply, None if spec.guard is None else expand(spec.guard, _act_names(a, sc)))
         case ir.EachOther():
             return None  # (each other player: acts for each of them as it can)
         case _:
@@ -380,9 +380,18 @@ def _act(w: Writer, a: ir.Act, sc: PyScope) -> None:
     spec = ACTION_SPECS[a.name]
     names = _act_names(a, sc)
     names.update((temp, sc.fresh(temp)) for temp in spec.temps)
-    for o, arg in a.operands():
-        if isinstance(arg, ir.CardRef):  # (a card of the supply opens a block: `action` restores the indent)
+    placed = a.placed()
+    if placed is not None and placed[1].mode == "another" and sc.chosen_columns:  # (none left: nothing placed)
+        ref = placed[0]
+        which = repr(ref.card) if ref.card is not None else f"{sc.ev}.subject" if ref.subject else sc.card
+        w.line(f"if g.column_options({which}, exclude=tuple({sc.chosen_columns})):")
+        w.indent += 1
+    for o, arg in a.operands():  # (a card of the supply opens a block: `action` restores the indent)
+        if isinstance(arg, ir.CardRef):
             names[o.name] = _card(w, arg, sc)
+        elif isinstance(arg, ir.Place):  # (where the card operand, named before it, goes)
+            moved = next(names[m.name] for m, ref in a.operands() if isinstance(ref, ir.CardRef))
+            names[o.name] = _destination(w, arg, moved, sc)
     coins = [(o.name, arg) for o, arg in a.operands() if isinstance(arg, ir.CoinSel)]
     if not coins:
         _lines(w, expand(spec.call, names))
@@ -431,8 +440,8 @@ def _act_names(a: ir.Act, sc: PyScope) -> dict[str, str]:
                 names[operand.name] = card_set(arg, sc)
             case ir.Amounts():
                 names[operand.name] = ", ".join(expr(x, sc) for x in arg.items)
-            case ir.CoinSel() | ir.CardRef():
-                pass  # (the call runs once per coin, after the card is found: `_act`)
+            case ir.CoinSel() | ir.CardRef() | ir.Place():
+                pass  # (the call runs once per coin, after the card and its place are found: `_act`)
             case _:
                 names[operand.name] = expr(arg, sc)
     return names
@@ -481,15 +490,6 @@ def action(w: Writer, a: ir.Action, sc: PyScope, locate: Callable[[int], str]) -
     w.marker(locate(a.pos))
     depth = w.indent
     match a:
-        case ir.PlaceCard():
-            if a.place.mode == "another" and sc.chosen_columns:  # (nothing placed once every column was chosen)
-                which = repr(a.card.card) if a.card.card is not None else f"{sc.ev}.subject" if a.card.subject \
-                    else sc.card
-                w.line(f"if g.column_options({which}, exclude=tuple({sc.chosen_columns})):")
-                w.indent += 1
-            card = _card(w, a.card, sc)
-            dest = _destination(w, a.place, card, sc)
-            w.line(f"yield from g.place({sc.p}, {card}, {dest})")
         case ir.RecruitHero():
             w.line(f"yield from {_recruit(a, sc)}")
         case ir.ReturnHero():

@@ -126,12 +126,6 @@ class Deck(Node):
 # -- actions -----------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class PlaceCard(Node):
-    card: CardRef
-    place: Place
-
-
-@dataclass(frozen=True)
 class RecruitHero(Node):
     counted: bool
     cls: str | None = None   # only heroes of this class (`neutral` for neutral heroes)
@@ -157,12 +151,12 @@ class Amounts(Node):
     items: tuple[Expr, ...]
 
 
-Arg = Union[Expr, Deck, Word, CoinSel, CardRef, CardSet, Amounts]
+Arg = Union[Expr, Deck, Word, CoinSel, CardRef, CardSet, Amounts, Place]
 
 
 def is_amount(arg: Arg) -> TypeGuard[Expr]:
     """Whether an action's operand is a number expression (an amount)."""
-    return not isinstance(arg, (Deck, Word, CoinSel, CardRef, CardSet, Amounts))
+    return not isinstance(arg, (Deck, Word, CoinSel, CardRef, CardSet, Amounts, Place))
 
 
 @dataclass(frozen=True)
@@ -189,6 +183,14 @@ class Act(Node):
         """The set of the player's cards it acts on, if it acts on one."""
         return next((arg for arg in self.args if isinstance(arg, CardSet)), None)
 
+    def placed(self) -> tuple[CardRef, Place] | None:
+        """The card it puts in an army column or the command zone, and where (its place operand), if
+        it does."""
+        place = next((arg for arg in self.args if isinstance(arg, Place)), None)
+        if place is None:
+            return None
+        return next(arg for arg in self.args if isinstance(arg, CardRef)), place
+
     def under(self) -> tuple[CardRef, Deck] | None:
         """The card it puts under a deck, and the deck (the spec's `under`), if it does."""
         spec = ACTION_SPECS[self.name]
@@ -213,7 +215,7 @@ class EachOther(Node):
     action: "Action"
 
 
-Action = Union[PlaceCard, RecruitHero, ReturnHero, Act,
+Action = Union[RecruitHero, ReturnHero, Act,
                EachOther, Then]
 
 

@@ -68,8 +68,8 @@ class Places:
         for card in cards.values():  # placed by an effect
             for _, effect in card.effects:
                 for node in ir.walk(effect):
-                    if isinstance(node, ir.PlaceCard):
-                        self._placed(card.id, node)
+                    if isinstance(node, ir.Act) and (placed := node.placed()) is not None:
+                        self._placed(card.id, *placed)
         self.age_decks = {age: frozenset(e["card"] for e in entries) for age, entries in decks.items()}
         self.zone_decks = {z: frozenset(e["card"] for entries in by_age.values() for e in entries)
                            for z, by_age in zone_decks.items()}
@@ -135,11 +135,11 @@ class Places:
             cols |= set(c.among)
         return frozenset(cols)
 
-    def _placed(self, actor: str, node: ir.PlaceCard) -> None:
-        where = self.place_columns(node.place, actor if node.card.card is None else node.card.card)
-        targets: Iterable[str] = self.cards if node.card.subject else [node.card.card or actor]
-        if node.place.mode == "command":
-            self.to_command = union(self.to_command, ANY if node.card.subject else frozenset(targets))
+    def _placed(self, actor: str, ref: ir.CardRef, place: ir.Place) -> None:
+        where = self.place_columns(place, actor if ref.card is None else ref.card)
+        targets: Iterable[str] = self.cards if ref.subject else [ref.card or actor]
+        if place.mode == "command":
+            self.to_command = union(self.to_command, ANY if ref.subject else frozenset(targets))
         for cid in targets:
             if cid in self.columns:
                 old = self.columns[cid]

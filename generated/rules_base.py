@@ -34,7 +34,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '0f32cd47b4d9b98195953c14834ffe2aa6efbbadc1b3f11f126cef181b3bab8f'
+CONTENT_HASH = 'fec22f4f61b3dce0c37646089084a74b3bdaec09cc7b5f76f4aa87c16705a766'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -36,7 +36,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'c22311e1b751a30240f7c2d3d6dc20cf307caa37dd5f556cfcc7b4676fd3febb'
+CONTENT_HASH = '65e2128477d00f979f5e5f9bfeb43dc446eb7448d460ad2119d1b0ccc2f704cb'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

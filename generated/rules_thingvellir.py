@@ -38,7 +38,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'e045773b2e3b3c29dec1fb006aa226d5c866b9fb2be9e133c1d0e223fd64dc5a'
+CONTENT_HASH = '80609e4c47fda3e784c4c9846268117586262d064e01362bd5bd89eb02770ec2'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -40,7 +40,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '02f3e16725143d400171b50a9178d1282bc062b9a43f452ea4fcbc3969e26d3d'
+CONTENT_HASH = 'e0ed91e3dd29e47a33ff75065cbb32a3047773c3f64f3de5a479a5f354edd016'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -16,24 +16,25 @@ from nidavellir.runtime.flow import STEP_FUNCTIONS, TAVERN_STEP_FUNCTIONS
 
 from nidavellir.interface.engine import EngineAPI
 from nidavellir.interface.mechanisms import (
-    AMOUNTS,
-    CARD_REF,
-    CARD_SET,
     ACTION_SPECS,
     AMOUNT,
+    AMOUNTS,
+    CARD,
+    CARD_REF,
+    CARD_SET,
     COIN,
     COINS,
     DECK,
+    FLOW_PARTS,
     FROM_ZONE,
     GEM,
-    WORD,
-    CARD,
-    FLOW_PARTS,
     OPERANDS,
+    PLACE,
     PLAYER,
     STEP_SPECS,
     SUBJECT,
     TAVERN,
+    WORD,
     steps_of,
 )
 from nidavellir.interface.rules import Step
@@ -126,7 +127,8 @@ def test_every_action_of_the_rules_data_has_its_specs_operands(expansions):
              GEM: lambda a: isinstance(a, ir.Num), FROM_ZONE: lambda a: isinstance(a, ir.Word),
              WORD: lambda a: isinstance(a, ir.Word), COIN: lambda a: isinstance(a, ir.Word),
              COINS: lambda a: isinstance(a, ir.CoinSel), CARD_REF: lambda a: isinstance(a, ir.CardRef),
-             CARD_SET: lambda a: isinstance(a, ir.CardSet), AMOUNTS: lambda a: isinstance(a, ir.Amounts)}
+             CARD_SET: lambda a: isinstance(a, ir.CardSet), AMOUNTS: lambda a: isinstance(a, ir.Amounts),
+             PLACE: lambda a: isinstance(a, ir.Place)}
     seen = set()
     for cid, effects in compile_specs(layer_specs(expansions)).effects.items():
         for _, effect in effects:
@@ -320,3 +322,35 @@ def test_transform_in_chosen_order_takes_several_amounts_as_one_operand():
     cx = context_of(compile_specs(layer_specs(())).ruleset, Catalog.load("en"))
     assert action_text(parse_effect("when taken: transform coins in pouch by 2, 3 in chosen order").actions[0], cx) \
         .startswith("add 2 and 3 to the coins in your pouch, each amount to a different coin")
+
+
+def test_placing_a_card_takes_a_card_and_a_place_operand_read_by_every_stage():
+    """000 "Olwyn: Put his two doubles in your army" (rules/thingvellir "place card olwyn-double in
+    chosen column; place card olwyn-double in another chosen column"): the card and
+    its place are the spec's operands; a card of the supply is offered only while one is left; the
+    column is chosen for that card, and `another chosen column` leaves out those chosen before, so
+    that with none left nothing is placed; the text names the card and the place."""
+    from nidavellir.compiler import ir
+    from nidavellir.compiler.build import compile_specs, layer_specs
+    from nidavellir.compiler.docs.text import action_text, context_of
+    from nidavellir.compiler.dsl import parse_effect
+    from nidavellir.compiler.emit import PyScope, Writer, _can_act, action
+
+    again = parse_effect("when recruited: place card grid in another chosen column").actions[0]
+    assert isinstance(again, ir.Act) and again.name == "place"
+    assert again.placed() == (ir.CardRef("grid"), ir.Place("another"))
+    assert _can_act(again, PyScope()) == "g.in_supply('grid')"
+    w = Writer()
+    action(w, again, PyScope(chosen_columns="chosen"), lambda pos: "<rules>")
+    assert "\n".join(w.lines[1:]) == (
+        "if g.column_options('grid', exclude=tuple(chosen)):\n"
+        "    placed1 = g.supply_card('grid', card)\n"
+        "    if placed1 is not None:\n"
+        "        dest2 = yield from g.choose_column(p, placed1, exclude=tuple(chosen))\n"
+        "        chosen.append(dest2)\n"
+        "        yield from g.place(p, placed1, dest2)")
+    own = parse_effect("when taken: move self to command zone").actions[0]
+    assert _can_act(own, PyScope()) is None
+    cx = context_of(compile_specs(layer_specs(())).ruleset, Catalog.load("en"))
+    assert action_text(parse_effect("when taken: place self in column miner").actions[0], cx) == \
+        "place this card in your Miner column"

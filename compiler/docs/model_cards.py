@@ -176,7 +176,8 @@ class CardsModel(ModelBase):
         if cid in self.in_any_deck():
             return []
         return [self.link(other) for other, effects in self.c.effects.items() if other != cid and any(
-            isinstance(n, ir.PlaceCard) and n.card.card == cid for _, e in effects for n in ir.walk(e))]
+            isinstance(n, ir.Act) and (placed := n.placed()) is not None and placed[0].card == cid
+            for _, e in effects for n in ir.walk(e))]
 
     def kind_notes(self, kind: str) -> list[str]:
         """What the kinds data says of a kind's cards: where they go (command zone, discard pile), when

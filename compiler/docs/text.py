@@ -440,8 +440,6 @@ def action_text(a: ir.Action, cx: Context) -> str:
         return expr_text(node, cx)
 
     match a:
-        case ir.PlaceCard():
-            return t("act.place", card=_card_ref(a.card, cx), place=_place_text(a.place, cx))
         case ir.RecruitHero():
             key = "act.recruit" if a.counted else "act.recruit_uncounted"
             if a.cls is None:
@@ -480,6 +478,8 @@ def _act_text(a: ir.Act, cx: Context) -> str:
                 kw[operand.name] = _deck_text(arg, cx)
             case ir.CardRef():
                 kw[operand.name] = _card_ref(arg, cx)
+            case ir.Place():
+                kw[operand.name] = _place_text(arg, cx)
             case ir.CardSet():
                 pass  # (it words the whole action, below)
             case ir.Amounts():

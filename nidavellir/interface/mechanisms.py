@@ -113,6 +113,7 @@ WORD = "word"              # one of the grammar's fixed words: it picks the acti
 COINS = "coins"            # the player's coin(s) a selection names: the call runs once per coin (`{coin}`)
 COIN = "coin"              # a coin of the rules, by its id
 CARD_REF = "card reference"  # the effect's own card, the event's subject, or a card of the supply by id
+PLACE = "place"            # an army column (chosen or named) or the command zone, for the card operand
 CARD_SET = "card set"      # cards of the player's army (`last dwarf of other columns`, `non-hero in column X`)
 
 # The forms a card set's action words itself in (its message's key, then one of these): by the
@@ -231,6 +232,8 @@ ACTION_SPECS: dict[str, ActionSpec] = {s.name: s for s in (
                frozenset({PLAYER}), operands=(Operand("coin", COINS),), prompt="discard"),
     ActionSpec("gain-gem", "gain_gem", "gain gem", "g.gain_gem({p}, {value})", "act.gain_gem",
                frozenset({PLAYER}), operands=(Operand("value", GEM),)),
+    ActionSpec("place", "place", "place", "yield from g.place({p}, {moved}, {dest})", "act.place", frozenset({PLAYER}),
+               operands=(Operand("moved", CARD_REF), Operand("dest", PLACE))),
     ActionSpec("place-under", "place_under", "place under", "g.put_under_deck({moved}, {deck})", "act.place_under",
                operands=(Operand("moved", CARD_REF), Operand("deck", DECK)), under="deck"),
     ActionSpec("discard", "discard", "discard",
