@@ -206,19 +206,22 @@ def test_advance_track_with_and_without_an_amount_are_two_specs():
 
 def test_place_under_takes_a_card_operand_read_by_every_stage():
     """README "Effects": a card put under a deck leaves play for that deck, and a card a hero's
-    effect names (`place card ID …`) comes from the supply. `place X under D` parses to its spec's
-    card and deck operands, keeps the card's position, checks the card it names, emits the engine's
-    `put_under_deck` (for a card of the supply, only when one is left) and reads as its text."""
+    effect names (`place card ID …`) comes from the supply; DESIGN §9 "Where the powers meet": a power
+    is offered only when each of its actions finds something to act on. `place X under D` parses to
+    its spec's card and deck operands, keeps the card's position, is offered while the supply holds
+    the card it names, emits the engine's `put_under_deck` (for a card of the supply, only when one
+    is left) and reads as its text."""
     from nidavellir.compiler import ir
     from nidavellir.compiler.build import compile_specs, layer_specs
     from nidavellir.compiler.docs.text import action_text, context_of
     from nidavellir.compiler.dsl import parse_effect
-    from nidavellir.compiler.emit import PyScope, Writer, action
+    from nidavellir.compiler.emit import PyScope, Writer, _can_act, action
 
     text = "when taken: place card grid under age 2 deck"
     under = parse_effect(text).actions[0]
     assert isinstance(under, ir.Act) and under.name == "place-under"
     assert under.under() == (ir.CardRef("grid"), ir.Deck(2)) and under.arg("moved").pos == text.index("grid")
+    assert _can_act(under, PyScope()) == "g.in_supply('grid')"  # (offered only while one is left)
     w = Writer()
     action(w, under, PyScope(), lambda pos: "<rules>")
     code = "\n".join(w.lines)
