@@ -34,7 +34,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'fec22f4f61b3dce0c37646089084a74b3bdaec09cc7b5f76f4aa87c16705a766'
+CONTENT_HASH = '1262a30e030b465e79e03bb8c8c3929529838e56e30aa30d80227c27ead1547e'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -36,7 +36,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '65e2128477d00f979f5e5f9bfeb43dc446eb7448d460ad2119d1b0ccc2f704cb'
+CONTENT_HASH = '4fb267c864a58d502e6668f5bd7df7fca9b24694f09f17fe8a18a28b3850b202'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -38,7 +38,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '80609e4c47fda3e784c4c9846268117586262d064e01362bd5bd89eb02770ec2'
+CONTENT_HASH = '4639f4f225f9ccf29934c061e5bb8671cad1d00b803ad7fba9056d8cbe135a66'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

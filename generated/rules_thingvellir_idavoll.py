@@ -40,7 +40,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'e0ed91e3dd29e47a33ff75065cbb32a3047773c3f64f3de5a479a5f354edd016'
+CONTENT_HASH = '32c3ac00fe78670a8bf3260d1735e7b7b3fc625f93a232c63a44589b4ffbd8f3'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -129,3 +129,27 @@ def test_a_command_score_that_reads_a_column_changes_with_that_columns_cards(tmp
     rules = load_rules((), (str(v),))
     assert rules.cards["astrid"].score_reads == ("warrior",)
     assert _all_alike(rules, range(1, 25)) > 300
+
+
+def test_a_score_counting_its_copies_changes_when_a_copy_leaves_another_column(tmp_path: Path):
+    """002 "Mercenary cards": a mercenary stands in one of its two classes, and its card counts in that
+    column's points; 003: "Warriors: the sum of their ranks ... the player with the most ranks adds
+    the value of their highest coin". A mercenary made to score 4 points per copy its owner holds,
+    its two copies in the Warrior and the Explorer columns: each copy's leaving takes 4 points from
+    the other's column too. Warrior copy: 9 + 8 and the highest coin 5 (most Warrior ranks), and 4
+    from the Explorers, 26; Explorer copy: 11 + 8, and 4 from the Warriors, 23 — as scoring
+    everything again gives."""
+    from harness import pull
+
+    v = write(tmp_path / "v.yaml", """
+        layer: {id: v, name: V}
+        cards:
+          - id: "mercenary:warrior9-explorer11"
+            effects:
+              - "score 4 * copies"
+        """)
+    game = Game(load_rules(("thingvellir",), (str(v),)), 3, 1)
+    e = game.engine
+    for column in ("warrior", "explorer"):
+        e.attach(0, pull(e, "mercenary:warrior9-explorer11"), column)
+    assert held_points(e, 0) == _lose_without(game, 0) == {"mercenary:warrior9-explorer11": [26, 23]}

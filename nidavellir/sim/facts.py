@@ -98,7 +98,7 @@ def held_points(e: Engine, p: int) -> dict[str, list[int]]:
     through the engine's own detach/attach (which keep its rank index) and back to its place;
     copies of one card in one column, without marks, are worth the same and scored once. (The coins
     part, which no card changes, is left out of both sides; so is a class formula the card's leaving
-    cannot change, see `_rescored`, and so is the command part when the card's leaving cannot change
+    cannot change, see `_rescored` and `_changed_points`, and so is the command part when the card's leaving cannot change
     it, see `_command_steady`: then a card takes only its printed points with it, and one that
     changes no formula need not step out at all.)"""
     pl = e.s.players[p]
@@ -109,20 +109,21 @@ def held_points(e: Engine, p: int) -> dict[str, list[int]]:
     counting = [c for c in pl.command if defs[c].score is not None] + [
         c for cards in pl.army.values() for c in cards if defs[c].score is not None and defs[c].score_once]
     counted_ids = {defs[c].id for c in counting}
+    loose = [c for cards in pl.army.values() for c in cards  # (their scores count in their columns' points)
+             if defs[c].score is not None and not defs[c].score_once]
+    loose_ids = {defs[c].id for c in loose}
     out: dict[str, list[int]] = defaultdict(list)
     marks = e.s.marks
-    loose = {cls for cls, cards in pl.army.items()
-             if any(defs[c].score is not None and not defs[c].score_once for c in cards)}
     for column, place in [*pl.army.items(), (None, pl.command)]:
         known: dict[str, int] = {}
-        rescored = _rescored(e, column, loose)
+        rescored = _rescored(e, column, _changed_points(e, loose, column))
         steady = _command_steady(e, counting, column)
         for i, card in enumerate(place):
             cid = e.s.cards[card]
             value = known.get(cid) if card not in marks else None
             if value is None:
                 d = defs[card]
-                every = rescored if not d.mods else list(scored)
+                every = rescored if not d.mods and d.id not in loose_ids else list(scored)
                 own = d.score is not None and (column is None or d.score_once)  # its score is in the command part
                 taken = (d.points if column is None else 0) if steady and not own and d.id not in counted_ids \
                     else None  # the command part it takes with it, when that is all it changes there
@@ -147,13 +148,20 @@ def _command_steady(e: Engine, counting: list[int], column: str | None) -> bool:
     return all((reads := defs[c].score_reads) is not None and column not in reads for c in counting)
 
 
-def _rescored(e: Engine, column: str | None, loose: set[str]) -> list[str]:
-    """The classes whose formula may score otherwise once a card (without modifiers) leaves its
-    owner's `column` (None: the command zone): a formula that may read anything, or reads that
-    column, or one of the `loose` columns, where a card's own score (in its column's points) may
-    read anything."""
+def _changed_points(e: Engine, loose: list[int], column: str | None) -> set[str]:
+    """The columns whose points may change, besides `column`'s own, when a card not among the `loose`
+    cards' copies leaves `column`: those of a loose card (one whose own score counts in its column's
+    points) whose score reads that column, or anything (`CardDef.score_reads`)."""
+    defs, where = e.defs, e.where
+    return {where[c][1] or "" for c in loose if (reads := defs[c].score_reads) is None or column in reads}
+
+
+def _rescored(e: Engine, column: str | None, changed: set[str]) -> list[str]:
+    """The classes whose formula may score otherwise once a card (without modifiers, not a loose
+    card's copy) leaves its owner's `column` (None: the command zone): a formula that may read
+    anything, or reads that column, or one of the `changed` columns, whose points may change with it."""
     return [c.id for c in e.rules.ruleset.classes
-            if c.reads is None or column in c.reads or not loose.isdisjoint(c.reads)]
+            if c.reads is None or column in c.reads or not changed.isdisjoint(c.reads)]
 
 
 def _score_without(e: Engine, p: int, card: int, column: str | None, place: list[int], i: int,
