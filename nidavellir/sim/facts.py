@@ -58,27 +58,29 @@ def card_facts(e: Engine) -> list[Fact]:
     assert e.journal is not None
     defs = e.rules.cards
     facts: list[Fact] = []
-    mine: dict[tuple[int, str], list[Fact]] = defaultdict(list)    # (player, card) -> its facts
-    unplaced: dict[tuple[int, str], int] = defaultdict(int)        # taken, not yet placed
+    mine: dict[tuple[int, str], list[Fact]] = {}    # (player, card) -> its facts
+    unplaced: dict[tuple[int, str], int] = {}       # taken, not yet placed
     for r in e.journal:
         kind = type(r)
-        if kind is Took or kind is Recruited or kind is DistinctionWon:
-            how = "took" if kind is Took else "recruited" if kind is Recruited else "distinction"
-            card: str = r.card  # type: ignore[attr-defined]
-            unplaced[(r.player, card)] += 1
-        elif kind is Placed and r.origin is None:  # type: ignore[attr-defined]
-            card = r.card  # type: ignore[attr-defined]
-            if unplaced[(r.player, card)]:
-                unplaced[(r.player, card)] -= 1
-                continue
-            how = "placed"
-        else:
+        how = _HOW.get(kind)
+        if how is None:
             continue
-        d = defs[card]
-        fact = {"card": card, "kind": d.kind, "class": d.cls, "player": r.player, "age": r.age,
+        key = (r.player, r.card)  # type: ignore[attr-defined]
+        if how != "placed":
+            unplaced[key] = unplaced.get(key, 0) + 1
+        elif r.origin is not None:  # type: ignore[attr-defined]
+            continue  # (it moved among its owner's cards)
+        elif unplaced.get(key):
+            unplaced[key] -= 1
+            continue  # (the card taken, recruited or won, placed)
+        d = defs[key[1]]
+        fact = {"card": key[1], "kind": d.kind, "class": d.cls, "player": r.player, "age": r.age,
                 "turn": r.turn, "how": how, "points": 0}
         facts.append(fact)
-        mine[(r.player, card)].append(fact)
+        if key in mine:
+            mine[key].append(fact)
+        else:
+            mine[key] = [fact]
     for p in range(e.n):
         for card, points in held_points(e, p).items():
             owned = mine.get((p, card), [])
@@ -90,6 +92,9 @@ def card_facts(e: Engine) -> list[Fact]:
                         "how": "placed", "points": value}
                 facts.append(fact)
     return facts
+
+
+_HOW: dict[type, str] = {Took: "took", Recruited: "recruited", DistinctionWon: "distinction", Placed: "placed"}
 
 
 def held_points(e: Engine, p: int) -> dict[str, list[int]]:
