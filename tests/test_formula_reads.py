@@ -97,20 +97,17 @@ def test_marginal_points_equal_scoring_everything_again(boxes):
     assert _all_alike(load_rules(boxes), range(1, 13)) > 300
 
 
+def _scoring(tmp_path: Path, scores: dict[str, str]) -> Path:
+    """A variant giving each card (by id) the score expression given, as its one effect."""
+    cards = "".join(f'  - id: "{cid}"\n    effects: ["score {text}"]\n' for cid, text in scores.items())
+    return write(tmp_path / "v.yaml", "layer: {id: v, name: V}\ncards:\n" + cards)
+
+
 def test_a_card_scored_in_its_column_reads_what_its_score_reads(tmp_path: Path):
     """003: "Warriors: the sum of their ranks" — a column's points count each card's own score too,
     so a Warrior that scores the Explorers' ranks makes the Warriors read the Explorers (its
     column's formula reads only `points`); an Explorer leaving changes the Warriors' score."""
-    v = write(tmp_path / "v.yaml", """
-        layer: {id: v, name: V}
-        cards:
-          - id: "warrior:3"
-            effects:
-              - "score 3 * ranks(explorer)"
-          - id: "warrior:4"
-            effects:
-              - "score 2 * heroes"
-        """)
+    v = _scoring(tmp_path, {"warrior:3": "3 * ranks(explorer)", "warrior:4": "2 * heroes"})
     assert _all_alike(load_rules((), (str(v),)), range(1, 25)) > 300
 
 
@@ -119,14 +116,7 @@ def test_a_command_score_that_reads_a_column_changes_with_that_columns_cards(tmp
     score reads a column (Astrid made to score twice the Warriors' ranks and her copies) loses or
     gains when a Warrior leaves, and not when another card does: scoring only what can change still
     gives each card's points as scoring everything again does."""
-    v = write(tmp_path / "v.yaml", """
-        layer: {id: v, name: V}
-        cards:
-          - id: astrid
-            effects:
-              - "score 2 * ranks(warrior) + copies"
-        """)
-    rules = load_rules((), (str(v),))
+    rules = load_rules((), (str(_scoring(tmp_path, {"astrid": "2 * ranks(warrior) + copies"})),))
     assert rules.cards["astrid"].score_reads == ("warrior",)
     assert _all_alike(rules, range(1, 25)) > 300
 
@@ -141,13 +131,7 @@ def test_a_score_counting_its_copies_changes_when_a_copy_leaves_another_column(t
     everything again gives."""
     from harness import pull
 
-    v = write(tmp_path / "v.yaml", """
-        layer: {id: v, name: V}
-        cards:
-          - id: "mercenary:warrior9-explorer11"
-            effects:
-              - "score 4 * copies"
-        """)
+    v = _scoring(tmp_path, {"mercenary:warrior9-explorer11": "4 * copies"})
     game = Game(load_rules(("thingvellir",), (str(v),)), 3, 1)
     e = game.engine
     for column in ("warrior", "explorer"):
