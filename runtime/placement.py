@@ -7,7 +7,7 @@ A card may stand where anything in the rules can put it:
   card that goes to the discard pile);
 - where an effect of any card places it (`place CARD in PLACE`, `CardDef.placings`; `place subject
   …` may place any card);
-- for a kind that a `place-held` step places from the command zone (mercenaries), one of its columns.
+- for a kind that a `place-held` step places from the command zone, one of its columns.
 A choice of column offers the columns a card has ranks in (`column_ranks`) when it names some, else
 every column. The state a card may carry (DESIGN §8's position format) follows from what its rules
 give it: `notch` a track, `captured` a capture, `class`, `tokens`, `face_down`, `used` the marks its
@@ -59,7 +59,7 @@ def own_column(rules: Rules, d: CardDef) -> str | None:
 
 def column_choices(rules: Rules, d: CardDef, among: tuple[str, ...] = ()) -> tuple[str, ...]:
     """The columns a choice of column offers for the card: `among` if given, else the columns it has
-    ranks in (a mercenary's two sides), else every column."""
+    ranks in (a card with ranks by column: each of its sides), else every column."""
     return among or tuple(d.column_ranks) or rules.classes
 
 
