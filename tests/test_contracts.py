@@ -131,9 +131,13 @@ def test_the_engine_implements_the_interface_with_the_same_parameters():
 
 
 def _emitted_names() -> set[str]:
-    """Every `g.NAME` the emitter or the registry of DSL names can write."""
+    """Every `g.NAME` the emitter, the registry of DSL names or an action spec (its call and its
+    guard) can write."""
+    from nidavellir.interface.mechanisms import ACTION_SPECS
+
     texts = [(COMPILER / "emit.py").read_text(encoding="utf-8")]
     texts += [b.emit for b in (*VARIABLES.values(), *FUNCTIONS.values())]
+    texts += [text for spec in ACTION_SPECS.values() for text in (spec.call, spec.guard or "")]
     return {m for text in texts for m in re.findall(r"\bg\.([a-z_]+)", text)}
 
 
