@@ -362,8 +362,8 @@ class Checker:
             case ir.CardSet():
                 self.card_set(arg)
             case ir.Amounts():
-                for item in arg.items:
-                    self.expr(item, INT)
+                for amount in ir.amounts(arg):
+                    self.expr(amount, INT)
             case ir.Num() if kind == GEM:
                 if arg.value not in self.names.gems:
                     self.fail(arg, f"there is no special gem {arg.value}",

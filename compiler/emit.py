@@ -292,15 +292,18 @@ def _on_coins(w: Writer, sel: ir.CoinSel, purpose: str, sc: PyScope, body: Calla
 def _card(w: Writer, ref: ir.CardRef, sc: PyScope) -> str:
     """Python naming the card; for a card of the supply, a guarded block is opened (the caller
     restores the indent)."""
-    if ref.subject:
-        return f"{sc.ev}.subject"
-    if ref.card is None:
-        return sc.card
+    if ref.subject or ref.card is None:
+        return _ref(ref, sc)
     placed = sc.fresh("placed")
     w.line(f"{placed} = g.supply_card({ref.card!r}, {sc.card})")  # (the effect's card brought it)
     w.line(f"if {placed} is not None:")
     w.indent += 1
     return placed
+
+
+def _ref(ref: ir.CardRef, sc: PyScope) -> str:
+    """Python naming the card a reference names: the event's subject, the effect's card, or a card id."""
+    return f"{sc.ev}.subject" if ref.subject else sc.card if ref.card is None else repr(ref.card)
 
 
 def _destination(w: Writer, place: ir.Place, card: str, sc: PyScope) -> str:
@@ -364,11 +367,11 @@ def _can_act(a: ir.Action, sc: PyScope) -> str | None:
             return f"g.can_return_hero({p}, {a.cls!r})"
         case ir.Act():  # (an amount of 0 or less acts on nothing)
             spec = ACTION_SPECS[a.name]
-            positive = [_positive(arg, sc) for o, arg in a.operands() if o.positive]
             coins = [_coin_test(arg, sc) for arg in a.args if isinstance(arg, ir.CoinSel)]
             supply = [f"g.in_supply({arg.card!r})" for arg in a.args  # (a card of the supply: one is left)
                       if isinstance(arg, ir.CardRef) and not arg.subject and arg.card is not None]
-            return _all(*positive, *coins, *supply, None if spec.guard is None else expand(spec.guard, _act_names(a, sc)))
+            return _all(_positives(a, sc), *coins, *supply,
+                        None if spec.guard is None else expand(spec.guard, _act_names(a, sc)))
         case ir.EachOther():
             return None  # (each other player: acts for each of them as it can)
         case _:
@@ -382,22 +385,20 @@ def _act(w: Writer, a: ir.Act, sc: PyScope) -> None:
     names.update((temp, sc.fresh(temp)) for temp in spec.temps)
     placed = a.placed()
     if placed is not None and placed[1].mode == "another" and sc.chosen_columns:  # (none left: nothing placed)
-        ref = placed[0]
-        which = repr(ref.card) if ref.card is not None else f"{sc.ev}.subject" if ref.subject else sc.card
-        w.line(f"if g.column_options({which}, exclude=tuple({sc.chosen_columns})):")
+        w.line(f"if g.column_options({_ref(placed[0], sc)}, exclude=tuple({sc.chosen_columns})):")
         w.indent += 1
+    moved = ""
     for o, arg in a.operands():  # (a card of the supply opens a block: `action` restores the indent)
         if isinstance(arg, ir.CardRef):
-            names[o.name] = _card(w, arg, sc)
+            names[o.name] = moved = _card(w, arg, sc)
         elif isinstance(arg, ir.Place):  # (where the card operand, named before it, goes)
-            moved = next(names[m.name] for m, ref in a.operands() if isinstance(ref, ir.CardRef))
             names[o.name] = _destination(w, arg, moved, sc)
     coins = [(o.name, arg) for o, arg in a.operands() if isinstance(arg, ir.CoinSel)]
     if not coins:
         _lines(w, expand(spec.call, names))
         return
     (name, sel), = coins
-    positive = _all(*(_positive(arg, sc) for o, arg in a.operands() if o.positive))
+    positive = _positives(a, sc)
     if positive is not None:  # (an amount of 0 or less acts on nothing: no coin is chosen for it either)
         w.line(f"if {positive}:")
         w.indent += 1
@@ -439,12 +440,17 @@ def _act_names(a: ir.Act, sc: PyScope) -> dict[str, str]:
             case ir.CardSet():
                 names[operand.name] = card_set(arg, sc)
             case ir.Amounts():
-                names[operand.name] = ", ".join(expr(x, sc) for x in arg.items)
+                names[operand.name] = ", ".join(expr(x, sc) for x in ir.amounts(arg))
             case ir.CoinSel() | ir.CardRef() | ir.Place():
                 pass  # (the call runs once per coin, after the card and its place are found: `_act`)
             case _:
                 names[operand.name] = expr(arg, sc)
     return names
+
+
+def _positives(a: ir.Act, sc: PyScope) -> str | None:
+    """Python testing that each positive operand of the action is (None: each is a number that is)."""
+    return _all(*(_positive(arg, sc) for o, arg in a.operands() if o.positive))
 
 
 def _positive(amount: ir.Arg, sc: PyScope) -> str | None:
@@ -453,7 +459,7 @@ def _positive(amount: ir.Arg, sc: PyScope) -> str | None:
     if isinstance(amount, ir.Amounts):
         if any(isinstance(x, ir.Num) and x.value > 0 for x in amount.items):
             return None
-        return f"(max({', '.join(expr(x, sc) for x in amount.items)}, 0) > 0)"
+        return f"(max({', '.join(expr(x, sc) for x in ir.amounts(amount))}, 0) > 0)"
     assert ir.is_amount(amount), "only an amount is positive"
     return None if isinstance(amount, ir.Num) and amount.value > 0 else f"({expr(amount, sc)} > 0)"
 

@@ -159,6 +159,11 @@ def is_amount(arg: Arg) -> TypeGuard[Expr]:
     return not isinstance(arg, (Deck, Word, CoinSel, CardRef, CardSet, Amounts, Place))
 
 
+def amounts(arg: Arg) -> tuple[Expr, ...]:
+    """The number expressions of an action's operand: an amount, several, or none."""
+    return arg.items if isinstance(arg, Amounts) else (arg,) if is_amount(arg) else ()
+
+
 @dataclass(frozen=True)
 class Act(Node):
     """An action of interface/mechanisms.py ACTION_SPECS, with its operands in the spec's order."""
@@ -215,8 +220,7 @@ class EachOther(Node):
     action: "Action"
 
 
-Action = Union[RecruitHero, ReturnHero, Act,
-               EachOther, Then]
+Action = Union[RecruitHero, ReturnHero, Act, EachOther, Then]
 
 
 # -- effects -----------------------------------------------------------------------

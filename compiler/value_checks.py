@@ -246,9 +246,8 @@ class _Walk:
             case ir.Act():
                 for operand, arg in a.operands():
                     if operand.verb is not None:
-                        for amount in arg.items if isinstance(arg, ir.Amounts) else (arg,):
-                            if ir.is_amount(amount):
-                                self.amount(amount, operand.verb)
+                        for amount in ir.amounts(arg):
+                            self.amount(amount, operand.verb)
             case ir.Then():
                 self.action(a.first)
                 self.action(a.rest)

@@ -192,9 +192,10 @@ class Values:
                 elif isinstance(effect, ir.Score) and not effect.once:
                     self.scores[cid] = effect
                 for node in ir.walk(effect):
-                    if isinstance(node, ir.Act) and "tokens" in ACTION_SPECS[node.name].marks:
+                    marks = ACTION_SPECS[node.name].marks if isinstance(node, ir.Act) else ()
+                    if "tokens" in marks:
                         self.token_cards.add(cid)
-                    if isinstance(node, ir.Act) and "notch" in ACTION_SPECS[node.name].marks:
+                    if "notch" in marks:
                         self.advancing.add(cid)
         dwarfs = [c for c in self.cards.values() if c.kind in self.places.dwarf_kinds]
         self.dwarf_copies = sum(c.copies for c in dwarfs)

@@ -34,7 +34,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '1262a30e030b465e79e03bb8c8c3929529838e56e30aa30d80227c27ead1547e'
+CONTENT_HASH = '45fa5b00a7920cd0aeeb475360f7d739adb8994a820bbbd2ee9efdf5670fa1a7'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

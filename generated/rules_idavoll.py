@@ -36,7 +36,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '4fb267c864a58d502e6668f5bd7df7fca9b24694f09f17fe8a18a28b3850b202'
+CONTENT_HASH = 'ecafcfcee1ceb7e60024dc367729233a120e0cf2dfe65426f1303c53ea012186'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

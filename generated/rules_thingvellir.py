@@ -38,7 +38,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '4639f4f225f9ccf29934c061e5bb8671cad1d00b803ad7fba9056d8cbe135a66'
+CONTENT_HASH = '3234e7457164593f2b9687948b3bd5089c2295ab118a3632516c4600a8117bf6'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -40,7 +40,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '32c3ac00fe78670a8bf3260d1735e7b7b3fc625f93a232c63a44589b4ffbd8f3'
+CONTENT_HASH = '254a2442714bbde39b0dc295c25de86da61751c91bdfe4af9978ceb7638772ea'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -483,7 +483,7 @@ def _act_text(a: ir.Act, cx: Context) -> str:
             case ir.CardSet():
                 pass  # (it words the whole action, below)
             case ir.Amounts():
-                kw[operand.name] = cx.join([expr_text(x, cx) for x in arg.items])
+                kw[operand.name] = cx.join([expr_text(x, cx) for x in ir.amounts(arg)])
             case ir.Num() if operand.kind == GEM:
                 kw[operand.name] = arg.value
             case _ if spec.counted is None or operand.name != spec.counted[0]:
@@ -492,14 +492,16 @@ def _act_text(a: ir.Act, cx: Context) -> str:
     for arg in a.args:
         if isinstance(arg, ir.CoinSel) and cx.cat.has(form := f"{key}.{'pouch.' if arg.pouch else ''}{arg.mode}"):
             key = form  # (several coins, one after another)
-    cards = a.cards()
-    if cards is not None:  # (a card set words the whole action: `_set_text` picks its form)
-        amount = None if spec.counted is None else a.arg(spec.counted[0])
-        return _set_text(key, cards, cx, count_of(amount, cx) if amount is not None and ir.is_amount(amount) else None)
+    count = None
     if spec.counted is not None:
         amount = a.arg(spec.counted[0])
         assert ir.is_amount(amount), "a counted operand is an amount"
-        key, counted = _counted(key, count_of(amount, cx), spec.counted[1], cx)
+        count = count_of(amount, cx)
+    cards = a.cards()
+    if cards is not None:  # (a card set words the whole action: `_set_text` picks its form)
+        return _set_text(key, cards, cx, count)
+    if spec.counted is not None and count is not None:
+        key, counted = _counted(key, count, spec.counted[1], cx)
         kw.update(counted)
     return cx.cat.t(key, **kw)
 

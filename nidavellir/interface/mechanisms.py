@@ -149,8 +149,8 @@ class ActionSpec:
     catalog has one: `.each`, `.pouch.chosen`); `prompt`: what a player choosing a coin for it is
     told (its coin operands' ids in braces; a part in square brackets is kept only when the operands
     it names are known as the rules compile, a number as written); `gives_coin`: its call gives back
-    the coin it leaves, which a later `other coin` of the effect does not choose again; `counted`: the amount operand the text counts, and the noun it counts
-    (a card set names its own); `source`: the operand naming the pile or deck whose cards it moves,
+    the coin it leaves, which a later `other coin` of the effect does not choose again; `counted`:
+    the amount operand the text counts, and the noun it counts (a card set names its own); `source`: the operand naming the pile or deck whose cards it moves,
     to the acting player or (`discards`) to the discard pile, where a card set's cards go too;
     `under`: the deck operand under which it puts its card operand (which leaves play for that
     deck); `unsettles`: it may move the effect's own card or the event's subject anywhere (a

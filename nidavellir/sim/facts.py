@@ -77,10 +77,7 @@ def card_facts(e: Engine) -> list[Fact]:
         fact = {"card": key[1], "kind": d.kind, "class": d.cls, "player": r.player, "age": r.age,
                 "turn": r.turn, "how": how, "points": 0}
         facts.append(fact)
-        if key in mine:
-            mine[key].append(fact)
-        else:
-            mine[key] = [fact]
+        mine.setdefault(key, []).append(fact)
     for p in range(e.n):
         for card, points in held_points(e, p).items():
             owned = mine.get((p, card), [])
@@ -103,19 +100,18 @@ def held_points(e: Engine, p: int) -> dict[str, list[int]]:
     through the engine's own detach/attach (which keep its rank index) and back to its place;
     copies of one card in one column, without marks, are worth the same and scored once. (The coins
     part, which no card changes, is left out of both sides; so is a class formula the card's leaving
-    cannot change, see `_rescored` and `_changed_points`, and so is the command part when the card's leaving cannot change
-    it, see `_command_steady`: then a card takes only its printed points with it, and one that
-    changes no formula need not step out at all.)"""
+    cannot change, see `_rescored` and `_changed_points`, and so is the command part when the card's
+    leaving cannot change it, see `_command_steady`: then a card takes only its printed points with
+    it, and one that changes no formula need not step out at all.)"""
     pl = e.s.players[p]
     class_score = e.rules.class_score
     scored = {cls: int(class_score[cls](e, p, cls)) for cls in e.rules.classes}
     command = command_total(e, p)
     defs = e.defs
-    counting = [c for c in pl.command if defs[c].score is not None] + [
-        c for cards in pl.army.values() for c in cards if defs[c].score is not None and defs[c].score_once]
+    army_scored = [c for cards in pl.army.values() for c in cards if defs[c].score is not None]
+    counting = [c for c in pl.command if defs[c].score is not None] + [c for c in army_scored if defs[c].score_once]
     counted_ids = {defs[c].id for c in counting}
-    loose = [c for cards in pl.army.values() for c in cards  # (their scores count in their columns' points)
-             if defs[c].score is not None and not defs[c].score_once]
+    loose = [c for c in army_scored if not defs[c].score_once]  # (their scores count in their columns' points)
     loose_ids = {defs[c].id for c in loose}
     out: dict[str, list[int]] = defaultdict(list)
     marks = e.s.marks
