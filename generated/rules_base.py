@@ -34,7 +34,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '45fa5b00a7920cd0aeeb475360f7d739adb8994a820bbbd2ee9efdf5670fa1a7'
+CONTENT_HASH = '269d1cd0ac7b17808103a484a0132f5375af8b06581a9c7276538f9280dff446'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -38,7 +38,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '3234e7457164593f2b9687948b3bd5089c2295ab118a3632516c4600a8117bf6'
+CONTENT_HASH = '9a7898053bdba77b5e8aabb3852611670e7c90546c7ae0189906f27f5f9e2b0b'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -40,7 +40,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '254a2442714bbde39b0dc295c25de86da61751c91bdfe4af9978ceb7638772ea'
+CONTENT_HASH = 'cb365d6cd14c01a7f13ac7ae0f337a07609e736025eb45dc99599ecda065528f'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

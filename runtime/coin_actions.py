@@ -183,16 +183,19 @@ class CoinActions(EngineCore):
         if amount > 0 and self.reacts("coin-bettered", p=p):
             yield from self.emit(p, "coin-bettered", amount=amount)
 
-    def exchange_coin(self, p: int, coin: int, special_id: str) -> None:
+    def exchange_coin(self, p: int, coin: int, special_id: str) -> int:
+        """The special coin takes `coin`'s place (none left: nothing happens). Returns the coin the
+        player now holds in its place."""
         new = self.s.special_coins.pop(special_id, None)
         if new is None:
-            return
+            return coin
         if CoinExchanged in self.keeps:
             self.note(CoinExchanged(*self.now, player=p, cause=self.cause(), old=self.s.coins[coin].value,
                                     new=self.s.coins[new].value, special=special_id))
         self._replace_coin(p, coin, new)
         self.s.coins_left[coin] = self.s.coins_left.get(coin, 0) + 1
         self.s.coin_box.append(coin)
+        return new
 
     def coin_trade(self, p: int, trading: int) -> Gen[None]:
         """003 "Trading Coins": add the two pouch coins, discard the higher, take the sum."""
