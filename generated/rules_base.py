@@ -34,7 +34,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '269d1cd0ac7b17808103a484a0132f5375af8b06581a9c7276538f9280dff446'
+CONTENT_HASH = '5c2bea80791bb74fdd7e087c9b1c9d5d0aa02177c9710aa3e0b861872c1fc6df'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

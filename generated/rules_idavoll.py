@@ -36,7 +36,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '598a7150611ba2368cd65bf65dc0d862a352dadf5cd6daab2a2e15b435af2503'
+CONTENT_HASH = 'de6ff79c1849d48ddea5fdfed74471ca5ce5097680d70fe874c1feaed0752d22'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

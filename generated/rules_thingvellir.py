@@ -38,7 +38,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '9a7898053bdba77b5e8aabb3852611670e7c90546c7ae0189906f27f5f9e2b0b'
+CONTENT_HASH = '39589efd85b29eb8852aea6f91a6c12a8738912b38f0183653c24dba33742814'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -40,7 +40,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'cb365d6cd14c01a7f13ac7ae0f337a07609e736025eb45dc99599ecda065528f'
+CONTENT_HASH = '1673c292a209b0a38b9f9aec3f417c5c25874302525cefaf4330a93cb6828f3f'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

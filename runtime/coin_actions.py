@@ -183,6 +183,10 @@ class CoinActions(EngineCore):
         if amount > 0 and self.reacts("coin-bettered", p=p):
             yield from self.emit(p, "coin-bettered", amount=amount)
 
+    def special_coin_left(self, special_id: str) -> bool:
+        """Whether the special coin is still there for an exchange to hand out."""
+        return special_id in self.s.special_coins
+
     def exchange_coin(self, p: int, coin: int, special_id: str) -> int:
         """The special coin takes `coin`'s place (none left: nothing happens). Returns the coin the
         player now holds in its place."""

@@ -78,21 +78,40 @@ def test_a_card_from_the_supply_then_another_action_then_other_coins(tmp_path):
     assert [e.s.cards[c] for c in e.s.players[0].army["blacksmith"]] == ["special-blacksmith"]
 
 
+def exchanging(tmp_path, effect):
+    """A 3-player engine of a layer with a special coin 7 (`test-seven`) and a relic with `effect`,
+    each player holding coins 0, 2, 4 and 5."""
+    path = tmp_path / "nest.yaml"
+    path.write_text(LAYER.replace("game:\n", "game:\n  coins:\n    special:\n"
+                                  "      - {id: test-seven, value: 7, name: special coin 7}\n")
+                    + f'  - id: test-nest\n    kind: relic\n    effects:\n      - "{effect}"\n', encoding="utf-8")
+    e = new_engine(3, rules=load_rules((), (str(path),)))
+    for p in range(3):
+        set_coins(e, p, hand=[0, 2, 4, 5])
+    return e
+
+
 def test_other_coin_excludes_the_coin_an_exchange_put_in_the_chosen_coins_place(tmp_path):
     """README, the effect DSL: `other coin` is "one this effect did not choose yet"; as a coin
     transformed stays chosen in its new form (the test above), so does a coin exchanged: the special
     coin that took its place is not offered again, the coins it did not choose are."""
-    path = tmp_path / "nest.yaml"
-    path.write_text(LAYER.replace("game:\n", "game:\n  coins:\n    special:\n"
-                                  "      - {id: test-seven, value: 7, name: special coin 7}\n")
-                    + '  - id: test-nest\n    kind: relic\n    effects:\n      - "when taken: exchange chosen '
-                      'coin for coin test-seven; transform other coin by 1"\n', encoding="utf-8")
-    e = new_engine(3, rules=load_rules((), (str(path),)))
-    for p in range(3):
-        set_coins(e, p, hand=[0, 2, 4, 5])
+    e = exchanging(tmp_path, "when taken: exchange chosen coin for coin test-seven; transform other coin by 1")
     log = run_log(e.take_card(0, e.new_card("test-nest")), "5@hand", "4@hand")
     assert shown(log[1]) == ["2@hand", "4@hand"]  # (not 7@hand: the exchanged coin's new form)
     assert coins_of(e, 0) == [0, 2, 5, 7]
+
+
+def test_an_exchange_for_a_special_coin_already_handed_out_is_neither_offered_nor_spent(tmp_path):
+    """README, the effect DSL: "Such a power is offered only when each of its actions finds something
+    to act on […]: one that would do nothing is neither asked nor spent." An exchange acts only while
+    its special coin is there: the first relic's power hands it out, so a second relic's is not asked
+    (its power is still unused), and P2's coins stay as they were."""
+    e = exchanging(tmp_path, "may once per game when taken: exchange chosen coin for coin test-seven")
+    first = run_log(e.take_card(0, e.new_card("test-nest")), True, "5@hand")
+    assert [d.kind for d in first] == ["use", "coin"] and coins_of(e, 0) == [0, 2, 4, 7]
+    second = e.new_card("test-nest")
+    assert run_log(e.take_card(1, second)) == []
+    assert coins_of(e, 1) == [0, 2, 4, 5] and "used" not in e.s.marks.get(second, {})
 
 
 def test_nested_handlers_never_rebind_a_parameter(tmp_path):

@@ -228,7 +228,7 @@ ACTION_SPECS: dict[str, ActionSpec] = {s.name: s for s in (
                operands=(Operand("amounts", AMOUNTS, "transform", positive=True),)),
     ActionSpec("exchange", "exchange", "exchange", "g.exchange_coin({p}, {coin}, {new})", "act.exchange",
                frozenset({PLAYER}), operands=(Operand("coin", COINS), Operand("new", COIN)), prompt="exchange for {new}",
-               gives_coin=True),
+               guard="g.special_coin_left({new})", gives_coin=True),
     ActionSpec("discard-coin", "discard_coin", "discard", "g.discard_coin({p}, {coin})", "act.discard_coin",
                frozenset({PLAYER}), operands=(Operand("coin", COINS),), prompt="discard"),
     ActionSpec("gain-gem", "gain_gem", "gain gem", "g.gain_gem({p}, {value})", "act.gain_gem",
