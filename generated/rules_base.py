@@ -34,7 +34,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '5c2bea80791bb74fdd7e087c9b1c9d5d0aa02177c9710aa3e0b861872c1fc6df'
+CONTENT_HASH = '1f57bb8be1ade3b44fa9a8c38c65433ee68d4d186c4941ecdedd5e1f65f2dea2'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

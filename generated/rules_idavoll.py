@@ -36,7 +36,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'de6ff79c1849d48ddea5fdfed74471ca5ce5097680d70fe874c1feaed0752d22'
+CONTENT_HASH = 'f13af6513c8f6b77d1b1ef4dd33d18238324022d031910f66123aac0b69346fc'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -38,7 +38,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '39589efd85b29eb8852aea6f91a6c12a8738912b38f0183653c24dba33742814'
+CONTENT_HASH = '32fa241f12ee0b9eee64655492bc3f7ad1da0f18af2ed8ba9090f2587a2cebc1'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

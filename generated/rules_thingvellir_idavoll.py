@@ -40,7 +40,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '1673c292a209b0a38b9f9aec3f417c5c25874302525cefaf4330a93cb6828f3f'
+CONTENT_HASH = '32b3f3031a576e7fd59fda6ff6f1fa29823c7f278162b2954b20fb268ae58ffd'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -114,6 +114,10 @@ class CardActions(EngineCore):
                                  card=self.s.cards[card], old=old, new=int(self.mark(card, "notch")),
                                  value=self.track_value(card)))
 
+    def can_advance(self, card: int) -> bool:
+        """Whether the card's token is short of its track's last notch (so an advance moves it)."""
+        return int(self.mark(card, "notch")) < len(self.defs[card].track) - 1
+
     def track_value(self, card: int) -> int:
         track = self.defs[card].track
         return track[int(self.mark(card, "notch"))] if track else 0

@@ -239,6 +239,10 @@ class CoinActions(EngineCore):
         if self.reacts("coin-traded", p=p):
             yield from self.emit(p, "coin-traded")
 
+    def special_gem_left(self, value: int) -> bool:
+        """Whether a special gem of `value` is still there for `gain gem` to hand out."""
+        return value in self.s.special_gems
+
     def gain_gem(self, p: int, value: int) -> None:
         if value in self.s.special_gems:
             self.s.special_gems.remove(value)

@@ -78,13 +78,15 @@ def test_a_card_from_the_supply_then_another_action_then_other_coins(tmp_path):
     assert [e.s.cards[c] for c in e.s.players[0].army["blacksmith"]] == ["special-blacksmith"]
 
 
-def exchanging(tmp_path, effect):
-    """A 3-player engine of a layer with a special coin 7 (`test-seven`) and a relic with `effect`,
-    each player holding coins 0, 2, 4 and 5."""
+def exchanging(tmp_path, *effects, track=""):
+    """A 3-player engine of a layer with a special coin 7 (`test-seven`) and a relic with `effects`
+    (and a `track`, if given), each player holding coins 0, 2, 4 and 5."""
     path = tmp_path / "nest.yaml"
+    lines = "".join(f'      - "{effect}"\n' for effect in effects)
     path.write_text(LAYER.replace("game:\n", "game:\n  coins:\n    special:\n"
                                   "      - {id: test-seven, value: 7, name: special coin 7}\n")
-                    + f'  - id: test-nest\n    kind: relic\n    effects:\n      - "{effect}"\n', encoding="utf-8")
+                    + f"  - id: test-nest\n    kind: relic\n{f'    track: {track}' + chr(10) if track else ''}"
+                    + f"    effects:\n{lines}", encoding="utf-8")
     e = new_engine(3, rules=load_rules((), (str(path),)))
     for p in range(3):
         set_coins(e, p, hand=[0, 2, 4, 5])
@@ -112,6 +114,33 @@ def test_an_exchange_for_a_special_coin_already_handed_out_is_neither_offered_no
     second = e.new_card("test-nest")
     assert run_log(e.take_card(1, second)) == []
     assert coins_of(e, 1) == [0, 2, 4, 5] and "used" not in e.s.marks.get(second, {})
+
+
+def test_a_gem_already_handed_out_is_not_offered_to_gain(tmp_path):
+    """README, the effect DSL: a power "is offered only when each of its actions finds something to
+    act on": `gain gem 6` acts while the special gem 6 is there (003 "King's Hand": one gem 6), so
+    after the first relic's power took it, the second relic's is not asked."""
+    e = exchanging(tmp_path, "may once per game when taken: gain gem 6")
+    assert [d.kind for d in run_log(e.take_card(0, e.new_card("test-nest")), True)] == ["use"]
+    gem = e.s.players[1].gem
+    assert e.s.players[0].gem == 6 and run_log(e.take_card(1, e.new_card("test-nest"))) == []
+    assert e.s.players[1].gem == gem
+
+
+def test_an_advance_at_the_tracks_last_notch_and_a_removal_from_no_tokens_are_not_offered(tmp_path):
+    """README: "0 or less notches do not move the token (a track only advances), tokens are not added
+    or removed (a card never holds fewer than 0)", and a power that would do nothing "is neither
+    asked nor spent". The first advance moves the token to the last notch and is asked; the second
+    could not move it, and the removal finds no token: neither is asked. With a token on it, the
+    removal is asked."""
+    effects = ("may when taken: advance track", "may when taken: advance track by 2", "may when taken: remove 1 token")
+    e = exchanging(tmp_path, *effects, track="[0, 4]")
+    card = e.new_card("test-nest")
+    assert [d.kind for d in run_log(e.take_card(0, card), True)] == ["use"]
+    assert e.mark(card, "notch") == 1 and e.tokens(card) == 0
+    e = exchanging(tmp_path, "when taken: add 1 token", "may when taken: remove 1 token")
+    card = e.new_card("test-nest")
+    assert [d.kind for d in run_log(e.take_card(0, card), True)] == ["use"] and e.tokens(card) == 0
 
 
 def test_nested_handlers_never_rebind_a_parameter(tmp_path):

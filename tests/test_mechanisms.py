@@ -181,8 +181,9 @@ def test_take_is_one_action_spec_read_by_every_stage():
 def test_advance_track_with_and_without_an_amount_are_two_specs():
     """A strength track (rules/idavoll: "whenever won: advance track"; "whenever coin-bettered:
     advance track by amount"): without an amount the token moves one notch, with one by that many
-    (runtime `advance_track`: 0 or less moves nothing, so the guard tests the amount); both leave the
-    card's notch, and the text counts the notches."""
+    (runtime `advance_track`: 0 or less moves nothing, so the guard tests the amount, and a token at
+    the last notch stays there, so both test that it is short of it); both leave the card's notch, and
+    the text counts the notches."""
     from nidavellir.compiler import ir
     from nidavellir.compiler.build import compile_specs, layer_specs
     from nidavellir.compiler.docs.text import action_text, context_of
@@ -192,7 +193,8 @@ def test_advance_track_with_and_without_an_amount_are_two_specs():
     bare, by = (parse_effect(f"whenever won: {text}").actions[0] for text in ("advance track", "advance track by amount"))
     assert bare == ir.Act("advance") and isinstance(by, ir.Act) and by.name == "advance-by"
     assert by.arg("steps") == ir.Var("amount")
-    assert _can_act(bare, PyScope()) is None and _can_act(by, PyScope()) == "(ev.amount > 0)"
+    assert _can_act(bare, PyScope()) == "g.can_advance(card)"
+    assert _can_act(by, PyScope()) == "((ev.amount > 0) and g.can_advance(card))"
     for a, call in ((bare, "g.advance_track(card, 1)"), (by, "g.advance_track(card, ev.amount)")):
         w = Writer()
         action(w, a, PyScope(), lambda pos: "<rules>")
