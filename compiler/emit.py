@@ -372,8 +372,9 @@ def _can_act(a: ir.Action, sc: PyScope) -> str | None:
                       if isinstance(arg, ir.CardRef) and not arg.subject and arg.card is not None]
             return _all(_positives(a, sc), *coins, *supply,
                         None if spec.guard is None else expand(spec.guard, _act_names(a, sc)))
-        case ir.EachOther():
-            return None  # (each other player: acts for each of them as it can)
+        case ir.EachOther():  # (it acts when one of them can: each acts as they can)
+            inner = _can_act(a.action, sc.acting("other"))
+            return None if inner is None else f"any({inner} for other in g.other_players({p}))"
         case _:
             assert_never(a)
 

@@ -34,7 +34,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '1f57bb8be1ade3b44fa9a8c38c65433ee68d4d186c4941ecdedd5e1f65f2dea2'
+CONTENT_HASH = '1f34028c71c6198cf916de2af518c7ed422cad89125749eafdfc60c8b4abbe85'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -36,7 +36,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'f13af6513c8f6b77d1b1ef4dd33d18238324022d031910f66123aac0b69346fc'
+CONTENT_HASH = 'e8605ac329fa0752a24175b2b60a9aea5892c8fe6dc0de7dcfa9643c555b71c9'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

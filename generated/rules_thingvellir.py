@@ -38,7 +38,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '32fa241f12ee0b9eee64655492bc3f7ad1da0f18af2ed8ba9090f2587a2cebc1'
+CONTENT_HASH = 'cee022ed82bb4abd32349d60b4592febbbf40ee823f6d85aced38976e264b6c5'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -40,7 +40,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '32b3f3031a576e7fd59fda6ff6f1fa29823c7f278162b2954b20fb268ae58ffd'
+CONTENT_HASH = 'c88293d00f2d9ad1d2fe14d31bbadaba6223492c55a1601262b21e3559a993c9'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -143,6 +143,22 @@ def test_an_advance_at_the_tracks_last_notch_and_a_removal_from_no_tokens_are_no
     assert [d.kind for d in run_log(e.take_card(0, card), True)] == ["use"] and e.tokens(card) == 0
 
 
+def test_each_other_player_is_offered_when_one_of_them_can_act(tmp_path):
+    """README, the effect DSL: a power "is offered only when each of its actions finds something to
+    act on"; `each other player` acts for each of them as they can, so it is offered when one can.
+    With no transformable coin among P2's and P3's (003 "Trading Coins": a trading coin is never
+    transformed), a discard of their lowest coin is not asked, nor is the power spent; once P3 holds
+    a 2, it is, and P3 alone discards it."""
+    e = exchanging(tmp_path, "may once per game when taken: each other player discard lowest coin")
+    for q in (1, 2):
+        set_coins(e, q, hand=[0])
+    first = e.new_card("test-nest")
+    assert run_log(e.take_card(0, first)) == [] and "used" not in e.s.marks.get(first, {})
+    set_coins(e, 2, hand=[0, 2])
+    assert [d.kind for d in run_log(e.take_card(0, e.new_card("test-nest")), True)] == ["use"]
+    assert coins_of(e, 1) == [0] and coins_of(e, 2) == [0]
+
+
 def test_nested_handlers_never_rebind_a_parameter(tmp_path):
     """Code generation uses fresh temporaries and never rebinds a parameter (`g`, `p`, `card`, `ev`)."""
     path = tmp_path / "nest.yaml"
