@@ -460,7 +460,7 @@ def _positive(amount: ir.Arg, sc: PyScope) -> str | None:
     if isinstance(amount, ir.Amounts):
         if any(isinstance(x, ir.Num) and x.value > 0 for x in amount.items):
             return None
-        return f"(max({', '.join(expr(x, sc) for x in ir.amounts(amount))}, 0) > 0)"
+        return f"(max({', '.join(expr(x, sc) for x in amount.items)}, 0) > 0)"
     assert ir.is_amount(amount), "only an amount is positive"
     return None if isinstance(amount, ir.Num) and amount.value > 0 else f"({expr(amount, sc)} > 0)"
 

@@ -34,7 +34,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '1f34028c71c6198cf916de2af518c7ed422cad89125749eafdfc60c8b4abbe85'
+CONTENT_HASH = '49051dae2703a32d2d2ca29fb65e5690a5d86cf31ef839ed904e014929a076d4'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

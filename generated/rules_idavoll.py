@@ -36,7 +36,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'e8605ac329fa0752a24175b2b60a9aea5892c8fe6dc0de7dcfa9643c555b71c9'
+CONTENT_HASH = '672d80a71168acfd2848bb409abaa9a6a6e40bc0be91b616de680dfc1a67b8ab'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -38,7 +38,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'cee022ed82bb4abd32349d60b4592febbbf40ee823f6d85aced38976e264b6c5'
+CONTENT_HASH = 'edab4a3414b7db412cf5fbae981a9c1506b56d251aaa47552c8decd11a5ce06e'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

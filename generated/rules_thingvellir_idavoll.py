@@ -40,7 +40,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'c88293d00f2d9ad1d2fe14d31bbadaba6223492c55a1601262b21e3559a993c9'
+CONTENT_HASH = '31f90b4c5e74cb82918db0f7fc27d28a0fd0a4c6fcbf10c760beca8690794109'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

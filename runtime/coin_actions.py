@@ -244,7 +244,7 @@ class CoinActions(EngineCore):
         return value in self.s.special_gems
 
     def gain_gem(self, p: int, value: int) -> None:
-        if value in self.s.special_gems:
+        if self.special_gem_left(value):
             self.s.special_gems.remove(value)
             pl = self.s.players[p]
             if GemGained in self.keeps:

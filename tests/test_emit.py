@@ -10,6 +10,7 @@ from pathlib import Path
 
 
 import pytest
+import yaml
 
 from harness import new_engine, pull, run_log, set_coins, shown, values
 from nidavellir.compiler.build import compile_specs, layer_specs
@@ -26,9 +27,12 @@ cards:
 """
 
 
-def rules_with(tmp_path: Path, cards: str) -> Rules:
+def rules_with(tmp_path: Path, cards: str, game: str = "") -> Rules:
+    """The base game with the layer's relic kind, `cards` and `game` (YAML under `game:`)."""
     path = tmp_path / "nest.yaml"
-    path.write_text(LAYER + textwrap.indent(textwrap.dedent(cards).strip("\n"), "  ") + "\n", encoding="utf-8")
+    layer = LAYER.replace("game:\n", "game:\n" + textwrap.indent(textwrap.dedent(game).strip("\n") + "\n", "  ")) \
+        if game else LAYER
+    path.write_text(layer + textwrap.indent(textwrap.dedent(cards).strip("\n"), "  ") + "\n", encoding="utf-8")
     return load_rules((), (str(path),))
 
 
@@ -78,16 +82,13 @@ def test_a_card_from_the_supply_then_another_action_then_other_coins(tmp_path):
     assert [e.s.cards[c] for c in e.s.players[0].army["blacksmith"]] == ["special-blacksmith"]
 
 
-def exchanging(tmp_path, *effects, track=""):
+def with_relic(tmp_path, *effects, track=None):
     """A 3-player engine of a layer with a special coin 7 (`test-seven`) and a relic with `effects`
     (and a `track`, if given), each player holding coins 0, 2, 4 and 5."""
-    path = tmp_path / "nest.yaml"
-    lines = "".join(f'      - "{effect}"\n' for effect in effects)
-    path.write_text(LAYER.replace("game:\n", "game:\n  coins:\n    special:\n"
-                                  "      - {id: test-seven, value: 7, name: special coin 7}\n")
-                    + f"  - id: test-nest\n    kind: relic\n{f'    track: {track}' + chr(10) if track else ''}"
-                    + f"    effects:\n{lines}", encoding="utf-8")
-    e = new_engine(3, rules=load_rules((), (str(path),)))
+    card = {"id": "test-nest", "kind": "relic", "effects": list(effects), **({"track": track} if track else {})}
+    rules = rules_with(tmp_path, yaml.safe_dump([card], sort_keys=False),
+                       game="coins:\n  special:\n    - {id: test-seven, value: 7, name: special coin 7}")
+    e = new_engine(3, rules=rules)
     for p in range(3):
         set_coins(e, p, hand=[0, 2, 4, 5])
     return e
@@ -97,7 +98,7 @@ def test_other_coin_excludes_the_coin_an_exchange_put_in_the_chosen_coins_place(
     """README, the effect DSL: `other coin` is "one this effect did not choose yet"; as a coin
     transformed stays chosen in its new form (the test above), so does a coin exchanged: the special
     coin that took its place is not offered again, the coins it did not choose are."""
-    e = exchanging(tmp_path, "when taken: exchange chosen coin for coin test-seven; transform other coin by 1")
+    e = with_relic(tmp_path, "when taken: exchange chosen coin for coin test-seven; transform other coin by 1")
     log = run_log(e.take_card(0, e.new_card("test-nest")), "5@hand", "4@hand")
     assert shown(log[1]) == ["2@hand", "4@hand"]  # (not 7@hand: the exchanged coin's new form)
     assert coins_of(e, 0) == [0, 2, 5, 7]
@@ -108,7 +109,7 @@ def test_an_exchange_for_a_special_coin_already_handed_out_is_neither_offered_no
     to act on […]: one that would do nothing is neither asked nor spent." An exchange acts only while
     its special coin is there: the first relic's power hands it out, so a second relic's is not asked
     (its power is still unused), and P2's coins stay as they were."""
-    e = exchanging(tmp_path, "may once per game when taken: exchange chosen coin for coin test-seven")
+    e = with_relic(tmp_path, "may once per game when taken: exchange chosen coin for coin test-seven")
     first = run_log(e.take_card(0, e.new_card("test-nest")), True, "5@hand")
     assert [d.kind for d in first] == ["use", "coin"] and coins_of(e, 0) == [0, 2, 4, 7]
     second = e.new_card("test-nest")
@@ -120,7 +121,7 @@ def test_a_gem_already_handed_out_is_not_offered_to_gain(tmp_path):
     """README, the effect DSL: a power "is offered only when each of its actions finds something to
     act on": `gain gem 6` acts while the special gem 6 is there (003 "King's Hand": one gem 6), so
     after the first relic's power took it, the second relic's is not asked."""
-    e = exchanging(tmp_path, "may once per game when taken: gain gem 6")
+    e = with_relic(tmp_path, "may once per game when taken: gain gem 6")
     assert [d.kind for d in run_log(e.take_card(0, e.new_card("test-nest")), True)] == ["use"]
     gem = e.s.players[1].gem
     assert e.s.players[0].gem == 6 and run_log(e.take_card(1, e.new_card("test-nest"))) == []
@@ -134,11 +135,11 @@ def test_an_advance_at_the_tracks_last_notch_and_a_removal_from_no_tokens_are_no
     could not move it, and the removal finds no token: neither is asked. With a token on it, the
     removal is asked."""
     effects = ("may when taken: advance track", "may when taken: advance track by 2", "may when taken: remove 1 token")
-    e = exchanging(tmp_path, *effects, track="[0, 4]")
+    e = with_relic(tmp_path, *effects, track=[0, 4])
     card = e.new_card("test-nest")
     assert [d.kind for d in run_log(e.take_card(0, card), True)] == ["use"]
     assert e.mark(card, "notch") == 1 and e.tokens(card) == 0
-    e = exchanging(tmp_path, "when taken: add 1 token", "may when taken: remove 1 token")
+    e = with_relic(tmp_path, "when taken: add 1 token", "may when taken: remove 1 token")
     card = e.new_card("test-nest")
     assert [d.kind for d in run_log(e.take_card(0, card), True)] == ["use"] and e.tokens(card) == 0
 
@@ -149,7 +150,7 @@ def test_each_other_player_is_offered_when_one_of_them_can_act(tmp_path):
     With no transformable coin among P2's and P3's (003 "Trading Coins": a trading coin is never
     transformed), a discard of their lowest coin is not asked, nor is the power spent; once P3 holds
     a 2, it is, and P3 alone discards it."""
-    e = exchanging(tmp_path, "may once per game when taken: each other player discard lowest coin")
+    e = with_relic(tmp_path, "may once per game when taken: each other player discard lowest coin")
     for q in (1, 2):
         set_coins(e, q, hand=[0])
     first = e.new_card("test-nest")

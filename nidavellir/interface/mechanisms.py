@@ -150,8 +150,9 @@ class ActionSpec:
     told (its coin operands' ids in braces; a part in square brackets is kept only when the operands
     it names are known as the rules compile, a number as written); `gives_coin`: its call gives back
     the coin it leaves, which a later `other coin` of the effect does not choose again; `counted`:
-    the amount operand the text counts, and the noun it counts (a card set names its own); `source`: the operand naming the pile or deck whose cards it moves,
-    to the acting player or (`discards`) to the discard pile, where a card set's cards go too;
+    the amount operand the text counts, and the noun it counts (a card set names its own); `source`:
+    the operand naming the pile or deck whose cards it moves, to the acting player or (`discards`) to
+    the discard pile, where a card set's cards go too;
     `under`: the deck operand under which it puts its card operand (which leaves play for that
     deck); `unsettles`: it may move the effect's own card or the event's subject anywhere (a
     discard, a capture); `temps`: the temporaries its call binds, each a fresh name of the handler
@@ -227,8 +228,8 @@ ACTION_SPECS: dict[str, ActionSpec] = {s.name: s for s in (
                guard="bool(g.transformable_coins({p}, 'pouch'))",
                operands=(Operand("amounts", AMOUNTS, "transform", positive=True),)),
     ActionSpec("exchange", "exchange", "exchange", "g.exchange_coin({p}, {coin}, {new})", "act.exchange",
-               frozenset({PLAYER}), operands=(Operand("coin", COINS), Operand("new", COIN)), prompt="exchange for {new}",
-               guard="g.special_coin_left({new})", gives_coin=True),
+               frozenset({PLAYER}), operands=(Operand("coin", COINS), Operand("new", COIN)),
+               prompt="exchange for {new}", guard="g.special_coin_left({new})", gives_coin=True),
     ActionSpec("discard-coin", "discard_coin", "discard", "g.discard_coin({p}, {coin})", "act.discard_coin",
                frozenset({PLAYER}), operands=(Operand("coin", COINS),), prompt="discard"),
     ActionSpec("gain-gem", "gain_gem", "gain gem", "g.gain_gem({p}, {value})", "act.gain_gem",
@@ -259,14 +260,14 @@ ACTION_SPECS: dict[str, ActionSpec] = {s.name: s for s in (
     ActionSpec("advance", "advance_track", "advance track", "g.advance_track({card}, 1)", "act.advance",
                guard="g.can_advance({card})", marks=("notch",)),
     ActionSpec("advance-by", "advance_track_by", "advance track", "g.advance_track({card}, {steps})", "act.advance_by",
-               guard="g.can_advance({card})", marks=("notch",), operands=(Operand("steps", AMOUNT, "advance", positive=True),),
-               counted=("steps", "notch")),
+               guard="g.can_advance({card})", marks=("notch",),
+               operands=(Operand("steps", AMOUNT, "advance", positive=True),), counted=("steps", "notch")),
     ActionSpec("add-tokens", "add_tokens", "add tokens", "g.add_tokens({card}, {amount})", "act.add_tokens",
                marks=("tokens",), operands=(Operand("amount", AMOUNT, "add", positive=True),),
                counted=("amount", "token")),
     ActionSpec("remove-tokens", "remove_tokens", "remove tokens", "g.remove_tokens({card}, {amount})",
-               "act.remove_tokens", guard="(g.tokens({card}) > 0)", marks=("tokens",), operands=(Operand("amount", AMOUNT, "remove", positive=True),),
-               counted=("amount", "token")),
+               "act.remove_tokens", guard="(g.tokens({card}) > 0)", marks=("tokens",),
+               operands=(Operand("amount", AMOUNT, "remove", positive=True),), counted=("amount", "token")),
 )}
 
 # The events each engine action fires, by EngineAPI method: interface/events.py's and the specs'.
