@@ -13,7 +13,7 @@ from nidavellir.interface.events import (
     WHENEVER,
     EventSpec,
 )
-from nidavellir.interface.mechanisms import ACTION_SPECS, COIN, FROM_ZONE, GEM
+from nidavellir.interface.mechanisms import ACTION_SPECS, COIN, FROM_ZONE, GEM, HERO_CLASS
 
 from . import ir
 from .bounds import constant
@@ -321,20 +321,12 @@ class Checker:
     def action(self, a: ir.Action) -> None:
         player = frozenset({PLAYER})
         match a:
-            case ir.RecruitHero():
-                self.need(a, player, "`recruit hero`")
-                if a.cls is not None and a.cls not in self.names.classes | {"neutral"}:
-                    self.fail(a, f"unknown class `{a.cls}`", suggest(a.cls, self.names.classes | {"neutral"}), True)
             case ir.Then():
-                if not isinstance(a.first, (ir.ReturnHero, ir.RecruitHero)):
-                    self.fail(a, "only returning or recruiting a hero can come before `then`: nothing else "
-                                 "can fail", "write the actions with `;` between them")
+                if not (isinstance(a.first, ir.Act) and ACTION_SPECS[a.first.name].cost):
+                    self.fail(a, f"only {_costs()} can come before `then`: nothing else can fail",
+                              "write the actions with `;` between them")
                 self.action(a.first)
                 self.action(a.rest)
-            case ir.ReturnHero():
-                self.need(a, player, "`return`")
-                if a.cls not in self.names.classes | {"neutral"}:
-                    self.fail(a, f"unknown class `{a.cls}`", suggest(a.cls, self.names.classes | {"neutral"}), True)
             case ir.Act():
                 spec = ACTION_SPECS[a.name]
                 if spec.instead_only and not self.scope.replacement:
@@ -378,10 +370,19 @@ class Checker:
             case ir.Word() if kind == COIN:
                 if arg.value not in self.names.coins:
                     self.fail(arg, f"unknown coin `{arg.value}`", suggest(arg.value, self.names.coins))
-            case ir.Word() | ir.CoinSel():
+            case ir.Word() if kind == HERO_CLASS:
+                if arg.value not in self.names.classes | {"neutral"}:
+                    self.fail(arg, f"unknown class `{arg.value}`", suggest(arg.value, self.names.classes | {"neutral"}))
+            case ir.Word() | ir.CoinSel() | ir.Omitted():
                 pass  # (the grammar gives only its words and selections)
             case _:
                 self.expr(arg, INT)
+
+
+def _costs() -> str:
+    """The actions that may come before `then` (the costs), as diagnostics quote them."""
+    phrases = [f"`{s.phrase}`" for s in ACTION_SPECS.values() if s.cost]
+    return ", ".join(phrases[:-1]) + " or " + phrases[-1] if len(phrases) > 1 else phrases[0]
 
 
 def _where_hint(needs: frozenset[str]) -> str | None:

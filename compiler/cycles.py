@@ -154,7 +154,6 @@ def value_graph(cards: dict[str, CardFacts], places: Places, values: Values) -> 
 
 # -- the event graph ------------------------------------------------------------------------------
 
-_VERBS: dict[type, str] = {ir.RecruitHero: "recruit"}  # (and each action spec's phrase)
 _CALL = re.compile(r"\bg\.([a-z_]+)\(")
 
 
@@ -166,7 +165,7 @@ def engine_calls(a: ir.Action) -> frozenset[str]:
     return frozenset(_CALL.findall("\n".join(w.lines)))
 
 
-def _leaves(actions: tuple[ir.Action, ...], other: bool = False) -> Iterator[tuple[ir.Action, bool]]:
+def _leaves(actions: tuple[ir.Action, ...], other: bool = False) -> Iterator[tuple[ir.Act, bool]]:
     """The actions in the order they run, each with whether another player does it (`each other player`)."""
     for a in actions:
         if isinstance(a, ir.Then):
@@ -255,19 +254,19 @@ class _Whereabouts:
         for key in (("self", "subject") if self.same else ("subject" if ref.subject else "self",)):
             self.at[key] = to
 
-    def after(self, leaf: ir.Action, other: bool) -> None:
+    def after(self, leaf: ir.Act, other: bool) -> None:
         """Follow what `leaf` does to the two cards."""
         if (placed := _placed(leaf)) is not None:
             self.move(placed[0], EITHER if other else _landing(placed, self.actor, self.places))
-        elif isinstance(leaf, ir.Act) and (under := leaf.under()) is not None:
+        elif (under := leaf.under()) is not None:
             self.move(under[0], NOWHERE)
-        elif isinstance(leaf, ir.ReturnHero) or (isinstance(leaf, ir.Act) and ACTION_SPECS[leaf.name].unsettles):
+        elif ACTION_SPECS[leaf.name].unsettles:
             self.at = {key: EITHER for key in self.at}  # (it may be the card discarded, returned or captured)
 
 
-def _placed(leaf: ir.Action) -> tuple[ir.CardRef, ir.Place] | None:
+def _placed(leaf: ir.Act) -> tuple[ir.CardRef, ir.Place] | None:
     """The card an action places in an army column or a command zone, and where, if it places one."""
-    return leaf.placed() if isinstance(leaf, ir.Act) else None
+    return leaf.placed()
 
 
 def _landing(placed: tuple[ir.CardRef, ir.Place], actor: str, places: Places) -> str:
@@ -324,7 +323,7 @@ def event_graph(cards: dict[str, CardFacts], places: Places, values: Values) -> 
     return g
 
 
-def _as_subject(target: Node, other: _Effect, fired: Fires, leaf: ir.Action, eff: _Effect,
+def _as_subject(target: Node, other: _Effect, fired: Fires, leaf: ir.Act, eff: _Effect,
                 cards: dict[str, CardFacts]) -> Node:
     """The node of `other` (an effect on the event fired) as it runs: its variant with its card where
     the event leaves it, when the event is about that very card (placed by this action, one copy) and
@@ -344,7 +343,7 @@ def _as_subject(target: Node, other: _Effect, fired: Fires, leaf: ir.Action, eff
 @dataclass(frozen=True)
 class _Move:
     """What an action moves, for the circumstances in which it fires an event (`Fires.when`)."""
-    leaf: ir.Action
+    leaf: ir.Act
     other: bool                # another player acts (`each other player`)
     where: _Whereabouts
     places: Places
@@ -354,10 +353,10 @@ class _Move:
         leaf, places = self.leaf, self.places
         if (placed := _placed(leaf)) is not None:
             return ANY if placed[0].subject else frozenset({placed[0].card or eff.card})
-        if isinstance(leaf, ir.Act) and (source := leaf.source()) is not None:
+        if (source := leaf.source()) is not None:
             return _source_cards(source, places)
-        if isinstance(leaf, ir.RecruitHero):
-            return places.heroes(leaf.cls)
+        if (heroes := leaf.heroes()) is not None:
+            return places.heroes(*heroes)
         return ANY
 
     def lands(self, cards: Cards) -> bool:
@@ -379,7 +378,7 @@ class _Move:
         return frozenset(c for c in cards if self.places.enters_army(c))
 
 
-def _subjects(fired: Fires, eff: _Effect, leaf: ir.Action, cards: dict[str, CardFacts],
+def _subjects(fired: Fires, eff: _Effect, leaf: ir.Act, cards: dict[str, CardFacts],
               places: Places) -> tuple[Cards, frozenset[str]]:
     """The cards the fired event can be about (ANY: any card) and the cards it cannot be about."""
     placing = _placed(leaf)
@@ -389,7 +388,7 @@ def _subjects(fired: Fires, eff: _Effect, leaf: ir.Action, cards: dict[str, Card
     if fired.about == CARD:
         if placing is not None:
             return (ANY, frozenset()) if placed is None else (frozenset({placed}), frozenset())
-        if isinstance(leaf, ir.Act) and (acted := leaf.cards()) is not None:
+        if (acted := leaf.cards()) is not None:
             return places.card_set(acted), frozenset()
         return ANY, frozenset()
     if fired.about == OWN:
@@ -398,11 +397,11 @@ def _subjects(fired: Fires, eff: _Effect, leaf: ir.Action, cards: dict[str, Card
         but = frozenset({placed}) if placed is not None and cards[placed].copies == 1 else frozenset()
         return frozenset(cid for cid in cards if places.may_stand_in(cid, None)), but
     if fired.about == PILE:
-        if isinstance(leaf, ir.Act) and (source := leaf.source()) is not None:
+        if (source := leaf.source()) is not None:
             return _source_cards(source, places), frozenset()
         return ANY, frozenset()
     if fired.about == HERO:
-        return places.heroes(leaf.cls if isinstance(leaf, ir.RecruitHero) else None), frozenset()
+        return places.heroes(*(leaf.heroes() or (None,))), frozenset()
     return frozenset(), frozenset()
 
 
@@ -411,7 +410,7 @@ def _source_cards(source: ir.Deck | ir.Word, places: Places) -> Cards:
     return places.deck(source) if isinstance(source, ir.Deck) else places.pile(source.value)
 
 
-def _fire(g: Graph, node: Node, eff: _Effect, leaf: ir.Action, fired: Fires, used: set[str],
+def _fire(g: Graph, node: Node, eff: _Effect, leaf: ir.Act, fired: Fires, used: set[str],
           on: dict[str, list[Node]], effects: dict[Node, _Effect], cards: dict[str, CardFacts],
           places: Places, move: _Move) -> list[Node]:
     """Add the edges of `leaf` firing `fired`; return the nodes of effects as they run that the graph
@@ -429,8 +428,7 @@ def _fire(g: Graph, node: Node, eff: _Effect, leaf: ir.Action, fired: Fires, use
             subjects = move.joining(subjects)
         if subjects is not ANY and not subjects:
             return new  # (a card already in the army moves within it; one that lands in no column joins nothing)
-    verb = (ACTION_SPECS[leaf.name].phrase if isinstance(leaf, ir.Act) else
-            _VERBS.get(type(leaf), type(leaf).__name__.lower()))
+    verb = ACTION_SPECS[leaf.name].phrase
     uses = fired.uses or (next(iter(sorted(used))) if used else None)
     stops: tuple[str, ...] = ()
     if fired.about == NEXT_TO and (placed := _placed(leaf)) is not None and placed[1].mode in ("chosen", "another", "among"):

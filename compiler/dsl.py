@@ -10,7 +10,7 @@ from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.tree import Meta
 
-from nidavellir.interface.mechanisms import ACTION_SPECS, AMOUNTS
+from nidavellir.interface.mechanisms import ACTION_SPECS, AMOUNTS, ActionSpec
 from nidavellir.interface.numbers import MAX_TEXT, NumberError, parse_int
 
 from . import ir
@@ -78,19 +78,46 @@ def _operand(token: Token) -> ir.Num | ir.Word:
 def _act(name: str) -> Callable[..., ir.Act]:
     """The callback of an action spec's grammar rule (interface/mechanisms.py ACTION_SPECS): its
     operands are the rule's children but for the nouns it keeps (`CARDS`, `TOKENS`): a number as
-    written (INT) read as one, a name (NAME) as a word; several amounts that end them as one operand."""
+    written (INT) read as one, a name (NAME) as a word; several amounts that end them as one operand;
+    an operand the phrase may leave out is the child of its terminal (`Operand.token`) if that comes
+    next, else ir.Omitted."""
     spec = ACTION_SPECS[name]
     many = bool(spec.operands) and spec.operands[-1].kind == AMOUNTS
+    optional = any(o.token is not None for o in spec.operands)
 
     def f(self: _ToIR, meta: Meta, *children: Token | ir.Arg) -> ir.Act:
-        args = tuple(_operand(c) if isinstance(c, Token) else c
-                     for c in children if not isinstance(c, Token) or c.type in ("INT", "NAME"))
+        kept = [c for c in children if not isinstance(c, Token) or c.type in ("INT", "NAME", *_tokens(spec))]
+        if optional:
+            args: tuple[ir.Arg, ...] = tuple(_optional(spec, kept, _pos(meta)))
+        else:
+            args = tuple(_operand(c) if isinstance(c, Token) else c for c in kept)
         if many:
             first = len(spec.operands) - 1
             items = tuple(a for a in args[first:] if ir.is_amount(a))
             args = (*args[:first], ir.Amounts(items, pos=items[0].pos if items else _pos(meta)))
         return ir.Act(name, args, pos=_pos(meta))
     return f
+
+
+def _tokens(spec: ActionSpec) -> tuple[str, ...]:
+    """The terminals that write the spec's operands the phrase may leave out."""
+    return tuple(o.token for o in spec.operands if o.token is not None)
+
+
+def _optional(spec: ActionSpec, kept: list[Token | ir.Arg], at: int) -> list[ir.Arg]:
+    """The operands of a phrase some of which it may leave out, matched in order: one with a
+    terminal takes the next child only if that is the terminal's."""
+    args: list[ir.Arg] = []
+    i = 0
+    for o in spec.operands:
+        child = kept[i] if i < len(kept) else None
+        if o.token is not None and not (isinstance(child, Token) and child.type == o.token):
+            args.append(ir.Omitted(pos=at))
+            continue
+        assert child is not None, f"the grammar of `{spec.phrase}` gives its operand {o.name}"
+        args.append(_operand(child) if isinstance(child, Token) else child)
+        i += 1
+    return args
 
 
 @v_args(meta=True, inline=True)  # a callback takes the rule's meta, then its children in grammar order
@@ -203,21 +230,11 @@ class _ToIR(Transformer[Token, ir.Effect]):
         return ir.Word("bottom", pos=_pos(meta))
 
     # actions
-    def recruit_hero(self, meta: Meta, *tokens: Token) -> ir.RecruitHero:
-        another = any(t.type == "ANOTHER" for t in tokens)
-        counted = not any(t.type == "COUNTS" for t in tokens)
-        names = [t for t in tokens if t.type == "NAME"]
-        return ir.RecruitHero(counted, str(names[0]) if names else None, another, pos=_pos(meta),
-                              arg_pos=_pos(names[0]) if names else 0)
-
     def then(self, meta: Meta, first: ir.Action, rest: ir.Action) -> ir.Then:
         return ir.Then(first, rest, pos=_pos(meta))
 
     def capture_next(self, meta: Meta, cls: Token) -> ir.CaptureNext:
         return ir.CaptureNext(str(cls), pos=_pos(meta), arg_pos=_pos(cls))
-
-    def return_hero(self, meta: Meta, cls: Token) -> ir.ReturnHero:
-        return ir.ReturnHero(str(cls), pos=_pos(meta), arg_pos=_pos(cls))
 
     def each_other(self, meta: Meta, action: ir.Action) -> ir.EachOther:
         return ir.EachOther(action, pos=_pos(meta))

@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import MISSING, dataclass, field, fields, is_dataclass, replace
 from typing import Any
 
-from nidavellir.interface.mechanisms import ACTION_SPECS
+from nidavellir.interface.mechanisms import ACTION_SPECS, FLAG
 from nidavellir.interface.rules import EMPTY, SOURCE_MARKER, Modifier
 
 from . import ir
@@ -330,48 +330,44 @@ def _deck(deck: ir.Deck) -> str:
     return repr(deck.zone) if deck.zone is not None else repr(deck.age)
 
 
-def _recruit(a: ir.RecruitHero, sc: PyScope) -> str:
-    return f"g.recruit_hero({sc.p}, counted={a.counted!r}, cls={a.cls!r}, another={a.another!r})"
-
-
-def _then(rest: ir.Action) -> str:
-    """The `then` argument of a return whose `rest` begins with a recruitment: that recruitment's
-    class and whether it takes another hero (the return then offers only heroes that leave one to
-    recruit); else None."""
+def _then(a: ir.Act, rest: ir.Action | None, sc: PyScope) -> tuple[str, ir.Action | None]:
+    """The `{then}` of a cost whose spec `leaves` an action something to act on, when `rest` (what
+    follows its `then`) begins with that action: `, then=(<its operands>)`, and what of `rest` is
+    left for its own test; else "" and `rest`."""
+    leaves = ACTION_SPECS[a.name].leaves
     head = rest.first if isinstance(rest, ir.Then) else rest
-    return repr((head.cls, head.another)) if isinstance(head, ir.RecruitHero) else "None"
+    if leaves is None or not isinstance(head, ir.Act) or head.name != leaves[0]:
+        return "", rest
+    names = _act_names(head, sc)
+    values = [names[operand] for operand in leaves[1]]
+    left = rest.rest if isinstance(rest, ir.Then) else None
+    return f", then=({', '.join(values)}{',' if len(values) == 1 else ''})", left
 
 
-def _can_act(a: ir.Action, sc: PyScope) -> str | None:
+def _can_act(a: ir.Action, sc: PyScope, then: str = "") -> str | None:
     """Python testing, before an effect begins, whether `a` finds something to act on — with the
     same test the action lists its options by (None: it always acts). A power is offered only when
     each of its actions passes (DESIGN §9 "Where the powers meet"): so a `may` is never asked, nor a
     once-per-game power spent, for an action that would do nothing. A pile is read as it is before
-    the effect: cards the effect itself puts under it are not there to look at."""
+    the effect: cards the effect itself puts under it are not there to look at. (`then`: a cost's
+    `{then}`, see `_then`.)"""
     p = sc.p
     match a:
         case ir.Then():
             rest: ir.Action | None = a.rest
-            if isinstance(a.first, ir.ReturnHero):
-                then = _then(a.rest)
-                first = f"g.can_return_hero({p}, {a.first.cls!r}, {then})"
-                if then != "None":  # (the recruitment after the return is what `then` tests)
-                    rest = a.rest.rest if isinstance(a.rest, ir.Then) else None
-            else:
-                first = _can_act(a.first, sc) or "True"
+            first = None
+            if isinstance(a.first, ir.Act):  # (the checker allows only a cost here)
+                then, rest = _then(a.first, a.rest, sc)
+                first = _can_act(a.first, sc, then)
             more = None if rest is None else _can_act(rest, sc)
-            return first if more is None else f"({first} and {more})"
-        case ir.RecruitHero():
-            return f"g.can_recruit_hero({p}, {a.cls!r}, {a.another!r})"
-        case ir.ReturnHero():
-            return f"g.can_return_hero({p}, {a.cls!r})"
+            return first if more is None else more if first is None else f"({first} and {more})"
         case ir.Act():  # (an amount of 0 or less acts on nothing)
             spec = ACTION_SPECS[a.name]
             coins = [_coin_test(arg, sc) for arg in a.args if isinstance(arg, ir.CoinSel)]
             supply = [f"g.in_supply({arg.card!r})" for arg in a.args  # (a card of the supply: one is left)
                       if isinstance(arg, ir.CardRef) and not arg.subject and arg.card is not None]
             return _all(_positives(a, sc), *coins, *supply,
-                        None if spec.guard is None else expand(spec.guard, _act_names(a, sc)))
+                        None if spec.guard is None else expand(spec.guard, {**_act_names(a, sc), "then": then}))
         case ir.EachOther():  # (it acts when one of them can: each acts as they can)
             inner = _can_act(a.action, sc.acting("other"))
             return None if inner is None else f"any({inner} for other in g.other_players({p}))"
@@ -432,10 +428,16 @@ def _lines(w: Writer, code: str) -> None:
 def _act_names(a: ir.Act, sc: PyScope) -> dict[str, str]:
     """The scope's names and the Python of an action spec's operands (but its coins), by their names."""
     names = sc.names()
+    if ACTION_SPECS[a.name].leaves is not None:
+        names["then"] = ""  # (a cost before no `then`: see `_then`)
     for operand, arg in a.operands():
         match arg:
             case ir.Deck():
                 names[operand.name] = _deck(arg)
+            case ir.Word() if operand.kind == FLAG:
+                names[operand.name] = repr(operand.written)
+            case ir.Omitted():
+                names[operand.name] = repr(not operand.written) if operand.kind == FLAG else "None"
             case ir.Word():
                 names[operand.name] = repr(arg.value)
             case ir.CardSet():
@@ -484,25 +486,20 @@ def _can_act_all(actions: tuple[ir.Action, ...], sc: PyScope) -> str | None:
     return " and ".join(tests) if tests else None
 
 
-def _cost(a: ir.Action, sc: PyScope, rest: ir.Action | None = None) -> str:
-    """The call of an action that reports whether it happened (before `then`, with `rest` after)."""
-    if isinstance(a, ir.RecruitHero):
-        return _recruit(a, sc)
-    assert isinstance(a, ir.ReturnHero), "the checker allows only these before `then`"
-    then = "None" if rest is None else _then(rest)
-    return f"g.return_hero({sc.p}, {a.cls!r}{'' if then == 'None' else f', then={then}'})"
+def _cost(a: ir.Action, rest: ir.Action, sc: PyScope) -> str:
+    """The call of a cost (its value says whether it was done), before `then` and `rest`."""
+    assert isinstance(a, ir.Act) and ACTION_SPECS[a.name].cost, "the checker allows only a cost before `then`"
+    call = expand(ACTION_SPECS[a.name].call, {**_act_names(a, sc), "then": _then(a, rest, sc)[0]})
+    assert "\n" not in call, "a cost's call is one expression"
+    return call
 
 
 def action(w: Writer, a: ir.Action, sc: PyScope, locate: Callable[[int], str]) -> None:
     w.marker(locate(a.pos))
     depth = w.indent
     match a:
-        case ir.RecruitHero():
-            w.line(f"yield from {_recruit(a, sc)}")
-        case ir.ReturnHero():
-            w.line(f"yield from g.return_hero({sc.p}, {a.cls!r})")
         case ir.Then():
-            w.line(f"if (yield from {_cost(a.first, sc, a.rest)}):")
+            w.line(f"if ({_cost(a.first, a.rest, sc)}):")
             w.indent += 1
             action(w, a.rest, sc, locate)
         case ir.Act():

@@ -126,23 +126,14 @@ class Deck(Node):
 # -- actions -----------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class RecruitHero(Node):
-    counted: bool
-    cls: str | None = None   # only heroes of this class (`neutral` for neutral heroes)
-    another: bool = False    # not the hero the effect returned just before
-    arg_pos: int = field(default=0, compare=False, kw_only=True)
-
-
-@dataclass(frozen=True)
-class ReturnHero(Node):
-    cls: str
-    arg_pos: int = field(default=0, compare=False, kw_only=True)
-
-
-@dataclass(frozen=True)
 class Word(Node):
     """A word an action takes as written: a zone's id, a mode the grammar fixes."""
     value: str
+
+
+@dataclass(frozen=True)
+class Omitted(Node):
+    """An operand the phrase leaves out (a flag not written, `recruit hero` without a class)."""
 
 
 @dataclass(frozen=True)
@@ -151,12 +142,12 @@ class Amounts(Node):
     items: tuple[Expr, ...]
 
 
-Arg = Union[Expr, Deck, Word, CoinSel, CardRef, CardSet, Amounts, Place]
+Arg = Union[Expr, Deck, Word, CoinSel, CardRef, CardSet, Amounts, Place, Omitted]
 
 
 def is_amount(arg: Arg) -> TypeGuard[Expr]:
     """Whether an action's operand is a number expression (an amount)."""
-    return not isinstance(arg, (Deck, Word, CoinSel, CardRef, CardSet, Amounts, Place))
+    return not isinstance(arg, (Deck, Word, CoinSel, CardRef, CardSet, Amounts, Place, Omitted))
 
 
 def amounts(arg: Arg) -> tuple[Expr, ...]:
@@ -184,6 +175,15 @@ class Act(Node):
         found = None if spec.source is None else self.arg(spec.source)
         return found if isinstance(found, (Deck, Word)) else None
 
+    def heroes(self) -> tuple[str | None] | None:
+        """The class of the heroes it moves to the acting player (None: any), if it moves some (the
+        spec's `heroes`)."""
+        spec = ACTION_SPECS[self.name]
+        if spec.heroes is None:
+            return None
+        found = self.arg(spec.heroes)
+        return (found.value if isinstance(found, Word) else None),
+
     def cards(self) -> CardSet | None:
         """The set of the player's cards it acts on, if it acts on one."""
         return next((arg for arg in self.args if isinstance(arg, CardSet)), None)
@@ -209,7 +209,7 @@ class Act(Node):
 
 @dataclass(frozen=True)
 class Then(Node):
-    """`first` is a cost: `rest` happens only if it was paid (a hero returned, a hero recruited)."""
+    """`first` is a cost (an action spec's `cost`): `rest` happens only if it was paid."""
     first: "Action"
     rest: "Action"
 
@@ -220,7 +220,7 @@ class EachOther(Node):
     action: "Action"
 
 
-Action = Union[RecruitHero, ReturnHero, Act, EachOther, Then]
+Action = Union[Act, EachOther, Then]
 
 
 # -- effects -----------------------------------------------------------------------

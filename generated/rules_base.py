@@ -34,7 +34,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '49051dae2703a32d2d2ca29fb65e5690a5d86cf31ef839ed904e014929a076d4'
+CONTENT_HASH = 'f4bd2533d0f9e48e70cc6e93abcbccb48de31d231c34afa278fff3a0538173f9'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -36,7 +36,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '672d80a71168acfd2848bb409abaa9a6a6e40bc0be91b616de680dfc1a67b8ab'
+CONTENT_HASH = '275fbc9ffd4020c4f52c43ade5d6739e79c729b4066fc350c7abe544f738ffad'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -1130,7 +1130,7 @@ def _odin_0(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
     yield from ()
     if g.used(card):
         return
-    if not (g.can_return_hero(p, 'neutral', ('neutral', True))):
+    if not (g.can_return_hero(p, 'neutral', then=('neutral', True))):
         return
     if not (yield from g.may(p, card, 'may once per game when turn-end: return chosen neutral hero then recruit another neutral hero uncounted')):
         return

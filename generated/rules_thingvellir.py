@@ -38,7 +38,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'edab4a3414b7db412cf5fbae981a9c1506b56d251aaa47552c8decd11a5ce06e'
+CONTENT_HASH = 'ed4fcd6027bbf7fd26c7cd52c0c43b0b7226b2ddc8a70b294144f37ae3b0ce87'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -40,7 +40,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '31f90b4c5e74cb82918db0f7fc27d28a0fd0a4c6fcbf10c760beca8690794109'
+CONTENT_HASH = '7c2be8db23d8d453e8e577b1d9738ddcb0435503927945aa98416bb72afde359'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:
@@ -1742,7 +1742,7 @@ def _odin_0(g: EngineAPI, p: int, card: int, ev: Event) -> Gen[None]:
     yield from ()
     if g.used(card):
         return
-    if not (g.can_return_hero(p, 'neutral', ('neutral', True))):
+    if not (g.can_return_hero(p, 'neutral', then=('neutral', True))):
         return
     if not (yield from g.may(p, card, 'may once per game when turn-end: return chosen neutral hero then recruit another neutral hero uncounted')):
         return

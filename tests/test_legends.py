@@ -173,7 +173,7 @@ def test_an_effect_reads_the_kind_of_the_event_card(e):
     ("capture next wizard dwarf", "wizard", "unknown class `wizard`"),
     ("when recruited: look at 5 from nowhere deck, take 1, rest shuffled", "nowhere", "no deck `nowhere`"),
     ("when recruited: transform chosen coin by 2 then recruit hero", "transform",
-     "only returning or recruiting a hero can come before `then`: nothing else can fail"),
+     "only `recruit` or `return` can come before `then`: nothing else can fail"),
     ("whenever taken if subject_kind is wizard: recruit hero", "wizard", "unknown kind `wizard`"),
     ("when recruited: recruit another elf hero", "elf", "unknown class `elf`"),
 ])

@@ -25,9 +25,11 @@ from nidavellir.interface.mechanisms import (
     COIN,
     COINS,
     DECK,
+    FLAG,
     FLOW_PARTS,
     FROM_ZONE,
     GEM,
+    HERO_CLASS,
     OPERANDS,
     PLACE,
     PLAYER,
@@ -128,7 +130,8 @@ def test_every_action_of_the_rules_data_has_its_specs_operands(expansions):
              WORD: lambda a: isinstance(a, ir.Word), COIN: lambda a: isinstance(a, ir.Word),
              COINS: lambda a: isinstance(a, ir.CoinSel), CARD_REF: lambda a: isinstance(a, ir.CardRef),
              CARD_SET: lambda a: isinstance(a, ir.CardSet), AMOUNTS: lambda a: isinstance(a, ir.Amounts),
-             PLACE: lambda a: isinstance(a, ir.Place)}
+             PLACE: lambda a: isinstance(a, ir.Place), HERO_CLASS: lambda a: isinstance(a, ir.Word),
+             FLAG: lambda a: isinstance(a, ir.Word)}
     seen = set()
     for cid, effects in compile_specs(layer_specs(expansions)).effects.items():
         for _, effect in effects:
@@ -137,11 +140,57 @@ def test_every_action_of_the_rules_data_has_its_specs_operands(expansions):
                     spec = ACTION_SPECS[node.name]
                     assert len(node.args) == len(spec.operands), (cid, node)
                     for operand, arg in zip(spec.operands, node.args):
+                        if isinstance(arg, ir.Omitted):  # (only an operand the phrase may leave out)
+                            assert operand.token is not None, (cid, operand)
+                            continue
                         assert kinds[operand.kind](arg), (cid, operand, arg)
                         assert operand.kind != WORD or arg.value in operand.words, (cid, operand, arg)
                     seen.add(node.name)
     if expansions:  # (the boxes together do every action that takes operands)
         assert {n for n, s in ACTION_SPECS.items() if s.operands} <= seen
+
+
+def test_recruit_and_return_are_costs_declared_as_action_specs():
+    """001 "Odin": "put one of your Neutral Heroes back in the reserve and recruit another Neutral
+    Hero" (rules/idavoll: "return chosen neutral hero then recruit another neutral hero uncounted");
+    DESIGN §9 "Where the powers meet": a power is offered only when each of its actions finds
+    something to act on. Both phrases parse to their specs' operands (the words `recruit … hero`
+    may leave out read as left out), only a cost stands before `then`, the return offers only heroes
+    that leave one to recruit (its guard stands for the recruitment too), the calls report whether
+    they were done, and the text picks its key by what is written."""
+    from nidavellir.compiler import ir
+    from nidavellir.compiler.build import compile_specs, layer_specs
+    from nidavellir.compiler.docs.text import action_text, context_of
+    from nidavellir.compiler.dsl import parse_effect
+    from nidavellir.compiler.emit import PyScope, Writer, _can_act, action
+
+    text = "when taken: return chosen neutral hero then recruit another neutral hero uncounted"
+    odin = parse_effect(text).actions[0]
+    assert isinstance(odin, ir.Then) and isinstance(odin.first, ir.Act) and isinstance(odin.rest, ir.Act)
+    assert (odin.first.name, odin.first.args) == ("return", (ir.Word("neutral"),))
+    assert odin.rest.name == "recruit" and odin.rest.args == (ir.Word("another"), ir.Word("neutral"), ir.Word("uncounted"))
+    assert odin.rest.arg("cls").pos == text.rindex("neutral")
+    bare = parse_effect("when taken: recruit hero").actions[0]
+    assert isinstance(bare, ir.Act) and all(isinstance(arg, ir.Omitted) for arg in bare.args) and bare.heroes() == (None,)
+    assert [n for n, s in ACTION_SPECS.items() if s.cost] == ["recruit", "return"]
+    assert _can_act(odin, PyScope()) == "g.can_return_hero(p, 'neutral', then=('neutral', True))"
+    assert _can_act(bare, PyScope()) == "g.can_recruit_hero(p, None, False)"
+    w = Writer()
+    action(w, odin, PyScope(), lambda pos: "<rules>")
+    assert "\n".join(line.strip() for line in w.lines if not line.strip().startswith("'")) == (
+        "if (yield from g.return_hero(p, 'neutral', then=('neutral', True))):\n"
+        "yield from g.recruit_hero(p, counted=False, cls='neutral', another=True)")
+    w = Writer()
+    action(w, parse_effect("when taken: return chosen neutral hero").actions[0], PyScope(), lambda pos: "<rules>")
+    assert "yield from g.return_hero(p, 'neutral')" in w.lines
+    cx = context_of(compile_specs(layer_specs(())).ruleset, Catalog.load("en"))
+    assert [action_text(parse_effect(f"when taken: {t}").actions[0], cx) for t in (
+        "recruit hero", "recruit hero uncounted", "recruit warrior hero", "recruit another hero",
+        "return chosen warrior hero then recruit another warrior hero uncounted")] == [
+        "recruit a hero", "recruit a hero that does not count against your complete lines", "recruit a Warrior hero",
+        "recruit a hero other than the one put back",
+        "put one of your Warrior heroes back among the available heroes; if you do, recruit a Warrior hero other "
+        "than the one put back, which does not count against your complete lines"]
 
 
 def test_every_amount_operand_has_a_value_check():

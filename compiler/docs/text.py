@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from nidavellir.interface.mechanisms import ACTION_SPECS, COIN, FROM_ZONE, GEM
+from nidavellir.interface.mechanisms import ACTION_SPECS, COIN, FROM_ZONE, GEM, HERO_CLASS
 from nidavellir.interface.rules import CardDef, RuleSet
 
 from .. import ir
@@ -435,21 +435,9 @@ def _deck_text(deck: ir.Deck, cx: Context) -> str:
 
 def action_text(a: ir.Action, cx: Context) -> str:
     t = cx.cat.t
-
-    def e(node: ir.Expr) -> str:
-        return expr_text(node, cx)
-
     match a:
-        case ir.RecruitHero():
-            key = "act.recruit" if a.counted else "act.recruit_uncounted"
-            if a.cls is None:
-                return t(key)
-            cls = t("class.neutral") if a.cls == "neutral" else cx.cls(a.cls)
-            return t(f"{key}.{'another_of' if a.another else 'of'}", cls=cls)
         case ir.Then():
             return t("act.then", first=action_text(a.first, cx), rest=action_text(a.rest, cx))
-        case ir.ReturnHero():
-            return t("act.return_hero", cls=cx.cls(a.cls) if a.cls != "neutral" else t("class.neutral"))
         case ir.Act():
             return _act_text(a, cx)
         case ir.EachOther():
@@ -465,7 +453,15 @@ def _act_text(a: ir.Act, cx: Context) -> str:
     words: dict[str, str] = {}
     kw: dict[str, Any] = {}
     for operand, arg in a.operands():
+        if operand.token is not None:  # (an operand the phrase may leave out adds its part to the key when written)
+            words[operand.name] = "" if isinstance(arg, ir.Omitted) else operand.key
         match arg:
+            case ir.Word() if operand.kind == HERO_CLASS:
+                kw[operand.name] = cx.cat.t("class.neutral") if arg.value == "neutral" else cx.cls(arg.value)
+            case ir.Omitted():
+                pass  # (a flag not written, a class left out: in the key)
+            case ir.Word() if operand.token is not None:
+                pass  # (a flag: in the key)
             case ir.Word() if operand.kind == FROM_ZONE:
                 kw[operand.name] = cx.zone_from(arg.value)
             case ir.Word() if operand.kind == COIN:

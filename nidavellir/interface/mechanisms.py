@@ -115,6 +115,8 @@ COIN = "coin"              # a coin of the rules, by its id
 CARD_REF = "card reference"  # the effect's own card, the event's subject, or a card of the supply by id
 PLACE = "place"            # an army column (chosen or named) or the command zone, for the card operand
 CARD_SET = "card set"      # cards of the player's army (`last dwarf of other columns`, `non-hero in column X`)
+HERO_CLASS = "hero class"  # a class of the rules or `neutral` (heroes of no class); left out: any class (None)
+FLAG = "flag"              # a word the phrase may leave out: the call gets whether it is written
 
 # The forms a card set's action words itself in (its message's key, then one of these): by the
 # columns it names, and `all.` when it is every card of them, not each column's last.
@@ -126,12 +128,18 @@ class Operand:
     """An action's operand: its name (the placeholder of the spec's call, guard and message), what it
     is, and for an amount the verb its value check words (`verb`) and whether the action acts on
     nothing unless it is at least 1 (`positive`: the guard tests that first; for several amounts,
-    unless one of them is); for a word, the words the grammar gives it."""
+    unless one of them is); for a word, the words the grammar gives it. An operand the phrase may
+    leave out has the grammar terminal that writes it (`token`; left out, its value is ir.Omitted)
+    and the part it adds to the message key when written (`key`); a flag's value when written is
+    `written` (the opposite when left out)."""
     name: str
     kind: str
     verb: str | None = None
     positive: bool = False
     words: tuple[str, ...] = ()
+    token: str | None = None
+    key: str = ""
+    written: bool = True
 
 
 @dataclass(frozen=True)
@@ -156,7 +164,12 @@ class ActionSpec:
     `under`: the deck operand under which it puts its card operand (which leaves play for that
     deck); `unsettles`: it may move the effect's own card or the event's subject anywhere (a
     discard, a capture); `temps`: the temporaries its call binds, each a fresh name of the handler
-    (in braces; the call may take several lines)."""
+    (in braces; the call may take several lines). `cost`: its call's value says whether it was done,
+    so it may stand before `then` (what follows is done only if it was); `leaves`: an action and
+    some of its operands: when `then` follows this one with that action, the call and the guard
+    get those operands' values (`{then}`: `, then=(…)`; empty otherwise) and offer only the choices
+    that leave that action something to act on, so the guard tests both; `heroes`: the operand
+    naming the class of the heroes it moves to the acting player (its value None: any)."""
     name: str
     rule: str
     phrase: str
@@ -176,6 +189,9 @@ class ActionSpec:
     under: str | None = None
     unsettles: bool = False
     temps: tuple[str, ...] = ()
+    cost: bool = False
+    leaves: tuple[str, tuple[str, ...]] | None = None
+    heroes: str | None = None
 
     def index(self, operand: str) -> int:
         """Where the operand named `operand` stands among the operands."""
@@ -190,6 +206,8 @@ class ActionSpec:
                 keys = [k.replace("{" + o.name + "}", w) for k in keys for w in o.words]
             elif o.kind == CARD_SET:
                 keys = [f"{k}.{form}" for k in keys for form in SET_FORMS]
+            elif o.token is not None:
+                keys = [k.replace("{" + o.name + "}", part) for k in keys for part in ("", o.key)]
         return keys
 
     @property
@@ -208,6 +226,18 @@ def _joins_from(where: str) -> tuple[Fires, ...]:
 
 
 ACTION_SPECS: dict[str, ActionSpec] = {s.name: s for s in (
+    ActionSpec("recruit", "recruit_hero", "recruit",
+               "yield from g.recruit_hero({p}, counted={counted}, cls={cls}, another={another})",
+               "act.recruit{counted}{cls}{another}", frozenset({PLAYER}),
+               guard="g.can_recruit_hero({p}, {cls}, {another})",
+               operands=(Operand("another", FLAG, token="ANOTHER", key=".another"),
+                         Operand("cls", HERO_CLASS, token="NAME", key=".of"),
+                         Operand("counted", FLAG, token="COUNTS", key="_uncounted", written=False)),
+               cost=True, heroes="cls"),
+    ActionSpec("return", "return_hero", "return", "yield from g.return_hero({p}, {cls}{then})", "act.return_hero",
+               frozenset({PLAYER}), guard="g.can_return_hero({p}, {cls}{then})",
+               operands=(Operand("cls", HERO_CLASS),), cost=True, leaves=("recruit", ("cls", "another")),
+               unsettles=True),
     ActionSpec("swap", "swap_tavern", "swap", "yield from g.swap_tavern_cards({p})", "act.swap",
                frozenset({PLAYER}), guard="g.can_swap({p})"),
     ActionSpec("reserve", "reserve", "reserve", "yield from g.reserve_tavern_card({p})", "act.reserve",
