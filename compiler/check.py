@@ -323,7 +323,10 @@ class Checker:
         match a:
             case ir.Then():
                 if not (isinstance(a.first, ir.Act) and ACTION_SPECS[a.first.name].cost):
+                    each = isinstance(a.first, ir.EachOther)  # (`each other player A then B` is `(…A) then B`)
                     self.fail(a, f"only {_costs()} can come before `then`: nothing else can fail",
+                              "`each other player` takes only the action right after it: `each other player A "
+                              "then B` is `(each other player A) then B`" if each else
                               "write the actions with `;` between them")
                 self.action(a.first)
                 self.action(a.rest)

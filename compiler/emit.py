@@ -260,7 +260,7 @@ def card_set(s: ir.CardSet, sc: PyScope) -> str:
 def _coins(w: Writer, sel: ir.CoinSel, purpose: str, sc: PyScope) -> tuple[str, bool]:
     """Write the choice of the coin(s) `sel` names; return the Python naming it (a coin or None,
     or with `each`, a list of coins) and whether it is a list."""
-    where = "'pouch'" if sel.pouch else "None"
+    where = _where(sel)
     if sel.mode == "each":
         return f"g.each_coin({sc.p}, {where})", True
     coin = sc.fresh("coin")
@@ -344,32 +344,36 @@ def _then(a: ir.Act, rest: ir.Action | None, sc: PyScope) -> tuple[str, ir.Actio
     return f", then=({', '.join(values)}{',' if len(values) == 1 else ''})", left
 
 
-def _can_act(a: ir.Action, sc: PyScope, then: str = "") -> str | None:
+def _can_act(a: ir.Action, sc: PyScope, taken: list[ir.CoinSel] | None = None, then: str = "") -> str | None:
     """Python testing, before an effect begins, whether `a` finds something to act on — with the
     same test the action lists its options by (None: it always acts). A power is offered only when
     each of its actions passes (DESIGN §9 "Where the powers meet"): so a `may` is never asked, nor a
     once-per-game power spent, for an action that would do nothing. A pile is read as it is before
-    the effect: cards the effect itself puts under it are not there to look at. (`then`: a cost's
-    `{then}`, see `_then`.)"""
+    the effect: cards the effect itself puts under it are not there to look at; `taken`: the coin
+    selections of the effect's earlier actions by the same player (see `_coin_test`), to which
+    `a`'s are added. (`then`: a cost's `{then}`, see `_then`.)"""
     p = sc.p
+    taken = [] if taken is None else taken
     match a:
         case ir.Then():
             rest: ir.Action | None = a.rest
             first = None
             if isinstance(a.first, ir.Act):  # (the checker allows only a cost here)
                 then, rest = _then(a.first, a.rest, sc)
-                first = _can_act(a.first, sc, then)
-            more = None if rest is None else _can_act(rest, sc)
+                first = _can_act(a.first, sc, taken, then)
+            more = None if rest is None else _can_act(rest, sc, taken)
             return first if more is None else more if first is None else f"({first} and {more})"
         case ir.Act():  # (an amount of 0 or less acts on nothing)
             spec = ACTION_SPECS[a.name]
-            coins = [_coin_test(arg, sc) for arg in a.args if isinstance(arg, ir.CoinSel)]
+            selections = [arg for arg in a.args if isinstance(arg, ir.CoinSel)]
+            coins = [_coin_test(sel, sc, taken) for sel in selections]
+            taken.extend(selections)
             supply = [f"g.in_supply({arg.card!r})" for arg in a.args  # (a card of the supply: one is left)
                       if isinstance(arg, ir.CardRef) and not arg.subject and arg.card is not None]
             return _all(_positives(a, sc), *coins, *supply,
                         None if spec.guard is None else expand(spec.guard, {**_act_names(a, sc), "then": then}))
         case ir.EachOther():  # (it acts when one of them can: each acts as they can)
-            inner = _can_act(a.action, sc.acting("other"))
+            inner = _can_act(a.action, sc.acting("other"), [])  # (their own coins)
             return None if inner is None else f"any({inner} for other in g.other_players({p}))"
         case _:
             assert_never(a)
@@ -474,15 +478,33 @@ def _all(*tests: str | None) -> str | None:
     return kept[0] if len(kept) == 1 else "(" + " and ".join(kept) + ")"
 
 
-def _coin_test(sel: ir.CoinSel, sc: PyScope) -> str:
-    where = "'pouch'" if sel.pouch else "None"
+def _where(sel: ir.CoinSel) -> str:
+    """The place a coin selection takes from, as the engine's coin methods take it."""
+    return "'pouch'" if sel.pouch else "None"
+
+
+def _coin_test(sel: ir.CoinSel, sc: PyScope, taken: list[ir.CoinSel]) -> str:
+    """Python testing that `sel` finds a coin. For `other coin`, after the `taken` selections of the
+    same player's earlier actions: each of those whose coins lie among its own (the same place, or
+    the pouch when it is any coin) has taken one of them, which it does not choose again (a coin
+    transformed or exchanged stays chosen, a discarded one is gone) — each of them (`each coin`) all
+    of its place's; a lowest or highest coin only as the first of them (later it may be one already
+    chosen: then it is not counted)."""
+    where = _where(sel)
     if sel.mode == "trading":
         return f"(g.trading_coin({sc.p}, {where}) is not None)"
-    return f"bool(g.transformable_coins({sc.p}, {where}))"
+    among = [t for t in taken if t.mode != "trading" and (t.pouch or not sel.pouch)]
+    if sel.mode != "other" or not among:
+        return f"bool(g.transformable_coins({sc.p}, {where}))"
+    single = sum(1 for i, t in enumerate(among) if t.mode in ("chosen", "other") or t.mode != "each" and i == 0)
+    every = [f"len(g.transformable_coins({sc.p}, {_where(t)}))" for t in among if t.mode == "each"]
+    counted = " + ".join([str(single)] * bool(single or not every) + every)
+    return f"(len(g.transformable_coins({sc.p}, {where})) > {counted})"
 
 
 def _can_act_all(actions: tuple[ir.Action, ...], sc: PyScope) -> str | None:
-    tests = [t for a in actions if (t := _can_act(a, sc)) is not None]
+    taken: list[ir.CoinSel] = []  # (shared: a later `other coin` counts the coins the earlier took)
+    tests = [t for a in actions if (t := _can_act(a, sc, taken)) is not None]
     return " and ".join(tests) if tests else None
 
 

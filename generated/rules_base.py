@@ -34,7 +34,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'f4bd2533d0f9e48e70cc6e93abcbccb48de31d231c34afa278fff3a0538173f9'
+CONTENT_HASH = '64d79ebd6b449c8ba5ee59eef72e8cc4fd1df0085f69d3268c48b571964582a9'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

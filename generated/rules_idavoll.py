@@ -36,7 +36,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '275fbc9ffd4020c4f52c43ade5d6739e79c729b4066fc350c7abe544f738ffad'
+CONTENT_HASH = '53e4839ed62b0dd576877d61adc452287ce55639134685cce5cd20d5cf2041c5'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

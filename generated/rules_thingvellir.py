@@ -38,7 +38,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'ed4fcd6027bbf7fd26c7cd52c0c43b0b7226b2ddc8a70b294144f37ae3b0ce87'
+CONTENT_HASH = 'd8734943d254c8388655fc374eb82257a88d960aaf21323ae5d38d91d4338f0c'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -40,7 +40,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '7c2be8db23d8d453e8e577b1d9738ddcb0435503927945aa98416bb72afde359'
+CONTENT_HASH = 'fd4aeb5a0bdb2e748efaa78997ba4acd41dffa820a4cbc7cb09478aa1c21fc79'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

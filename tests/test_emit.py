@@ -160,6 +160,45 @@ def test_each_other_player_is_offered_when_one_of_them_can_act(tmp_path):
     assert coins_of(e, 1) == [0] and coins_of(e, 2) == [0]
 
 
+def test_other_coin_counts_the_coins_the_effects_earlier_actions_took(tmp_path):
+    """README, the effect DSL: a power "is offered only when each of its actions finds something to
+    act on", and `other coin` is "one this effect did not choose yet". With one transformable coin
+    in the pouch (003 "Trading Coins": the trading coin never transforms), the first action takes it
+    and `other coin in pouch` would find none: the power is not asked. With two it is, and each
+    action transforms one of them (the second, left one coin to choose, is not asked)."""
+    power = "may when taken: transform chosen coin in pouch by 2; transform other coin in pouch by 1"
+    e = with_relic(tmp_path, power)
+    set_coins(e, 0, hand=[2, 4], pouch=[0, 5])
+    assert run_log(e.take_card(0, e.new_card("test-nest"))) == []
+    assert sorted(values(e, e.s.players[0].pouch)) == [0, 5]
+    set_coins(e, 0, hand=[2], pouch=[0, 4, 5])
+    log = run_log(e.take_card(0, e.new_card("test-nest")), True, "4@pouch")
+    assert [d.kind for d in log] == ["use", "coin"]
+    assert sorted(values(e, e.s.players[0].pouch)) == [0, 6, 6]  # (4 + 2, then the 5 + 1)
+
+
+def test_other_coins_guard_counts_only_the_earlier_coins_among_its_own():
+    """`other coin` is "one this effect did not choose yet" (README): an earlier choice among any
+    coins may take one outside the pouch, so `other coin in pouch` does not count it; one in the
+    pouch counts for `other coin`; `each coin in pouch` takes all of the pouch's; the trading coin
+    (never transformable) takes none of them; another player's choices are theirs."""
+    from nidavellir.compiler.dsl import parse_effect
+    from nidavellir.compiler.emit import PyScope, _can_act_all
+
+    def guard(actions):
+        return _can_act_all(parse_effect(f"may when taken: {actions}").actions, PyScope())
+
+    anywhere, pouch = "bool(g.transformable_coins(p, None))", "bool(g.transformable_coins(p, 'pouch'))"
+    assert guard("transform chosen coin by 2; transform other coin in pouch by 1") == f"{anywhere} and {pouch}"
+    assert guard("transform chosen coin in pouch by 2; discard other coin") == \
+        f"{pouch} and (len(g.transformable_coins(p, None)) > 1)"
+    assert guard("transform each coin in pouch by 2; transform other coin by 1") == \
+        f"{pouch} and (len(g.transformable_coins(p, None)) > len(g.transformable_coins(p, 'pouch')))"
+    assert guard("exchange trading coin for coin special-5; transform other coin by 1").endswith(f" and {anywhere}")
+    assert guard("transform chosen coin by 2; each other player transform other coin by 1") == \
+        f"{anywhere} and any(bool(g.transformable_coins(other, None)) for other in g.other_players(p))"
+
+
 def test_nested_handlers_never_rebind_a_parameter(tmp_path):
     """Code generation uses fresh temporaries and never rebinds a parameter (`g`, `p`, `card`, `ev`)."""
     path = tmp_path / "nest.yaml"

@@ -176,6 +176,9 @@ def test_an_effect_reads_the_kind_of_the_event_card(e):
      "only `recruit` or `return` can come before `then`: nothing else can fail"),
     ("whenever taken if subject_kind is wizard: recruit hero", "wizard", "unknown kind `wizard`"),
     ("when recruited: recruit another elf hero", "elf", "unknown class `elf`"),
+    ("when recruited: return chosen druid hero", "druid", "unknown class `druid`"),
+    ("when recruited: each other player return chosen neutral hero then recruit hero", "each",
+     "only `recruit` or `return` can come before `then`: nothing else can fail"),
 ])
 def test_the_new_constructs_are_checked_and_located(capsys, tmp_path, effect, at, message):
     """DESIGN §6: "Every problem in rules input ... is reported as `path:line:col: error: message`"."""
@@ -185,3 +188,5 @@ def test_the_new_constructs_are_checked_and_located(capsys, tmp_path, effect, at
     code, _, err = run_check(capsys, str(v))
     line, col = find(v, at)
     assert code == 1 and f"{v}:{line}:{col}: error: {message}" in err.splitlines(), err
+    if "each other player" in effect:  # (`then` follows `each other player A`, not A: the hint says so)
+        assert "hint: `each other player` takes only the action right after it" in err, err
