@@ -27,6 +27,7 @@ from nidavellir.runtime.scoring import command_total
 from nidavellir.stats import shares
 
 if TYPE_CHECKING:
+    from nidavellir.interface.rules import ClassScore
     from nidavellir.runtime.engine import Engine
     from nidavellir.runtime.game import Game
 
@@ -108,32 +109,39 @@ def held_points(e: Engine, p: int) -> dict[str, list[int]]:
     scored = {cls: int(class_score[cls](e, p, cls)) for cls in e.rules.classes}
     command = command_total(e, p)
     defs = e.defs
+    ids = e.s.cards
     army_scored = [c for cards in pl.army.values() for c in cards if defs[c].score is not None]
     counting = [c for c in pl.command if defs[c].score is not None] + [c for c in army_scored if defs[c].score_once]
     counted_ids = {defs[c].id for c in counting}
     loose = [c for c in army_scored if not defs[c].score_once]  # (their scores count in their columns' points)
     loose_ids = {defs[c].id for c in loose}
+    every_class = [(cls, class_score[cls]) for cls in scored]
+    every_sum = sum(scored.values())
     out: dict[str, list[int]] = defaultdict(list)
     marks = e.s.marks
     for column, place in [*pl.army.items(), (None, pl.command)]:
         known: dict[str, int] = {}
         rescored = _rescored(e, column, _changed_points(e, loose, column))
+        some_class = [(cls, class_score[cls]) for cls in rescored]
+        some_sum = sum(scored[cls] for cls in rescored)
         steady = _command_steady(e, counting, column)
         for i, card in enumerate(place):
-            cid = e.s.cards[card]
+            cid = ids[card]
             value = known.get(cid) if card not in marks else None
             if value is None:
                 d = defs[card]
-                every = rescored if not d.mods and d.id not in loose_ids else list(scored)
+                if not d.mods and d.id not in loose_ids:
+                    formulas, before = some_class, some_sum
+                else:
+                    formulas, before = every_class, every_sum
                 own = d.score is not None and (column is None or d.score_once)  # its score is in the command part
                 taken = (d.points if column is None else 0) if steady and not own and d.id not in counted_ids \
                     else None  # the command part it takes with it, when that is all it changes there
-                if taken is not None and not every:
+                if taken is not None and not formulas:
                     value = taken
                 else:
-                    rest = None if taken is None else command - taken
-                    value = sum(scored[cls] for cls in every) + command - _score_without(
-                        e, p, card, column, place, i, every, rest)
+                    value = before + command - _score_without(e, p, card, column, place, i, formulas,
+                                                              None if taken is None else command - taken)
                 if card not in marks:
                     known[cid] = value
             out[cid].append(value)
@@ -166,13 +174,14 @@ def _rescored(e: Engine, column: str | None, changed: set[str]) -> list[str]:
 
 
 def _score_without(e: Engine, p: int, card: int, column: str | None, place: list[int], i: int,
-                   rescored: list[str], rest: int | None) -> int:
-    """With `card` out: the `rescored` classes' scores and the command part (`rest`, or counted
-    again if None)."""
-    class_score = e.rules.class_score
+                   formulas: list[tuple[str, ClassScore]], rest: int | None) -> int:
+    """With `card` out: the scores of the classes of `formulas` and the command part (`rest`, or
+    counted again if None)."""
     e.detach(card)
     try:
-        again = sum(int(class_score[cls](e, p, cls)) for cls in rescored)
+        again = 0
+        for cls, formula in formulas:
+            again += int(formula(e, p, cls))
         return again + (command_total(e, p) if rest is None else rest)
     finally:
         e.attach(p, card, column)
