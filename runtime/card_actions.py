@@ -98,7 +98,7 @@ class CardActions(EngineCore):
     def _tokens_now(self, card: int, tokens: int) -> None:
         self.set_mark(card, "tokens", tokens)
         if TokensChanged in self.keeps:
-            self.note(TokensChanged(*self.now, player=self.owner(card), cause=self.cause(),
+            self.note(TokensChanged(self.s.age, self.s.turn, player=self.owner(card), cause=self.cause(),
                                     card=self.s.cards[card], tokens=tokens))
 
     def advance_track(self, card: int, steps: int = 1) -> None:
@@ -110,7 +110,7 @@ class CardActions(EngineCore):
         old = int(self.mark(card, "notch"))
         self.set_mark(card, "notch", max(0, min(last, old + steps)))
         if TrackMoved in self.keeps and self.mark(card, "notch") != old:
-            self.note(TrackMoved(*self.now, player=self.owner(card), cause=self.cause(),
+            self.note(TrackMoved(self.s.age, self.s.turn, player=self.owner(card), cause=self.cause(),
                                  card=self.s.cards[card], old=old, new=int(self.mark(card, "notch")),
                                  value=self.track_value(card)))
 
@@ -132,14 +132,14 @@ class CardActions(EngineCore):
     def use(self, card: int) -> None:
         self.set_mark(card, "used", True)
         if PowerUsed in self.keeps:
-            self.note(PowerUsed(*self.now, player=self.owner(card), card=self.s.cards[card]))
+            self.note(PowerUsed(self.s.age, self.s.turn, player=self.owner(card), card=self.s.cards[card]))
 
     def turn_face_down(self, card: int) -> None:
         """The card turns face down for good: its power is spent."""
         self.set_mark(card, "face_down", True)
         self.set_mark(card, "used", True)
         if FaceDown in self.keeps:
-            self.note(FaceDown(*self.now, player=self.owner(card), card=self.s.cards[card]))
+            self.note(FaceDown(self.s.age, self.s.turn, player=self.owner(card), card=self.s.cards[card]))
 
     def captures(self, card: int) -> int:
         return len(self.mark(card, "captured", None) or ())
@@ -156,7 +156,7 @@ class CardActions(EngineCore):
         cls = yield from self.ask(p, "class", list(self.rules.classes), f"choose a class for {self.defs[card].name}")
         self.set_mark(card, "class", cls)
         if ClassChosen in self.keeps:
-            self.note(ClassChosen(*self.now, player=p, card=self.s.cards[card], cls=str(cls)))
+            self.note(ClassChosen(self.s.age, self.s.turn, player=p, card=self.s.cards[card], cls=str(cls)))
 
     def choose_card(self, p: int, cards: Sequence[int], kind: str, prompt: str, at: str) -> Gen[int | None]:
         """Ask p to choose one of `cards`, which lie at `at` (copies of one card are one option)."""
@@ -255,7 +255,7 @@ class CardActions(EngineCore):
             loc = self.where.get(card)
             origin = None if loc is None or loc[0] != p else COMMAND_ZONE if loc[1] is None else loc[1]
             origin = self.s.aside_from.pop(card, origin)  # (a card that stepped aside moves from its column)
-            self.note(Placed(*self.now, player=p, cause=self.cause(), card=self.s.cards[card],
+            self.note(Placed(self.s.age, self.s.turn, player=p, cause=self.cause(), card=self.s.cards[card],
                              column=COMMAND_ZONE if dest is None else dest, origin=origin))
         loc = self.where.get(card)
         kept = loc is not None and loc[0] == p or bool(self.s.stepping_aside) and self.s.stepping_aside.get(card) == p
@@ -293,7 +293,7 @@ class CardActions(EngineCore):
         """Put `card` under a deck. Under an age's deck, the effect doing it is counted (`put_back`):
         an age that never ends names the effects that kept its deck full (runtime/flow.py)."""
         if PutUnder in self.keeps:  # (a card put back from where everyone saw it)
-            self.note(PutUnder(*self.now, player=self.actor(), cause=self.cause(),
+            self.note(PutUnder(self.s.age, self.s.turn, player=self.actor(), cause=self.cause(),
                                cards=(self.s.cards[card],), deck=deck_place(deck, self.s.age), count=1))
         if not isinstance(deck, str):
             age = self.s.age if deck is None else deck
@@ -439,7 +439,7 @@ class CardActions(EngineCore):
             assert card is not None
             chosen.remove(card)
             if Took in self.keeps:
-                self.note(Took(*self.now, player=p, cause=self.cause(), card=self.s.cards[card], at=zone))
+                self.note(Took(self.s.age, self.s.turn, player=p, cause=self.cause(), card=self.s.cards[card], at=zone))
             yield from self.take_card(p, card)
 
     def look(self, p: int, deck: int | str | None, count: int, take: int, rest: str) -> Gen[None]:
@@ -454,7 +454,7 @@ class CardActions(EngineCore):
         self.s.resolving.extend(drawn)
         where = deck_place(deck, self.s.age)
         if Drew in self.keeps:  # only the drawer sees the cards
-            self.note(Drew(*self.now, player=p, cause=self.cause(), seen_by=frozenset((p,)),
+            self.note(Drew(self.s.age, self.s.turn, player=p, cause=self.cause(), seen_by=frozenset((p,)),
                            cards=tuple(self.s.cards[c] for c in drawn), deck=where, count=len(drawn)))
         kept: list[int] = []
         for i in range(min(take, len(drawn))):
@@ -479,12 +479,12 @@ class CardActions(EngineCore):
                 left.remove(card)
                 back.append(card)
         if PutUnder in self.keeps and back:  # only the drawer sees which
-            self.note(PutUnder(*self.now, player=p, cause=self.cause(), seen_by=frozenset((p,)),
+            self.note(PutUnder(self.s.age, self.s.turn, player=p, cause=self.cause(), seen_by=frozenset((p,)),
                                cards=tuple(self.s.cards[c] for c in back), deck=where, count=len(back),
                                shuffled=rest == "shuffled"))
         for c in self.each_card(kept):
             if Took in self.keeps:
-                self.note(Took(*self.now, player=p, cause=self.cause(), card=self.s.cards[c], at=where))
+                self.note(Took(self.s.age, self.s.turn, player=p, cause=self.cause(), card=self.s.cards[c], at=where))
             yield from self.take_card(p, c)
 
     def capture(self, p: int, card: int, subject: int) -> Gen[None]:
@@ -494,7 +494,7 @@ class CardActions(EngineCore):
         self._lift(subject)
         self.s.marks.setdefault(card, {}).setdefault("captured", []).append(subject)
         if Captured in self.keeps:
-            self.note(Captured(*self.now, player=p, card=self.s.cards[card], subject=self.s.cards[subject]))
+            self.note(Captured(self.s.age, self.s.turn, player=p, card=self.s.cards[card], subject=self.s.cards[subject]))
         yield from self.emit(p, "captured", card)
 
     # -- discarding ----------------------------------------------------------------------------
@@ -517,7 +517,7 @@ class CardActions(EngineCore):
             return
         if Discarded in self.keeps:
             column = self.column_of(card)
-            self.note(Discarded(*self.now, player=p, cause=self.cause(), card=self.s.cards[card],
+            self.note(Discarded(self.s.age, self.s.turn, player=p, cause=self.cause(), card=self.s.cards[card],
                                 at=COMMAND_ZONE if column is None else column, into=self.discard_into(card)))
         self._lift(card)
         self._release(card)
@@ -538,7 +538,7 @@ class CardActions(EngineCore):
         if pile:
             card = pile.pop()
             if Discarded in self.keeps:
-                self.note(Discarded(*self.now, player=self.actor(), cause=self.cause(),
+                self.note(Discarded(self.s.age, self.s.turn, player=self.actor(), cause=self.cause(),
                                     card=self.s.cards[card], at=deck_place(deck, self.s.age),
                                     into=self.discard_into(card)))
             self.discard_pile(card).append(card)
@@ -599,7 +599,7 @@ class CardActions(EngineCore):
         """p recruits `hero`, chosen among those available: it leaves the heroes, enters where it
         goes (its `recruited` effects run) and any line it completes recruits in turn."""
         if Recruited in self.keeps:
-            self.note(Recruited(*self.now, player=p, cause=None if by_line else self.cause(),
+            self.note(Recruited(self.s.age, self.s.turn, player=p, cause=None if by_line else self.cause(),
                                 card=self.s.cards[hero], by_line=by_line, counted=counted))
         self.s.heroes.remove(hero)
         if counted:
@@ -653,7 +653,7 @@ class CardActions(EngineCore):
             return False
         brought = self.brought(card)
         if HeroReturned in self.keeps:
-            self.note(HeroReturned(*self.now, player=p, cause=self.cause(), card=self.s.cards[card],
+            self.note(HeroReturned(self.s.age, self.s.turn, player=p, cause=self.cause(), card=self.s.cards[card],
                                    brought=tuple(self.s.cards[c] for c in brought)))
         self._lift(card)
         self._release(card)
@@ -707,7 +707,7 @@ class CardActions(EngineCore):
         s.taverns[ta][s.taverns[ta].index(ca)], s.taverns[tb][s.taverns[tb].index(cb)] = cb, ca
         if Swapped in self.keeps:
             ids = self.rules.tavern_ids
-            self.note(Swapped(*self.now, player=p, cause=self.cause(), first=s.cards[ca], first_at=ids[ta],
+            self.note(Swapped(self.s.age, self.s.turn, player=p, cause=self.cause(), first=s.cards[ca], first_at=ids[ta],
                               second=s.cards[cb], second_at=ids[tb]))
 
     def can_reserve(self, p: int) -> bool:
@@ -723,5 +723,5 @@ class CardActions(EngineCore):
         where, chosen = options[answer]
         s.reserved[chosen] = p
         if Reserved in self.keeps:
-            self.note(Reserved(*self.now, player=p, cause=self.cause(), card=s.cards[chosen],
+            self.note(Reserved(self.s.age, self.s.turn, player=p, cause=self.cause(), card=s.cards[chosen],
                                tavern=self.rules.tavern_ids[where]))

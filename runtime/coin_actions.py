@@ -129,7 +129,7 @@ class CoinActions(EngineCore):
             return
         if CoinDiscarded in self.keeps:
             at, seen = self._seen_place(p, coin)
-            self.note(CoinDiscarded(*self.now, player=p, cause=self.cause(), seen_by=seen,
+            self.note(CoinDiscarded(self.s.age, self.s.turn, player=p, cause=self.cause(), seen_by=seen,
                                     value=self.s.coins[coin].value, at=at))
         pl = self.s.players[p]
         if coin in pl.slots:
@@ -172,7 +172,7 @@ class CoinActions(EngineCore):
             return coin
         if CoinTransformed in self.keeps:
             at, seen = self._seen_place(p, coin)
-            self.note(CoinTransformed(*self.now, player=p, cause=self.cause(), seen_by=seen, old=old.value,
+            self.note(CoinTransformed(self.s.age, self.s.turn, player=p, cause=self.cause(), seen_by=seen, old=old.value,
                                       amount=amount, new=self.s.coins[new].value, at=at))
         self._replace_coin(p, coin, new)
         self._return_coin(coin)
@@ -194,7 +194,7 @@ class CoinActions(EngineCore):
         if new is None:
             return coin
         if CoinExchanged in self.keeps:
-            self.note(CoinExchanged(*self.now, player=p, cause=self.cause(), old=self.s.coins[coin].value,
+            self.note(CoinExchanged(self.s.age, self.s.turn, player=p, cause=self.cause(), old=self.s.coins[coin].value,
                                     new=self.s.coins[new].value, special=special_id))
         self._replace_coin(p, coin, new)
         self.s.coins_left[coin] = self.s.coins_left.get(coin, 0) + 1
@@ -230,7 +230,7 @@ class CoinActions(EngineCore):
             return
         gone = a if self.param(p, "trade_lower") > 0 else b
         if CoinTraded in self.keeps:
-            self.note(CoinTraded(*self.now, player=p, cause=self.cause(), coins=(coins[a].value, coins[b].value),
+            self.note(CoinTraded(self.s.age, self.s.turn, player=p, cause=self.cause(), coins=(coins[a].value, coins[b].value),
                                  wanted=wanted, new=coins[new].value, gone=coins[gone].value))
         source.remove(gone)
         self._return_coin(gone)
@@ -248,6 +248,6 @@ class CoinActions(EngineCore):
             self.s.special_gems.remove(value)
             pl = self.s.players[p]
             if GemGained in self.keeps:
-                self.note(GemGained(*self.now, player=p, cause=self.cause(), old=pl.gem, new=value))
+                self.note(GemGained(self.s.age, self.s.turn, player=p, cause=self.cause(), old=pl.gem, new=value))
             pl.covered_gems.append(pl.gem)
             pl.gem = value

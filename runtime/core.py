@@ -153,7 +153,7 @@ class EngineCore:
         stream(self.s.chance, RESHUFFLE, f"{deck}#{done}").shuffle(pile)
 
     # -- the journal: when, who, and who caused what ------------------------------------------
-    # Every record is kept by one rule: `if Kind in engine.keeps: engine.note(Kind(...))`
+    # Every record is kept by one rule: `if Kind in engine.keeps: engine.note(Kind(s.age, s.turn, ...))`
     # (`keeps` is empty when there is no journal, so a game without one computes no record).
     @property
     def journal(self) -> list[Happening] | None:
@@ -176,11 +176,6 @@ class EngineCore:
         """From now on, keep the records of `kinds` (None: every kind) in `records` (default: a new list)."""
         self._journal = [] if records is None else records
         self.keeps = ALL_KINDS if kinds is None else kinds_of(kinds)
-
-    @property
-    def now(self) -> tuple[int, int]:
-        """The age and turn, as a record of the journal starts."""
-        return self.s.age, self.s.turn
 
     def owner(self, card: int) -> int:
         """The player whose army or command zone holds `card` (NOBODY: none)."""

@@ -73,7 +73,7 @@ def enter_dwarves(e: Engine) -> Gen[None]:
         for _ in range(min(per, len(deck))):
             tavern.append(deck.pop())
         if Dealt in e.keeps:
-            e.note(Dealt(*e.now, at=e.rules.tavern_ids[t], cards=tuple(s.cards[c] for c in tavern),
+            e.note(Dealt(e.s.age, e.s.turn, at=e.rules.tavern_ids[t], cards=tuple(s.cards[c] for c in tavern),
                          deck=deck_place(source, s.age)))
 
 
@@ -121,7 +121,7 @@ def bids(e: Engine) -> Gen[None]:
         for p, pl in enumerate(s.players):
             if e.param(p, "bid_from_hand") <= 0:
                 e.note(BidsPlaced(
-          *e.now, player=p, seen_by=frozenset((p,)),
+          e.s.age, e.s.turn, player=p, seen_by=frozenset((p,)),
           bids=tuple(None if c is None else coins[c].value for c in pl.slots),
           pouch=tuple(sorted(coins[c].value for c in pl.pouch)),
           trading=tuple(t for t, c in enumerate(pl.slots) if c is not None and coins[c].trading)))
@@ -209,7 +209,7 @@ def _record_reveal(e: Engine, t: int) -> None:
     assert e.journal is not None
     coins = e.s.coins
     slots = [pl.slots[t] for pl in e.s.players]
-    e.note(BidsRevealed(*e.now, tavern=e.rules.tavern_ids[t],
+    e.note(BidsRevealed(e.s.age, e.s.turn, tavern=e.rules.tavern_ids[t],
                         bids=tuple(None if c is None else coins[c].value for c in slots),
                         trading=tuple(q for q, c in enumerate(slots) if c is not None and coins[c].trading)))
 
@@ -255,7 +255,7 @@ def _late_bids(e: Engine) -> Gen[None]:
             if LateBid in e.keeps:
                 placed = pl.slots[t]
                 assert placed is not None
-                e.note(LateBid(*e.now, player=p, tavern=e.rules.tavern_ids[t], value=value,
+                e.note(LateBid(e.s.age, e.s.turn, player=p, tavern=e.rules.tavern_ids[t], value=value,
                                trading=coins[placed].trading))
 
 
@@ -323,7 +323,7 @@ def picks(e: Engine, step: Step) -> Gen[None]:
             e.zone(src.zone).remove(card)
             s.resolving.append(card)
             if Took in e.keeps:
-                e.note(Took(*e.now, player=p, card=s.cards[card], at=tid if src.zone == "tavern" else src.zone))
+                e.note(Took(e.s.age, e.s.turn, player=p, card=s.cards[card], at=tid if src.zone == "tavern" else src.zone))
             replaced = picked_replaced and src.zone == "tavern" and e.replaceable("picked", card, p)
             yield from (_replace_pick(e, p, card) if replaced else e.take_card(p, card))
             if top and src.discard and (not src.discard_players or e.n in src.discard_players):
@@ -331,7 +331,7 @@ def picks(e: Engine, step: Step) -> Gen[None]:
                 for gone in (yield from e.choose_cards(p, free, src.discard, f"discard from {tname}", tid)):
                     tavern.remove(gone)
                     if Discarded in e.keeps:
-                        e.note(Discarded(*e.now, player=p, card=s.cards[gone], at=tid, into=e.discard_into(gone)))
+                        e.note(Discarded(e.s.age, e.s.turn, player=p, card=s.cards[gone], at=tid, into=e.discard_into(gone)))
                     e.discard_pile(gone).append(gone)
         bid_coin = s.players[p].slots[t]
         if bid_coin is not None and coins[bid_coin].trading:
@@ -398,7 +398,7 @@ def gem_trades(e: Engine, step: Step) -> None:
             trade_gems(e, tied)
             swaps = tuple((q, before[q], e.s.players[q].gem) for q in tied if e.s.players[q].gem != before[q])
             if swaps:
-                e.note(GemsTraded(*e.now, tavern=e.rules.tavern_ids[e.s.tavern], swaps=swaps))
+                e.note(GemsTraded(e.s.age, e.s.turn, tavern=e.rules.tavern_ids[e.s.tavern], swaps=swaps))
 
 
 def clear(e: Engine, step: Step) -> None:
@@ -425,7 +425,7 @@ def _record_cleared(e: Engine, step: Step, zone: list[int]) -> None:
         pile = e.discard_into(card) if step.into == "discard" else step.into
         into.setdefault(pile, []).append(e.s.cards[card])
     for pile, cards in into.items():
-        e.note(Cleared(*e.now, at=at, cards=tuple(cards), into=pile))
+        e.note(Cleared(e.s.age, e.s.turn, at=at, cards=tuple(cards), into=pile))
 
 
 def refill(e: Engine, step: Step) -> None:
@@ -437,7 +437,7 @@ def refill(e: Engine, step: Step) -> None:
     while len(zone) < step.count and deck:
         zone.append(deck.pop())
     if Dealt in e.keeps and len(zone) > had:
-        e.note(Dealt(*e.now, at=step.zone, cards=tuple(e.s.cards[c] for c in zone[had:]),
+        e.note(Dealt(e.s.age, e.s.turn, at=step.zone, cards=tuple(e.s.cards[c] for c in zone[had:]),
                      deck=deck_place(step.deck, e.s.age)))
 
 
@@ -449,7 +449,7 @@ def deal(e: Engine, step: Step) -> None:
     for _ in range(min(step.count, len(deck))):
         zone.append(deck.pop())
     if Dealt in e.keeps and len(zone) > had:
-        e.note(Dealt(*e.now, at=step.zone, cards=tuple(e.s.cards[c] for c in zone[had:]),
+        e.note(Dealt(e.s.age, e.s.turn, at=step.zone, cards=tuple(e.s.cards[c] for c in zone[had:]),
                      deck=deck_place(step.deck, e.s.age)))
 
 
@@ -520,8 +520,8 @@ def troop_evaluation(e: Engine) -> Gen[None]:
             continue
         p = winner[cls]
         if (DistinctionUnclaimed if p is None else DistinctionWon) in e.keeps:
-            e.note(DistinctionUnclaimed(*e.now, card=s.cards[card], cls=cls) if p is None else
-                   DistinctionWon(*e.now, player=p, card=s.cards[card], cls=cls, ranks=e.ranks(p, cls)))
+            e.note(DistinctionUnclaimed(e.s.age, e.s.turn, card=s.cards[card], cls=cls) if p is None else
+                   DistinctionWon(e.s.age, e.s.turn, player=p, card=s.cards[card], cls=cls, ranks=e.ranks(p, cls)))
         if p is not None:
             yield from e.win_distinction(p, card)
         else:
@@ -537,7 +537,7 @@ def final_scoring(e: Engine) -> Gen[None]:
 def _record_scores(e: Engine, scores: Scores) -> None:
     if FinalScores in e.keeps:
         names = [pl["name"] for pl in scores["players"]]
-        e.note(FinalScores(*e.now, totals=tuple(pl["total"] for pl in scores["players"]),
+        e.note(FinalScores(e.s.age, e.s.turn, totals=tuple(pl["total"] for pl in scores["players"]),
                            winners=tuple(names.index(w) for w in scores["winners"])))
 
 
@@ -628,21 +628,21 @@ def play(e: Engine, start: FlowPoint | None = None) -> Gen[None]:
             else:
                 e.s.turn = start.turn if resuming else 0
                 if AgeStarted in e.keeps and e.s.turn == 0:
-                    e.note(AgeStarted(*e.now))
+                    e.note(AgeStarted(e.s.age, e.s.turn))
             while e.s.decks[age]:
                 if e.saving:
                     e.saved = Snapshot(FlowPoint(index, e.s.turn), e)
                 e.s.turn += 1
                 e.s.reserved.clear()  # a reservation lasts the turn
                 if TurnStarted in e.keeps:
-                    e.note(TurnStarted(*e.now))
+                    e.note(TurnStarted(e.s.age, e.s.turn))
                 if e.s.turn > MAX_TURNS_PER_AGE:
                     raise turn_limit(e, age)
                 yield from run_steps(e, rs.turn, turn=True)
         if e.saving:
             e.saved = Snapshot(FlowPoint(index, e.s.turn, age_end=True), e)
         if AgeEnded in e.keeps:
-            e.note(AgeEnded(*e.now))
+            e.note(AgeEnded(e.s.age, e.s.turn))
         yield from run_steps(e, rs.age_end)
         e.s.at_once.clear()
     if e.s.scores is None:

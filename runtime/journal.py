@@ -36,7 +36,7 @@ def deck_place(deck: int | str | None, age: int) -> str:
     return deck.split("@", 1)[0]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Happening:
     """What happened, when, by whom, and who may know it."""
     kind: ClassVar[str] = "happening"
@@ -70,30 +70,30 @@ class Happening:
 
 # -- the game's course ---------------------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class GameStarted(Happening):
     """The game is dealt: each player's gem (by player)."""
     kind: ClassVar[str] = "game-started"
     gems: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class AgeStarted(Happening):
     kind: ClassVar[str] = "age-started"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class TurnStarted(Happening):
     kind: ClassVar[str] = "turn-started"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class AgeEnded(Happening):
     """The age's deck has run out: its end steps begin."""
     kind: ClassVar[str] = "age-ended"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class FinalScores(Happening):
     """The Final Bravery Value of each player (by player) and the winners (player indexes)."""
     kind: ClassVar[str] = "final-scores"
@@ -103,7 +103,7 @@ class FinalScores(Happening):
 
 # -- cards dealt and cleared ---------------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class Dealt(Happening):
     """Cards put face up at a place (a tavern, a face-up zone) from a deck."""
     kind: ClassVar[str] = "dealt"
@@ -112,7 +112,7 @@ class Dealt(Happening):
     deck: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class Cleared(Happening):
     """Every card left at a place goes elsewhere (a tavern's leftovers, the Camp at an age's end)."""
     kind: ClassVar[str] = "cleared"
@@ -123,7 +123,7 @@ class Cleared(Happening):
 
 # -- bids ----------------------------------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class BidsPlaced(Happening):
     """A player's bids, secret until each tavern's reveal: the coin value on each tavern (None: no
     coin), the coins left in the pouch, and the taverns whose coin is a trading coin (indexes)."""
@@ -133,7 +133,7 @@ class BidsPlaced(Happening):
     trading: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class BidsRevealed(Happening):
     """A tavern's bids turned face up: each player's coin value there (None: no bid), and the
     players whose coin there is a trading coin."""
@@ -143,7 +143,7 @@ class BidsRevealed(Happening):
     trading: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class LateBid(Happening):
     """A coin put face up on a tavern once the others' bids there are revealed (bidding from hand)."""
     kind: ClassVar[str] = "late-bid"
@@ -154,7 +154,7 @@ class LateBid(Happening):
 
 # -- cards ---------------------------------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class Took(Happening):
     """A player took a card from a shared place (a tavern, the Camp, the discard pile, a draw)."""
     kind: ClassVar[str] = "took"
@@ -162,7 +162,7 @@ class Took(Happening):
     at: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class Placed(Happening):
     """A card went to a player's army column (`column`) or command zone (`command`); `origin`: the
     column or `command` it moved from, None when it came from outside the player's cards."""
@@ -172,7 +172,7 @@ class Placed(Happening):
     origin: str | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class Recruited(Happening):
     """A hero recruited: `by_line` by a complete line (else by an effect); `counted` against lines."""
     kind: ClassVar[str] = "recruited"
@@ -181,7 +181,7 @@ class Recruited(Happening):
     counted: bool = True
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class HeroReturned(Happening):
     """A hero put back among the available heroes, with the cards it brought (`brought`: they leave
     the army or command zone for the supply)."""
@@ -190,7 +190,7 @@ class HeroReturned(Happening):
     brought: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class Discarded(Happening):
     """A card discarded from a place (an army column, the command zone, a tavern, a deck's top) into
     a pile (`discard`, or the zone its kind's discards go to)."""
@@ -200,7 +200,7 @@ class Discarded(Happening):
     into: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class PutUnder(Happening):
     """Cards put back in a deck: under it in this order, or shuffled in."""
     kind: ClassVar[str] = "put-under"
@@ -213,7 +213,7 @@ class PutUnder(Happening):
         return replace(self, cards=(), seen_by=None)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class Drew(Happening):
     """A player drew cards from a deck to look at (only they see which until any is taken)."""
     kind: ClassVar[str] = "drew"
@@ -225,7 +225,7 @@ class Drew(Happening):
         return replace(self, cards=(), seen_by=None)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class Reserved(Happening):
     """A tavern card reserved for the turn: only this player may take it."""
     kind: ClassVar[str] = "reserved"
@@ -233,7 +233,7 @@ class Reserved(Happening):
     tavern: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class Swapped(Happening):
     """A card of one tavern swapped with a card of another."""
     kind: ClassVar[str] = "swapped"
@@ -243,7 +243,7 @@ class Swapped(Happening):
     second_at: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class Captured(Happening):
     """A card (a giant) captured another: it goes under the capturing card."""
     kind: ClassVar[str] = "captured"
@@ -253,7 +253,7 @@ class Captured(Happening):
 
 # -- marks cards carry ---------------------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class TrackMoved(Happening):
     """A card's strength token moved along its track: notch `old` to `new`, now worth `value`."""
     kind: ClassVar[str] = "track-moved"
@@ -263,28 +263,28 @@ class TrackMoved(Happening):
     value: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class PowerUsed(Happening):
     """A card's once-per-game power is used (its power token spent)."""
     kind: ClassVar[str] = "power-used"
     card: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class FaceDown(Happening):
     """A card turned face down for good: its power is spent."""
     kind: ClassVar[str] = "face-down"
     card: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class ClassChosen(Happening):
     kind: ClassVar[str] = "class-chosen"
     card: str
     cls: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class TokensChanged(Happening):
     """The tokens on a card now number `tokens`."""
     kind: ClassVar[str] = "tokens"
@@ -294,7 +294,7 @@ class TokensChanged(Happening):
 
 # -- coins and gems ------------------------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class CoinTraded(Happening):
     """003 "Trading Coins": the two coins added up (`coins`), the value asked of the treasure
     (`wanted`: their sum, with any bonus), the coin received (`new`) and the coin given up (`gone`)."""
@@ -305,7 +305,7 @@ class CoinTraded(Happening):
     gone: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class CoinTransformed(Happening):
     """003 "Transforming a Coin": coin `old` (lying at `at`) plus `amount` (with any bonus) asked
     `old + amount` of the treasure and became `new`. Every coin a player owns is public; where it
@@ -321,7 +321,7 @@ class CoinTransformed(Happening):
         return replace(self, at="", seen_by=None)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class CoinExchanged(Happening):
     """A coin exchanged for a special coin (`special`: its id)."""
     kind: ClassVar[str] = "coin-exchanged"
@@ -330,7 +330,7 @@ class CoinExchanged(Happening):
     special: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class CoinDiscarded(Happening):
     """A coin discarded from where it lay (`at`: "" for those who may not know where)."""
     kind: ClassVar[str] = "coin-discarded"
@@ -341,7 +341,7 @@ class CoinDiscarded(Happening):
         return replace(self, at="", seen_by=None)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class GemsTraded(Happening):
     """003 "Trading Gems": players tied on a tavern's bid trade gems: (player, old gem, new gem)."""
     kind: ClassVar[str] = "gems-traded"
@@ -349,7 +349,7 @@ class GemsTraded(Happening):
     swaps: tuple[tuple[int, int, int], ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class GemGained(Happening):
     """A player's gem covered by a special gem."""
     kind: ClassVar[str] = "gem-gained"
@@ -359,7 +359,7 @@ class GemGained(Happening):
 
 # -- distinctions --------------------------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class DistinctionWon(Happening):
     """003 "Troop Evaluation": the strict majority of `cls` ranks wins the distinction `card`."""
     kind: ClassVar[str] = "distinction-won"
@@ -368,7 +368,7 @@ class DistinctionWon(Happening):
     ranks: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class DistinctionUnclaimed(Happening):
     """No strict majority: no one wins the distinction."""
     kind: ClassVar[str] = "distinction-unclaimed"
@@ -387,17 +387,16 @@ ALL_KINDS: frozenset[type[Happening]] = frozenset(KINDS.values())
 
 
 def _quick_init(cls: type[Happening]) -> None:
-    """Give a record class an `__init__` of the same signature that sets each slot through its
-    descriptor: a frozen dataclass's own calls `object.__setattr__` per field, about twice as slow,
-    and a game makes hundreds of records. Frozen they stay (`__setattr__` still refuses)."""
+    """Give a record class an `__init__` of the same signature that writes the fields into the
+    instance's dict: a frozen dataclass's own calls `object.__setattr__` per field, about twice as
+    slow, and a game makes hundreds of records. Frozen they stay (`__setattr__` still refuses)."""
     names: dict[str, Any] = {}
     positional: list[str] = []
     keywords: list[str] = []
-    body: list[str] = []
+    body = ["    fields = self.__dict__"]
     for f in fields(cls):
         assert f.default_factory is MISSING, f"{cls.__name__}.{f.name}: no default factory in a record"
-        names[f"_set_{f.name}"] = getattr(cls, f.name).__set__  # (the slot's descriptor)
-        body.append(f"    _set_{f.name}(self, {f.name})")
+        body.append(f"    fields[{f.name!r}] = {f.name}")
         if not f.kw_only:
             positional.append(f.name)
         elif f.default is MISSING:

@@ -62,23 +62,28 @@ def card_facts(e: Engine) -> list[Fact]:
     mine: dict[tuple[int, str], list[Fact]] = {}    # (player, card) -> its facts
     unplaced: dict[tuple[int, str], int] = {}       # taken, not yet placed
     for r in e.journal:
-        kind = type(r)
-        how = _HOW.get(kind)
+        how = _HOW.get(type(r))
         if how is None:
             continue
-        key = (r.player, r.card)  # type: ignore[attr-defined]
-        if how != "placed":
+        player, card = key = r.player, r.card  # type: ignore[attr-defined]
+        if how == "placed":
+            if r.origin is not None:  # type: ignore[attr-defined]
+                continue  # (it moved among its owner's cards)
+            waiting = unplaced.get(key)
+            if waiting:
+                unplaced[key] = waiting - 1
+                continue  # (the card taken, recruited or won, placed)
+        else:
             unplaced[key] = unplaced.get(key, 0) + 1
-        elif r.origin is not None:  # type: ignore[attr-defined]
-            continue  # (it moved among its owner's cards)
-        elif unplaced.get(key):
-            unplaced[key] -= 1
-            continue  # (the card taken, recruited or won, placed)
-        d = defs[key[1]]
-        fact = {"card": key[1], "kind": d.kind, "class": d.cls, "player": r.player, "age": r.age,
+        d = defs[card]
+        fact = {"card": card, "kind": d.kind, "class": d.cls, "player": player, "age": r.age,
                 "turn": r.turn, "how": how, "points": 0}
         facts.append(fact)
-        mine.setdefault(key, []).append(fact)
+        owned = mine.get(key)
+        if owned is None:
+            mine[key] = [fact]
+        else:
+            owned.append(fact)
     for p in range(e.n):
         for card, points in held_points(e, p).items():
             owned = mine.get((p, card), [])
@@ -102,7 +107,7 @@ def held_points(e: Engine, p: int) -> dict[str, list[int]]:
     copies of one card in one column, without marks, are worth the same and scored once. (The coins
     part, which no card changes, is left out of both sides; so is a class formula the card's leaving
     cannot change, see `_rescored` and `_changed_points`, and so is the command part when the card's
-    leaving cannot change it, see `_command_steady`: then a card takes only its printed points with
+    leaving cannot change it, see `_steady_reads`: then a card takes only its printed points with
     it, and one that changes no formula need not step out at all.)"""
     pl = e.s.players[p]
     class_score = e.rules.class_score
@@ -119,12 +124,17 @@ def held_points(e: Engine, p: int) -> dict[str, list[int]]:
     every_sum = sum(scored.values())
     out: dict[str, list[int]] = defaultdict(list)
     marks = e.s.marks
+    readers = e.rules.formula_readers
+    steady_reads = _steady_reads(e, counting)
     for column, place in [*pl.army.items(), (None, pl.command)]:
+        if not place:
+            continue
         known: dict[str, int] = {}
-        rescored = _rescored(e, column, _changed_points(e, loose, column))
-        some_class = [(cls, class_score[cls]) for cls in rescored]
-        some_sum = sum(scored[cls] for cls in rescored)
-        steady = _command_steady(e, counting, column)
+        rescored = _rescored(e, column, _changed_points(e, loose, column)) if loose or column not in readers \
+            else readers[column]
+        some_class = list(zip(rescored, map(class_score.__getitem__, rescored)))
+        some_sum = sum(map(scored.__getitem__, rescored))
+        steady = steady_reads is not None and column not in steady_reads
         for i, card in enumerate(place):
             cid = ids[card]
             value = known.get(cid) if card not in marks else None
@@ -148,13 +158,19 @@ def held_points(e: Engine, p: int) -> dict[str, list[int]]:
     return out
 
 
-def _command_steady(e: Engine, counting: list[int], column: str | None) -> bool:
-    """Whether the scores counted in the command part (of the `counting` cards: the command zone's,
-    the army's once-per-set) stay as they are when a card not among their copies leaves `column`
-    (None: the command zone, which no score's columns name): each reads only other columns
-    (`CardDef.score_reads`), and its own card."""
+def _steady_reads(e: Engine, counting: list[int]) -> set[str | None] | None:
+    """The columns the scores counted in the command part read (of the `counting` cards: the
+    command zone's, the army's once-per-set; `CardDef.score_reads`), each besides its own card; None
+    when one may read anything. The command part stays as it is when a card not among their copies
+    leaves a column outside them (None, the command zone, is in none: no score's columns name it)."""
     defs = e.defs
-    return all((reads := defs[c].score_reads) is not None and column not in reads for c in counting)
+    columns: set[str | None] = set()
+    for c in counting:
+        reads = defs[c].score_reads
+        if reads is None:
+            return None
+        columns.update(reads)
+    return columns
 
 
 def _changed_points(e: Engine, loose: list[int], column: str | None) -> set[str]:
