@@ -34,7 +34,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '64d79ebd6b449c8ba5ee59eef72e8cc4fd1df0085f69d3268c48b571964582a9'
+CONTENT_HASH = 'e9e224ddf18488eed668ccca0402f11149f4920708bb519da1eec89b610b564e'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

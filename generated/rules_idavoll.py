@@ -36,7 +36,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '53e4839ed62b0dd576877d61adc452287ce55639134685cce5cd20d5cf2041c5'
+CONTENT_HASH = '7e43b75974d1181dbcfbfa65cef4edfa323041b31d2dd663039a359d9d63c721'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

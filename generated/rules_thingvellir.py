@@ -38,7 +38,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'd8734943d254c8388655fc374eb82257a88d960aaf21323ae5d38d91d4338f0c'
+CONTENT_HASH = '091fabd07300b3e5e830fe1546fefc069c9aede0fc1e315f7005be0cc1193308'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -18,8 +18,10 @@ of the game), or a deck: `age:N` for an age's deck, else the zone id of a face-d
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import KW_ONLY, MISSING, dataclass, fields, replace
+from dataclasses import KW_ONLY, dataclass, fields, replace
 from typing import TYPE_CHECKING, Any, ClassVar
+
+from nidavellir.interface.quick import quick_init
 
 if TYPE_CHECKING:
     from .game import Game
@@ -386,33 +388,8 @@ KINDS: dict[str, type[Happening]] = {cls.kind: cls for cls in (
 ALL_KINDS: frozenset[type[Happening]] = frozenset(KINDS.values())
 
 
-def _quick_init(cls: type[Happening]) -> None:
-    """Give a record class an `__init__` of the same signature that writes the fields into the
-    instance's dict: a frozen dataclass's own calls `object.__setattr__` per field, about twice as
-    slow, and a game makes hundreds of records. Frozen they stay (`__setattr__` still refuses)."""
-    names: dict[str, Any] = {}
-    positional: list[str] = []
-    keywords: list[str] = []
-    body = ["    fields = self.__dict__"]
-    for f in fields(cls):
-        assert f.default_factory is MISSING, f"{cls.__name__}.{f.name}: no default factory in a record"
-        body.append(f"    fields[{f.name!r}] = {f.name}")
-        if not f.kw_only:
-            positional.append(f.name)
-        elif f.default is MISSING:
-            keywords.append(f.name)
-        else:
-            names[f"_default_{f.name}"] = f.default
-            keywords.append(f"{f.name}=_default_{f.name}")
-    source = f"def __init__(self, {', '.join(positional)}, *, {', '.join(keywords)}):\n" + "\n".join(body)
-    exec(source, names)  # noqa: S102 - field names are identifiers; defaults are passed as values, never text
-    init = names["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
-    setattr(cls, "__init__", init)  # noqa: B010 - (mypy refuses assigning a method)
-
-
 for _kind in ALL_KINDS:
-    _quick_init(_kind)
+    quick_init(_kind)  # (hundreds a game)
 
 
 def kinds_of(asked: Iterable[str | type[Happening]]) -> frozenset[type[Happening]]:

@@ -302,8 +302,9 @@ def test_game_copy_keeps_a_copy_of_the_journal():
 def test_every_record_kind_is_built_as_its_fields_say_and_stays_frozen(kind):
     """The journal's contract: "each record is a small frozen dataclass with the age and turn it
     happened in, the player who did it, the card whose effect did it" — made by a quicker `__init__`
-    than the dataclass's (journal.py `_quick_init`), it takes age and turn by position and the rest by
-    name, keeps each value given, fills the declared defaults, refuses a missing field, and is frozen."""
+    than the dataclass's (interface/quick.py `quick_init`), it takes age and turn by position and the
+    rest by name, keeps each value given, fills the declared defaults, refuses a missing field, and is
+    frozen."""
     fields = dataclasses.fields(kind)
     required = {f.name: f"v-{f.name}" for f in fields if f.kw_only and f.default is dataclasses.MISSING}
     record = kind(3, 5, cause="grid", **required)

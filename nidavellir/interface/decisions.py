@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Union
 
+from .quick import quick_init
+
 
 @dataclass(frozen=True, slots=True)
 class CoinChoice:
@@ -84,7 +86,7 @@ def find_option(options: tuple[Option, ...], answer: Any) -> int | None:
     return None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # (its `__init__`: quick_init, below the class)
 class Decision:
     """A question to one player; `options` lists every legal answer."""
     player: int
@@ -101,6 +103,9 @@ class Decision:
         if self.labels is not None:
             return self.labels[i]
         return plain(self.options[i])
+
+
+quick_init(Decision)  # (one a decision)
 
 
 def plain(option: Option) -> str:
