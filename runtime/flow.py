@@ -138,7 +138,10 @@ def bid_options(values: tuple[int, ...], taverns: int) -> tuple[tuple[int, ...],
     if options is None:
         if len(_BID_OPTIONS) > 4096:
             _BID_OPTIONS.clear()
-        options = _BID_OPTIONS[key] = tuple(sorted(set(permutations(values, min(taverns, len(values))))))
+        every = permutations(values, min(taverns, len(values)))
+        # (of values in strictly increasing order, `permutations` gives each bid once and in order)
+        ordered = all(a < b for a, b in zip(values, values[1:]))
+        options = _BID_OPTIONS[key] = tuple(every) if ordered else tuple(sorted(set(every)))
     return options
 
 
@@ -273,7 +276,8 @@ def bid_order(e: Engine) -> list[int]:
     """The bidders of the tavern being resolved, highest bid first (ties: higher gem)."""
     bid = _bids(e)
     players = e.s.players
-    return sorted((q for q in range(e.n) if bid[q] >= 0), key=lambda q: (-bid[q], -players[q].gem))
+    # (sorted as (-bid, -gem, player): a tie of both keeps the players' order, as a stable sort would)
+    return [q for _, _, q in sorted([(-bid[q], -players[q].gem, q) for q in range(e.n) if bid[q] >= 0])]
 
 
 def picks(e: Engine, step: Step) -> Gen[None]:
