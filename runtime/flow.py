@@ -103,7 +103,11 @@ def bids(e: Engine) -> Gen[None]:
         hand = [c for c in pl.hand if not coins[c].trading] + [c for c in pl.hand if coins[c].trading]
         # (trading coins go last ...)
         for t, value in enumerate(answer):
-            coin = next(c for c in hand if coins[c].value == value)
+            for coin in hand:  # (the first coin of that value)
+                if coins[coin].value == value:
+                    break
+            else:
+                raise AssertionError(f"a bid of {value} from a hand without it")
             hand.remove(coin)
             pl.slots[t] = coin
         pl.pouch = hand
@@ -201,7 +205,7 @@ def resolve_taverns(e: Engine) -> Gen[None]:
     e.s.revealed, e.s.bids_revealed = None, 0
     e.s.pouch_shown.clear()
     for pl in s.players:
-        pl.hand.extend(c for c in pl.slots if c is not None)
+        pl.hand.extend([c for c in pl.slots if c is not None])
         pl.hand.extend(pl.pouch)
         pl.slots = [None] * len(s.taverns)
         pl.pouch = []
@@ -232,9 +236,10 @@ def late_bids(e: Engine, step: Step) -> Gen[None] | None:
     """A player who bids from hand (param `bid_from_hand`) places a coin on the tavern once the
     others' bids are revealed (None: no one does)."""
     t = e.s.tavern
-    if all(pl.slots[t] is not None or not pl.hand for pl in e.s.players):
-        return None
-    return _late_bids(e)
+    for pl in e.s.players:
+        if pl.slots[t] is None and pl.hand:
+            return _late_bids(e)
+    return None
 
 
 def _late_bids(e: Engine) -> Gen[None]:
