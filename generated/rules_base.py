@@ -34,7 +34,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = 'e9e224ddf18488eed668ccca0402f11149f4920708bb519da1eec89b610b564e'
+CONTENT_HASH = '16030837282d10c4adac5e21237aa43526093c6cb570a78b013017c46b031228'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

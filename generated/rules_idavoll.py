@@ -36,7 +36,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '7e43b75974d1181dbcfbfa65cef4edfa323041b31d2dd663039a359d9d63c721'
+CONTENT_HASH = '8f3d813bb8348e6ea319d76dacb2b81aaafa1052f33c1787baebf5f85a3d2c2a'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -38,7 +38,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '091fabd07300b3e5e830fe1546fefc069c9aede0fc1e315f7005be0cc1193308'
+CONTENT_HASH = '1dcd2c039a7cd7ae436701959028a8f6c355ad826cf1158f9dabeb480eb1722b'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

@@ -40,7 +40,7 @@ from nidavellir.interface.rules import (
 )
 from nidavellir.interface.support import bound as _bound, div as _div, lookup as _lookup, product as _product
 
-CONTENT_HASH = '59e40d2fbcfc54b38aa69855666702dfa454aa5c0f8f6a79d984f9ca1cd43369'
+CONTENT_HASH = '8539d61cfeefc61bea9b70da3238762908dd067fb790221316e5be17b5f001e6'
 
 
 def _class_warrior(g: EngineAPI, p: int, col: str) -> int:

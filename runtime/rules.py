@@ -22,10 +22,11 @@ class Rules:
         self.cards: Mapping[str, CardDef] = ruleset.cards
         self.classes: tuple[str, ...] = tuple(c.id for c in ruleset.classes)
         self.class_score: dict[str, ClassScore] = {c.id: c.score for c in ruleset.classes}
-        # column (None: the command zone) -> the classes whose formula may read it (`ClassDef.reads`)
+        # column -> the classes whose formula may read it (`ClassDef.reads`), for every column a formula
+        # names and every class; None: those that may read anything, which read any other column too
         self.formula_readers: dict[str | None, tuple[str, ...]] = {
             col: tuple(c.id for c in ruleset.classes if c.reads is None or col in c.reads)
-            for col in (*self.classes, None)}
+            for col in {*self.classes, *(r for c in ruleset.classes for r in c.reads or ()), None}}
         # card id -> the column of its own class; None (the command zone) for a card of no class
         self.own_columns: dict[str, str | None] = {
             cid: d.cls if d.cls in self.class_score else None for cid, d in ruleset.cards.items()}

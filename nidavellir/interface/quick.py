@@ -8,7 +8,7 @@ the dataclass's own.
 """
 from __future__ import annotations
 
-from dataclasses import MISSING, fields, is_dataclass
+from dataclasses import MISSING, fields
 from typing import Any
 
 
@@ -16,7 +16,7 @@ def quick_init(cls: type) -> None:
     """Give the frozen, unslotted dataclass `cls` the quicker `__init__` (no field may have a
     default factory: the value would be shared)."""
     params = getattr(cls, "__dataclass_params__", None)
-    assert is_dataclass(cls) and params is not None and params.frozen and not hasattr(cls, "__slots__"), cls
+    assert params is not None and params.frozen and not hasattr(cls, "__slots__"), cls
     names: dict[str, Any] = {}
     positional: list[str] = []
     keywords: list[str] = []

@@ -124,14 +124,12 @@ def held_points(e: Engine, p: int) -> dict[str, list[int]]:
     every_sum = sum(scored.values())
     out: dict[str, list[int]] = defaultdict(list)
     marks = e.s.marks
-    readers = e.rules.formula_readers
     steady_reads = _steady_reads(e, counting)
     for column, place in [*pl.army.items(), (None, pl.command)]:
         if not place:
             continue
         known: dict[str, int] = {}
-        rescored = _rescored(e, column, _changed_points(e, loose, column)) if loose or column not in readers \
-            else readers[column]
+        rescored = _rescored(e, column, loose)
         some_class = list(zip(rescored, map(class_score.__getitem__, rescored)))
         some_sum = sum(map(scored.__getitem__, rescored))
         steady = steady_reads is not None and column not in steady_reads
@@ -181,12 +179,18 @@ def _changed_points(e: Engine, loose: list[int], column: str | None) -> set[str]
     return {where[c][1] or "" for c in loose if (reads := defs[c].score_reads) is None or column in reads}
 
 
-def _rescored(e: Engine, column: str | None, changed: set[str]) -> list[str]:
-    """The classes whose formula may score otherwise once a card (without modifiers, not a loose
-    card's copy) leaves its owner's `column` (None: the command zone): a formula that may read
-    anything, or reads that column, or one of the `changed` columns, whose points may change with it."""
-    return [c.id for c in e.rules.ruleset.classes
-            if c.reads is None or column in c.reads or not changed.isdisjoint(c.reads)]
+def _rescored(e: Engine, column: str | None, loose: list[int]) -> tuple[str, ...]:
+    """The classes whose formula may score otherwise once a card (without modifiers, not a copy of
+    one of the `loose` cards) leaves its owner's `column` (None: the command zone): those that read
+    that column (`Rules.formula_readers`), or a column whose points may change with it (`_changed_points`)."""
+    readers = e.rules.formula_readers
+    anything = readers[None]  # (the formulas that may read anything read a column no formula names)
+    mine = readers.get(column, anything)
+    changed = _changed_points(e, loose, column) if loose else None
+    if not changed:
+        return mine
+    wanted = {*mine, *(cls for col in changed for cls in readers.get(col, anything))}
+    return tuple(cls for cls in e.rules.classes if cls in wanted)
 
 
 def _score_without(e: Engine, p: int, card: int, column: str | None, place: list[int], i: int,
