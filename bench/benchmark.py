@@ -294,6 +294,7 @@ def machine_info() -> dict:
         "platform": platform.platform(terse=True),
         "writes_bytecode": not sys.dont_write_bytecode,
         "nidavellir": str(package_folder()),
+        "engine": engine_kind(),
         "git_commit": git_commit(),
     }
 
@@ -830,6 +831,16 @@ def worker_request(request: dict, loaded: dict[tuple[str, ...], Any], site: Path
     raise ValueError(f"unknown request {request!r}")
 
 
+def engine_kind() -> str:
+    """Which engine this process runs (internal): the modules setup.py compiles with mypyc, or Python
+    (a revision without runtime/native.py, a build without a C compiler, a source edited since)."""
+    try:
+        from nidavellir.runtime import native
+    except ImportError:
+        return "Python"
+    return "compiled (mypyc)" if native.active() else "Python"
+
+
 def worker_main(args: list[str]) -> int:
     """The --worker side: import nidavellir from SITE only, then answer requests until quit."""
     site = Path(args[0]).resolve()
@@ -847,7 +858,7 @@ def worker_main(args: list[str]) -> int:
         out.write(json.dumps(reply, separators=(",", ":")) + "\n")
         out.flush()
 
-    send({"ok": True, "nidavellir": nidavellir.__file__})
+    send({"ok": True, "nidavellir": nidavellir.__file__, "engine": engine_kind()})
     loaded: dict[tuple[str, ...], Any] = {}
     for line in sys.stdin:
         request = json.loads(line)
@@ -1131,6 +1142,7 @@ def run_compare(ref: str, games: int, player_counts: tuple[int, ...], instructio
         try:
             for side, label in (("ref", f"REF {ref}"), ("this", "working-tree")):
                 workers[side] = Worker(label, sites[side], tmp / side)
+            engines = {side: w.hello.get("engine", "Python") for side, w in workers.items()}
             rows = [] if "games" in skip else [
                 row for expansions in sets for row in compare_sets(workers, expansions, games, player_counts, identical)]
             sim = None if "simulate" in skip else compare_simulate(workers, sim_games)
@@ -1152,7 +1164,7 @@ def run_compare(ref: str, games: int, player_counts: tuple[int, ...], instructio
     full = tuple(e for e in expansion_names() if e in common)
     return {"ref": ref, "ref_commit": commit, "this": git_commit(), "games": games, "batch": BATCH,
             "rounds": -(-games // BATCH), "rows": rows, "identical": identical, "instructions": counted,
-            "simulate": sim, "search": search, "figures": figures(rows, full, sim, search)}
+            "simulate": sim, "search": search, "figures": figures(rows, full, sim, search), "engines": engines}
 
 
 # ---------------------------------------------------------------------------------- report
@@ -1237,6 +1249,8 @@ def print_machine(m: dict) -> None:
     print(f"machine: {m['cpu_count']} CPUs{usable}, {m['cpu_model']}")
     print(f"python:  {m['python_impl']} {m['python']} on {m['platform']}; "
           f"bytecode writing {'on' if m['writes_bytecode'] else 'off (PYTHONDONTWRITEBYTECODE)'}")
+    if "engine" in m:
+        print(f"engine:  {m['engine']}")
 
 
 def print_games(games: list[dict]) -> None:
@@ -1343,6 +1357,8 @@ def print_compare(r: dict) -> None:
     batch = min(c["batch"], c["games"])
     size = f"{batch} games" if c["games"] % batch == 0 else f"up to {batch} games"
     print(f"Compare: this (working tree, {this}) vs REF {ref}")
+    engines = c.get("engines", {})
+    print(f"Engine: this {engines.get('this', '?')}, REF {engines.get('ref', '?')} (runtime/native.py)")
     if c["rows"]:
         print(f"\nRandom-bot games, single process, interleaved, {c['rounds']} round{'s' if c['rounds'] != 1 else ''} "
               f"of {size}")

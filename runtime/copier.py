@@ -4,7 +4,9 @@ of an immutable type is shared. Used for the game state (runtime/state.py), so t
 left out of a copy."""
 from __future__ import annotations
 
+import ast
 import re
+from pathlib import Path
 from collections.abc import Callable, Mapping
 from dataclasses import fields
 from typing import Any, TypeVar
@@ -96,12 +98,31 @@ def _expr(t: Any, v: str, nested: Mapping[str, str], depth: int = 0) -> str:
     raise Unknown(f"no copy for type `{head}[{', '.join(map(str, args))}]`")
 
 
+def _declared(cls: type) -> dict[str, str]:
+    """Each field's annotation as written: the class's own (postponed annotations are text), or, for
+    a class compiled by mypyc (which keeps only the erased types: `list`), read from its source."""
+    own = {f.name: f.type for f in fields(cls)}
+    text = {name: t for name, t in own.items() if isinstance(t, str)}
+    if len(text) == len(own):
+        return text
+    package, _, name = cls.__module__.rpartition(".")
+    source = Path(__file__).resolve().with_name(f"{name}.py")  # (a compiled class: one of this package's)
+    if package != __name__.rpartition(".")[0] or not source.is_file():
+        raise Unknown(f"no source for the fields of {cls.__name__} (its types are erased)")
+    for node in ast.parse(source.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.ClassDef) and node.name == cls.__name__:
+            return {s.target.id: ast.unparse(s.annotation) for s in node.body
+                    if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)}
+    raise Unknown(f"no source for the fields of {cls.__name__} in {source}")
+
+
 def copier(cls: type[T], nested: Mapping[str, Callable[[Any], Any]] | None = None) -> Callable[[T], T]:
     """The copy function of dataclass `cls` (every field an init field), written from its
     annotations; `nested` gives the copy functions of the other classes its fields hold."""
     nested = dict(nested or {})
     names = {name: f"_copy_{name}" for name in nested}
-    args = ", ".join(_expr(_parse(str(f.type)), f"old.{f.name}", names) for f in fields(cls))  # type: ignore[arg-type]
+    declared = _declared(cls)
+    args = ", ".join(_expr(_parse(declared[f.name]), f"old.{f.name}", names) for f in fields(cls))  # type: ignore[arg-type]
     source = f"def copy(old):\n    return cls({args})\n"
     namespace: dict[str, Any] = {"cls": cls, "_any": _any, **{names[n]: fn for n, fn in nested.items()}}
     exec(compile(source, f"<copy of {cls.__name__}>", "exec"), namespace)

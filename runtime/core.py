@@ -4,7 +4,7 @@ their compiled handlers, modifiers and data."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from nidavellir.errors import NidavellirError
 from nidavellir.interface.decisions import Decision, Option
@@ -27,6 +27,7 @@ COMMAND = None  # destination: the command zone
 _NONE: list[int] = []  # (no listener: shared, never changed)
 NOBODY = -1     # the player of an event that belongs to no one
 T = TypeVar("T")
+Names = tuple[str, ...]
 
 
 class SetupError(NidavellirError):
@@ -44,10 +45,10 @@ class EngineCore:
 
     # What an engine holds besides its state (tests/test_engine_state.py checks that nothing else is
     # there, and that `restore` gives back everything a game changes):
-    CONFIGURATION = ("rules", "seed", "n", "names")  # fixed for the game
-    DERIVED = ("defs", "where", "_ranks", "_owned", "_mods", "_listeners", "_hero_kinds")  # from `s`
-    RUNNING = ("causes", "cascade")  # the effects running now (empty between decisions of the flow)
-    KEPT = ("_journal", "keeps", "saving", "saved")  # records and saved points, kept for consumers
+    CONFIGURATION: ClassVar[Names] = ("rules", "seed", "n", "names")  # fixed for the game
+    DERIVED: ClassVar[Names] = ("defs", "where", "_ranks", "_owned", "_mods", "_listeners", "_hero_kinds")  # from `s`
+    RUNNING: ClassVar[Names] = ("causes", "cascade")  # the effects running now (empty between decisions of the flow)
+    KEPT: ClassVar[Names] = ("_journal", "keeps", "saving", "saved")  # records and saved points, kept for consumers
 
     def __init__(self, rules: Rules, names: Sequence[str], seed: int):
         ensure_stack()

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from nidavellir.interface.engine import EngineAPI
 
-from .card_actions import CardActions
 from .coin_actions import CoinActions
 from .core import COMMAND, NOBODY, EngineCore, SetupError
 
 
-class Engine(CoinActions, CardActions):
+class Engine(CoinActions):
     """The whole engine: one game's state and everything that acts on it."""
 
     @property

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from nidavellir.interface.rules import (
     ENTERS_CHOSEN,
@@ -32,6 +33,7 @@ from nidavellir.interface.rules import (
 )
 
 from .rules import Rules
+from .state import by_fields
 
 STATE_KEYS = ("notch", "tokens", "class", "captured", "face_down", "used")  # the position format's order
 
@@ -46,6 +48,9 @@ class Standing:
     state: tuple[str, ...]
     exclusive: tuple[str, ...] = ()
     spent_by: tuple[str, ...] = ()
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return by_fields(self)
 
     def allows(self, column: str | None) -> bool:
         """Whether it may stand in `column` (None: the command zone)."""

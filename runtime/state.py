@@ -3,7 +3,7 @@ is played is here (the engine keeps only indexes derived from it); `copy` is wri
 declared types (runtime/copier.py), so a new field is copied without a list to keep."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from .copier import copier
@@ -12,6 +12,12 @@ if TYPE_CHECKING:
     from .scoring import Scores
 
 BASIC, TREASURE, SPECIAL = "basic", "treasure", "special"
+
+
+def by_fields(value: Any) -> tuple[Any, tuple[Any, ...]]:
+    """`__reduce__` of a frozen dataclass: built again from its fields (a compiled frozen class cannot
+    be copied or pickled by setting its fields one by one, as `dataclasses` does)."""
+    return type(value), tuple(getattr(value, f.name) for f in fields(value))
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +31,9 @@ class Coin:
     def transformable(self) -> bool:
         return not self.trading
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return by_fields(self)
+
 
 @dataclass(frozen=True, slots=True)
 class FlowPoint:
@@ -34,6 +43,9 @@ class FlowPoint:
     turn: int          # turns already played in that age (asking: the current turn)
     age_end: bool = False
     asking: bool = False
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return by_fields(self)
 
 
 @dataclass

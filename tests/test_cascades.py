@@ -131,6 +131,7 @@ def test_the_cli_reports_a_loop_of_play_located(tmp_path, capsys, monkeypatch):
     assert _loop_text(v) in err
 
 
+@pytest.mark.sources
 @pytest.mark.parametrize("boxes", [(), ("thingvellir",), ("idavoll",), ("thingvellir", "idavoll")])
 def test_no_game_of_the_shipped_rules_comes_near_the_limit(boxes, monkeypatch):
     """"pick it so no real game comes near": seeded random games of each box combination, 2 to 5
@@ -195,6 +196,7 @@ def _bettered(rules: Any, players: int = 2) -> tuple[Any, list[int]]:
     return e, deepest
 
 
+@pytest.mark.sources
 def test_a_warned_loop_that_ends_deeper_than_64_ends(tmp_path):
     """Audit item 4: "A warned loop that ends was reported 'without end' at depth 64" — the
     words must be true; MAX_CASCADE is 256. Through a treasure of every value up to 150 the highest
@@ -209,6 +211,7 @@ def test_a_warned_loop_that_ends_deeper_than_64_ends(tmp_path):
     assert max(e.s.coins[c].value for c in p.hand) == 149 and e.cascade == []
 
 
+@pytest.mark.sources
 def test_a_warned_loop_past_the_limit_says_what_check_warned(tmp_path):
     """"a cascade past MAX_CASCADE that check warned may stop says so and where check warned": a
     treasure of values up to 400 outlasts 256 levels; the error names the loop (the effect on Skaa,
@@ -228,6 +231,7 @@ def test_a_warned_loop_past_the_limit_says_what_check_warned(tmp_path):
     assert "without end" not in str(err.value)
 
 
+@pytest.mark.sources
 def test_a_value_read_on_the_way_is_not_named_a_member_of_the_loop(tmp_path):
     """"stops with a located, worded error naming the cards in the loop": a coin bettered over and
     over reads `transform_bonus` at each transformation, whose modifier runs nested inside the last

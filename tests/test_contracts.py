@@ -114,6 +114,7 @@ def _protocol_members() -> dict[str, inspect.Signature | None]:
     return out
 
 
+@pytest.mark.sources
 def test_the_engine_implements_the_interface_with_the_same_parameters():
     """Issue: "The interface generated code calls on the engine is a typed Protocol … a test checks
     every name the emitter can write exists on the engine with that signature"."""

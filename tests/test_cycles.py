@@ -392,6 +392,7 @@ def _recorded(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return seen
 
 
+@pytest.mark.sources
 def test_the_runtime_fires_place_events_in_the_circumstances_declared(tmp_path, monkeypatch):
     """The declaration the checker reads (`ACTION_EVENTS["place"]`: each event's `when`) is what the
     runtime does, for each circumstance it declares: a card from outside the army landing on a card

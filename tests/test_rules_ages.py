@@ -142,6 +142,7 @@ class ShortDeckEngine(Engine):
             self.s.box.append(self.s.decks[1].pop(0))
 
 
+@pytest.mark.sources
 def test_an_age_ends_with_the_turn_in_which_its_deck_runs_out():
     """003 "End of Age 1": "At the end of the turn in which the Age 1 deck is exhausted, the King
     performs a Troop Evaluation."; interpretation age-end-by-deck: "An age ends at the end of the turn

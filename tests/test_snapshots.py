@@ -117,6 +117,7 @@ CASES = {
 }
 
 
+@pytest.mark.sources
 @pytest.mark.parametrize("name", list(CASES))
 def test_a_trigger_that_changes_the_set_mid_iteration(name, tmp_path):
     case = CASES[name]
