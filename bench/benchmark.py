@@ -834,10 +834,12 @@ def worker_request(request: dict, loaded: dict[tuple[str, ...], Any], site: Path
 def engine_kind() -> str:
     """Which engine this process runs (internal): the modules setup.py compiles with mypyc, or Python
     (a revision without runtime/native.py, a build without a C compiler, a source edited since)."""
-    try:
-        from nidavellir.runtime import native
-    except ImportError:
+    import nidavellir.runtime
+
+    # (by the file: an import would fall through to the editable install's finder on such a revision)
+    if not (Path(nidavellir.runtime.__file__).parent / "native.py").is_file():
         return "Python"
+    from nidavellir.runtime import native
     return "compiled (mypyc)" if native.active() else "Python"
 
 
