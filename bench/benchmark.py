@@ -258,7 +258,7 @@ def search_api() -> tuple[Callable[[int, int], Any], Callable[..., Any], Callabl
     from nidavellir.runtime.search import SearchBot
 
     try:
-        counts = "spent" in SearchBot(0, playouts=1).__dict__
+        counts = hasattr(SearchBot(0, playouts=1), "spent")  # (compiled, a bot has no __dict__)
     except TypeError:
         return "this revision's search bot takes no playout budget (SearchBot(seed, playouts=N))"
     if not counts:
